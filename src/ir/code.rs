@@ -1,0 +1,80 @@
+//! Code positions and the tables anchored to them: line rows, scope runs and declare/value
+//! events.
+//!
+//! A position is either a SPIR-V word offset in the module's debug-stripped normal form (see
+//! docs/code-positions.md) or a machine address; readers of one module never mix the two.
+
+use super::{Expr, Variable};
+use super::{Handle, InlinedAt, Loc, Ref, Scope, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CodePos {
+    /// Word offset of an instruction in the debug-stripped normal form. Printed `+1432`.
+    Spirv(u32),
+    /// A machine address (section-relative in relocatable objects). Printed `0x401000`.
+    Addr(u64),
+}
+
+/// A half-open range `[start, end)` of positions of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CodeRange {
+    pub start: CodePos,
+    pub end: CodePos,
+}
+
+/// A line-table row: the code in `range` comes from `at` (to `end_line`:`end_column` when the
+/// source gives a span, as NonSemantic DebugLine does).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LineRow {
+    pub range: CodeRange,
+    pub at: Loc,
+    pub end_line: Option<u32>,
+    pub end_column: Option<u32>,
+    pub flags: LineFlags,
+    pub isa: u32,
+    pub discriminator: u32,
+}
+
+/// DWARF line-program row flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LineFlags {
+    pub is_stmt: bool,
+    pub basic_block: bool,
+    pub prologue_end: bool,
+    pub epilogue_begin: bool,
+}
+
+/// The scope (a unit, function or block) of the code in `range`, inlined at `inlined`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScopeRun {
+    pub range: CodeRange,
+    pub scope: Ref,
+    pub inlined: Option<Handle<InlinedAt>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// DebugDeclare / llvm.dbg.declare: the variable lives at the address of `values[0]`.
+    Declare,
+    /// DebugValue / llvm.dbg.value: from here on the variable's value is `values`.
+    Value,
+    /// llvm.dbg.addr.
+    Addr,
+}
+
+/// A declare/value event at a code position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Event {
+    pub kind: EventKind,
+    pub pos: CodePos,
+    pub var: Handle<Variable>,
+    /// The operand(s): one, or several for a DIArgList (`DW_OP_LLVM_arg N` picks one).
+    pub values: Vec<Value>,
+    pub expr: Option<Handle<Expr>>,
+    /// DebugValue Indexes (the value is a component of a composite).
+    pub indexes: Vec<u32>,
+    /// The scope and inlined-at of the event itself, when the source records them.
+    pub scope: Option<Handle<Scope>>,
+    pub inlined: Option<Handle<InlinedAt>>,
+    pub at: Option<Loc>,
+}

@@ -1,0 +1,409 @@
+//! The neutral debug-info IR every frontend lowers to and every backend writes from.
+//!
+//! A [`Module`] holds arenas of entities that refer to each other by typed [`Handle`]s, plus the
+//! code-anchored tables (line rows, scope runs, declare/value events, call-frame info). It has a
+//! text form ([`text`]), a validator ([`verify`]) and a structural diff ([`diff`]).
+
+pub mod arena;
+pub mod cfi;
+pub mod code;
+pub mod diff;
+pub mod expr;
+#[macro_use]
+pub mod open;
+pub mod scope;
+pub mod text;
+pub mod types;
+pub mod unit;
+pub mod var;
+pub mod verify;
+
+pub use arena::{Arena, Handle};
+pub use cfi::{CfaCode, CfaOp, Cie, Fde};
+pub use code::{CodePos, CodeRange, Event, EventKind, LineFlags, LineRow, ScopeRun};
+pub use expr::{Arg, Expr, LocEntry, LocList, Location, Op, OpCode};
+pub use scope::{FunctionInfo, InlinedAt, Scope, ScopeKind, Virtuality};
+pub use types::{
+    AddrSpace, Bound, CompositeTag, Encoding, Enumerator, Memory, PtrKind, Qualifier, Subrange,
+    TemplateParamKind, Type, TypeKind,
+};
+pub use unit::{
+    BuildId, Checksum, ChecksumKind, EmissionKind, File, Language, Link, Macro, MacroKind, Text,
+    Unit, UnitKind,
+};
+pub use var::{
+    CallParam, CallSite, EntryPoint, Import, ImportKind, Label, Property, VarKind, Variable,
+};
+
+/// Where the module's debug information came from; printed in the text header. `diff` ignores it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Source {
+    /// `ir`, `spirv`, `dwarf`, `llvm` or `visa`.
+    pub format: SourceFormat,
+    /// The debug set's import name for SPIR-V (`NonSemantic.Shader.DebugInfo.100`, …), the ELF
+    /// machine for DWARF; free text otherwise.
+    pub flavour: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SourceFormat {
+    #[default]
+    Ir,
+    Spirv,
+    Dwarf,
+    Llvm,
+    Visa,
+}
+
+impl SourceFormat {
+    pub const ALL: [(SourceFormat, &'static str); 5] = [
+        (SourceFormat::Ir, "ir"),
+        (SourceFormat::Spirv, "spirv"),
+        (SourceFormat::Dwarf, "dwarf"),
+        (SourceFormat::Llvm, "llvm"),
+        (SourceFormat::Visa, "visa"),
+    ];
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map(|(_, n)| *n)
+            .unwrap_or("ir")
+    }
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(_, n)| *n == s).map(|(f, _)| *f)
+    }
+}
+
+/// Facts about the module as a whole (the `module` line of the text form).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModuleInfo {
+    /// ELF `e_machine` of the code the debug info describes (62 x86-64, 224 AMDGPU), if any.
+    pub machine: Option<u16>,
+    /// Size of a target address in bytes (DWARF address size; 4 or 8 for SPIR-V addressing).
+    pub address_size: Option<u8>,
+    /// The module's own build identifier (NonSemantic DebugBuildIdentifier, ELF build-id).
+    pub build_id: Option<BuildId>,
+    /// Where the module's split debug info is stored (NonSemantic DebugStoragePath).
+    pub storage_path: Option<String>,
+    /// Records that `dwarv strip` adds to tie a stripped module to its sidecar; `diff` ignores them.
+    pub link: Option<Link>,
+}
+
+/// One translation's worth of debug information.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Module {
+    pub source: Source,
+    pub info: ModuleInfo,
+    pub texts: Arena<Text>,
+    pub files: Arena<File>,
+    pub units: Arena<Unit>,
+    pub types: Arena<Type>,
+    pub scopes: Arena<Scope>,
+    pub inlined: Arena<InlinedAt>,
+    pub vars: Arena<Variable>,
+    pub exprs: Arena<Expr>,
+    pub loclists: Arena<LocList>,
+    pub macros: Arena<Macro>,
+    pub imports: Arena<Import>,
+    pub labels: Arena<Label>,
+    pub call_sites: Arena<CallSite>,
+    pub properties: Arena<Property>,
+    pub entry_points: Arena<EntryPoint>,
+    pub cies: Arena<Cie>,
+    pub fdes: Arena<Fde>,
+    /// Line-table rows, each covering a code range.
+    pub lines: Vec<LineRow>,
+    /// Which scope (and inlined-at chain) covers each code range.
+    pub scope_runs: Vec<ScopeRun>,
+    /// DebugDeclare / DebugValue / llvm.dbg.* events anchored at code positions.
+    pub events: Vec<Event>,
+}
+
+/// A reference to any entity, for fields whose target may be of several kinds (a scope's
+/// parent, a composite's elements, an imported entity, …). Printed as the target's short name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ref {
+    Text(Handle<Text>),
+    File(Handle<File>),
+    Unit(Handle<Unit>),
+    Type(Handle<Type>),
+    Scope(Handle<Scope>),
+    Inlined(Handle<InlinedAt>),
+    Var(Handle<Variable>),
+    Expr(Handle<Expr>),
+    LocList(Handle<LocList>),
+    Macro(Handle<Macro>),
+    Import(Handle<Import>),
+    Label(Handle<Label>),
+    CallSite(Handle<CallSite>),
+    Property(Handle<Property>),
+    EntryPoint(Handle<EntryPoint>),
+    Cie(Handle<Cie>),
+    Fde(Handle<Fde>),
+}
+
+/// The kinds of entity, in the order the text form prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EntityKind {
+    Text,
+    File,
+    Unit,
+    Type,
+    Scope,
+    Inlined,
+    Var,
+    Expr,
+    LocList,
+    Macro,
+    Import,
+    Label,
+    CallSite,
+    Property,
+    EntryPoint,
+    Cie,
+    Fde,
+}
+
+impl EntityKind {
+    /// Short-name prefix in the text form (`t3`, `s1`, …) and a readable noun for messages.
+    pub const TABLE: [(EntityKind, &'static str, &'static str); 17] = [
+        (EntityKind::Text, "x", "source text"),
+        (EntityKind::File, "f", "file"),
+        (EntityKind::Unit, "u", "unit"),
+        (EntityKind::Type, "t", "type"),
+        (EntityKind::Scope, "s", "scope"),
+        (EntityKind::Inlined, "i", "inlined-at"),
+        (EntityKind::Var, "v", "variable"),
+        (EntityKind::Expr, "e", "expression"),
+        (EntityKind::LocList, "l", "location list"),
+        (EntityKind::Macro, "m", "macro"),
+        (EntityKind::Import, "im", "import"),
+        (EntityKind::Label, "lb", "label"),
+        (EntityKind::CallSite, "cs", "call site"),
+        (EntityKind::Property, "p", "property"),
+        (EntityKind::EntryPoint, "ep", "entry point"),
+        (EntityKind::Cie, "cie", "CIE"),
+        (EntityKind::Fde, "fde", "FDE"),
+    ];
+    pub fn prefix(self) -> &'static str {
+        Self::TABLE[self as usize].1
+    }
+    pub fn noun(self) -> &'static str {
+        Self::TABLE[self as usize].2
+    }
+    pub fn from_prefix(p: &str) -> Option<Self> {
+        Self::TABLE
+            .iter()
+            .find(|(_, pre, _)| *pre == p)
+            .map(|(k, _, _)| *k)
+    }
+}
+
+impl Ref {
+    pub fn kind(self) -> EntityKind {
+        match self {
+            Ref::Text(_) => EntityKind::Text,
+            Ref::File(_) => EntityKind::File,
+            Ref::Unit(_) => EntityKind::Unit,
+            Ref::Type(_) => EntityKind::Type,
+            Ref::Scope(_) => EntityKind::Scope,
+            Ref::Inlined(_) => EntityKind::Inlined,
+            Ref::Var(_) => EntityKind::Var,
+            Ref::Expr(_) => EntityKind::Expr,
+            Ref::LocList(_) => EntityKind::LocList,
+            Ref::Macro(_) => EntityKind::Macro,
+            Ref::Import(_) => EntityKind::Import,
+            Ref::Label(_) => EntityKind::Label,
+            Ref::CallSite(_) => EntityKind::CallSite,
+            Ref::Property(_) => EntityKind::Property,
+            Ref::EntryPoint(_) => EntityKind::EntryPoint,
+            Ref::Cie(_) => EntityKind::Cie,
+            Ref::Fde(_) => EntityKind::Fde,
+        }
+    }
+    pub fn index(self) -> usize {
+        match self {
+            Ref::Text(h) => h.index(),
+            Ref::File(h) => h.index(),
+            Ref::Unit(h) => h.index(),
+            Ref::Type(h) => h.index(),
+            Ref::Scope(h) => h.index(),
+            Ref::Inlined(h) => h.index(),
+            Ref::Var(h) => h.index(),
+            Ref::Expr(h) => h.index(),
+            Ref::LocList(h) => h.index(),
+            Ref::Macro(h) => h.index(),
+            Ref::Import(h) => h.index(),
+            Ref::Label(h) => h.index(),
+            Ref::CallSite(h) => h.index(),
+            Ref::Property(h) => h.index(),
+            Ref::EntryPoint(h) => h.index(),
+            Ref::Cie(h) => h.index(),
+            Ref::Fde(h) => h.index(),
+        }
+    }
+    pub fn from_parts(kind: EntityKind, index: u32) -> Ref {
+        match kind {
+            EntityKind::Text => Ref::Text(Handle::new(index)),
+            EntityKind::File => Ref::File(Handle::new(index)),
+            EntityKind::Unit => Ref::Unit(Handle::new(index)),
+            EntityKind::Type => Ref::Type(Handle::new(index)),
+            EntityKind::Scope => Ref::Scope(Handle::new(index)),
+            EntityKind::Inlined => Ref::Inlined(Handle::new(index)),
+            EntityKind::Var => Ref::Var(Handle::new(index)),
+            EntityKind::Expr => Ref::Expr(Handle::new(index)),
+            EntityKind::LocList => Ref::LocList(Handle::new(index)),
+            EntityKind::Macro => Ref::Macro(Handle::new(index)),
+            EntityKind::Import => Ref::Import(Handle::new(index)),
+            EntityKind::Label => Ref::Label(Handle::new(index)),
+            EntityKind::CallSite => Ref::CallSite(Handle::new(index)),
+            EntityKind::Property => Ref::Property(Handle::new(index)),
+            EntityKind::EntryPoint => Ref::EntryPoint(Handle::new(index)),
+            EntityKind::Cie => Ref::Cie(Handle::new(index)),
+            EntityKind::Fde => Ref::Fde(Handle::new(index)),
+        }
+    }
+}
+
+impl Module {
+    /// How many entities of a kind the module holds.
+    pub fn count(&self, kind: EntityKind) -> usize {
+        match kind {
+            EntityKind::Text => self.texts.len(),
+            EntityKind::File => self.files.len(),
+            EntityKind::Unit => self.units.len(),
+            EntityKind::Type => self.types.len(),
+            EntityKind::Scope => self.scopes.len(),
+            EntityKind::Inlined => self.inlined.len(),
+            EntityKind::Var => self.vars.len(),
+            EntityKind::Expr => self.exprs.len(),
+            EntityKind::LocList => self.loclists.len(),
+            EntityKind::Macro => self.macros.len(),
+            EntityKind::Import => self.imports.len(),
+            EntityKind::Label => self.labels.len(),
+            EntityKind::CallSite => self.call_sites.len(),
+            EntityKind::Property => self.properties.len(),
+            EntityKind::EntryPoint => self.entry_points.len(),
+            EntityKind::Cie => self.cies.len(),
+            EntityKind::Fde => self.fdes.len(),
+        }
+    }
+    /// Whether a reference points at an existing entity.
+    pub fn resolves(&self, r: Ref) -> bool {
+        r.index() < self.count(r.kind())
+    }
+}
+
+/// A source position: file, line and column (0 = unknown, as in DWARF). Printed `f0:9:3`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub file: Option<Handle<File>>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Named flag bits shared by types, scopes and variables (the union of SPIR-V DebugInfoFlags,
+/// LLVM DIFlags and DISPFlags, and the DWARF attributes they stand for). Source bits dwarv has no
+/// name for are kept in `foreign`, numbered as in the module's source format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flags {
+    pub bits: u64,
+    pub foreign: u32,
+}
+
+/// Flag names, one per bit of [`Flags::bits`]. The order is the text form's order.
+pub const FLAG_NAMES: [&str; 43] = [
+    "protected",               // 0
+    "private",                 // 1
+    "public",                  // 2
+    "local",                   // 3  SPIR-V FlagIsLocal, DW_AT_external absent, isLocal
+    "definition",              // 4  SPIR-V FlagIsDefinition, DISPFlagDefinition, isDefinition
+    "fwd_decl",                // 5  FlagFwdDecl, DW_AT_declaration
+    "artificial",              // 6
+    "explicit",                // 7
+    "prototyped",              // 8
+    "object_pointer",          // 9
+    "static_member",           // 10
+    "indirect_variable",       // 11
+    "lvalue_reference",        // 12
+    "rvalue_reference",        // 13
+    "optimized",               // 14
+    "enum_class",              // 15
+    "pass_by_value",           // 16
+    "pass_by_reference",       // 17
+    "unknown_physical_layout", // 18
+    "block_byref_struct",      // 19
+    "virtual",                 // 20
+    "bit_field",               // 21
+    "no_return",               // 22
+    "single_inheritance",      // 23
+    "multiple_inheritance",    // 24
+    "virtual_inheritance",     // 25
+    "introduced_virtual",      // 26
+    "thunk",                   // 27
+    "non_trivial",             // 28
+    "big_endian",              // 29
+    "little_endian",           // 30
+    "all_calls_described",     // 31
+    "apple_block",             // 32
+    "export_symbols",          // 33
+    "pure",                    // 34 DISPFlagPure
+    "elemental",               // 35
+    "recursive",               // 36
+    "main_subprogram",         // 37
+    "deleted",                 // 38
+    "objc_direct",             // 39
+    "external",                // 40 DW_AT_external
+    "inline",                  // 41 DW_AT_inline (declared inline)
+    "defaulted",               // 42 DW_AT_defaulted
+];
+
+impl Flags {
+    pub const fn bit(name_index: usize) -> Flags {
+        Flags {
+            bits: 1 << name_index,
+            foreign: 0,
+        }
+    }
+    pub fn named(name: &str) -> Option<Flags> {
+        FLAG_NAMES.iter().position(|n| *n == name).map(Flags::bit)
+    }
+    pub fn has(self, name: &str) -> bool {
+        Flags::named(name).is_some_and(|f| self.bits & f.bits != 0)
+    }
+    pub fn with(mut self, name: &str) -> Flags {
+        if let Some(f) = Flags::named(name) {
+            self.bits |= f.bits;
+        }
+        self
+    }
+    pub fn is_empty(self) -> bool {
+        self.bits == 0 && self.foreign == 0
+    }
+}
+
+/// A DWARF attribute dwarv has no field for, kept as it was read: (attribute, form, value bytes).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RawAttr {
+    pub attr: u16,
+    pub form: u16,
+    pub bytes: Vec<u8>,
+}
+
+/// A literal or symbolic value: constant values, template arguments, the SPIR-V/LLVM operand a
+/// declare/value event or a global is bound to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Int(i128),
+    Bytes(Vec<u8>),
+    Str(String),
+    Ref(Ref),
+    /// A SPIR-V result id in the module the debug info describes (`%44`). `diff` ignores it.
+    Spirv(u32),
+    /// An LLVM value, as LLVM prints it (`%x.addr`, `@g`, `i32 7`).
+    Llvm(String),
+    /// An ELF symbol (a global's address before relocation).
+    Symbol(String),
+    Undef,
+}

@@ -1,0 +1,3 @@
+//! Constants and tables of the formats dwarv speaks: data only, no logic.
+
+pub mod dwarf;

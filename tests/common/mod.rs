@@ -1,0 +1,130 @@
+//! Helpers shared by the integration tests: put `mod common;` in a test file.
+//!
+//! External tools are real consumers of dwarv's output (DESIGN.md "Tests"). A
+//! missing tool is a test failure that points at `scripts/setup.sh`, never a
+//! skip.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// Tools that must come from the project-local SPIRV-Tools (>= 2025.5), never
+/// from PATH: Debian's /usr/bin/spirv-val 2023.1 rejects valid debug types.
+const LOCAL_TOOLS: &[&str] = &["spirv-val", "spirv-as", "spirv-dis", "spirv-opt"];
+
+/// Minimum SPIRV-Tools version (year, release) the tests rely on.
+pub const MIN_SPIRV_TOOLS: (u32, u32) = (2025, 5);
+
+/// The repository root (the dwarv package directory).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Where the project-local SPIRV-Tools live: `$DWARV_TOOLS`, else `<repo>/.tools/bin`.
+pub fn tools_dir() -> PathBuf {
+    match std::env::var_os("DWARV_TOOLS") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => repo_root().join(".tools").join("bin"),
+    }
+}
+
+/// Path of an external tool, or `None` if it is not installed. `spirv-*`
+/// tools are looked up only in [`tools_dir`]; everything else on PATH.
+pub fn find_tool(name: &str) -> Option<PathBuf> {
+    if LOCAL_TOOLS.contains(&name) {
+        let p = tools_dir().join(name);
+        return is_executable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+/// Path of an external tool; panics (fails the test) if it is missing.
+pub fn tool(name: &str) -> PathBuf {
+    find_tool(name).unwrap_or_else(|| {
+        let where_ = if LOCAL_TOOLS.contains(&name) {
+            format!("in {}", tools_dir().display())
+        } else {
+            "on PATH".to_string()
+        };
+        panic!("required tool `{name}` not found {where_}: run `bash scripts/setup.sh`")
+    })
+}
+
+/// Runs `cmd`, panics with its stdout/stderr unless it exits successfully.
+pub fn run_ok(cmd: &mut Command) -> Output {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e} (run `bash scripts/setup.sh`)"));
+    if !out.status.success() {
+        panic!(
+            "{cmd:?} failed ({})\n--- stdout\n{}\n--- stderr\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out
+}
+
+/// Validates a SPIR-V file with the project-local spirv-val; panics with its
+/// diagnostics on failure. `target_env` e.g. "vulkan1.1", "opencl2.0", "spv1.4".
+pub fn spirv_val(file: &Path, target_env: &str) {
+    run_ok(
+        Command::new(tool("spirv-val"))
+            .arg("--target-env")
+            .arg(target_env)
+            .arg(file),
+    );
+}
+
+/// "SPIRV-Tools v2025.5 262bdab..." -> (2025, 5).
+pub fn parse_spirv_tools_version(text: &str) -> Option<(u32, u32)> {
+    let rest = &text[text.find("SPIRV-Tools v")? + "SPIRV-Tools v".len()..];
+    let mut nums = rest
+        .split(|c: char| !c.is_ascii_digit())
+        .map(str::parse::<u32>);
+    Some((nums.next()?.ok()?, nums.next()?.ok()?))
+}
+
+/// The corpus built once per test binary by `corpus/build.sh` (see its header
+/// for the file names), in cargo's per-target temp dir. Panics if the build fails.
+pub fn corpus() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("corpus-{}", env!("CARGO_CRATE_NAME")));
+        build_corpus(&out);
+        out
+    })
+}
+
+/// Runs `corpus/build.sh` with `OUT=out`; panics with its output on failure.
+pub fn build_corpus(out: &Path) {
+    run_ok(
+        Command::new("bash")
+            .arg(repo_root().join("corpus").join("build.sh"))
+            .env("OUT", out)
+            .env("DWARV_TOOLS", tools_dir()),
+    );
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    // metadata() follows symlinks, so .tools/bin links are checked at their target.
+    std::fs::metadata(p)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// `tool --version` (or other args) output, stdout and stderr joined.
+pub fn tool_output<S: AsRef<OsStr>>(name: &str, args: &[S]) -> String {
+    let out = run_ok(Command::new(tool(name)).args(args));
+    let mut s = String::from_utf8_lossy(&out.stdout).into_owned();
+    s.push_str(&String::from_utf8_lossy(&out.stderr));
+    s
+}
