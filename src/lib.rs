@@ -1,5 +1,18 @@
 //! dwarv: translate source-level debug information between compilers' native form (LLVM IR debug
 //! metadata, DWARF, Intel vISA tables) and SPIR-V's debug sets, through one neutral IR.
+//!
+//! - [`ir`]: the neutral IR, its text form, validator and structural diff;
+//! - [`spec`]: constants and per-format tables;
+//! - [`input`] / [`output`]: format detection, loading, atomic writes;
+//! - [`convert`]: the conversion driver; [`cli`]: the command line.
 
+pub mod cli;
+pub mod convert;
+pub mod diag;
+pub mod error;
+pub mod input;
 pub mod ir;
+pub mod output;
 pub mod spec;
+
+pub use error::{Error, Result};

@@ -1,1 +1,426 @@
+//! Structural diff of two modules: compares content, not encoding.
+//!
+//! Entities are matched by a content identity (a named entity by its kind, name and parent; an
+//! anonymous one by what it says), never by index, so arena order does not matter. Each matched
+//! pair is compared as its text record with references replaced by identities. Ignored: the
+//! header (source format and flavour), SPIR-V ids, DWARF and debug-set versions, raw attribute
+//! forms, CIE versions and the link records `strip` adds. Row tables (lines, scope runs, events)
+//! are compared as multisets.
 
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::{self, Write};
+
+use super::text::{
+    for_each_entity, render, render_info, Namer, PrintOptions, Record, RecordDyn, ValueWriter,
+};
+use super::{EntityKind, Module, Ref};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiffOptions {
+    /// Compare only the declarative part: units, files, types, scopes, variables, macros,
+    /// imports (and entry points, labels, properties), without code positions.
+    pub ignore_code_positions: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    OnlyInA(String),
+    OnlyInB(String),
+    Changed { a: String, b: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// What differs: an entity's identity, or a table name.
+    pub what: String,
+    pub change: Change,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diff {
+    pub differences: Vec<Difference>,
+}
+
+impl Diff {
+    pub fn is_empty(&self) -> bool {
+        self.differences.is_empty()
+    }
+
+    /// The first `limit` differences, readably: changed fields with `-`/`+`.
+    pub fn render(&self, limit: usize) -> String {
+        let mut out = String::new();
+        for d in self.differences.iter().take(limit) {
+            match &d.change {
+                Change::OnlyInA(line) => {
+                    let _ = writeln!(out, "only in A: {}\n    {line}", d.what);
+                }
+                Change::OnlyInB(line) => {
+                    let _ = writeln!(out, "only in B: {}\n    {line}", d.what);
+                }
+                Change::Changed { a, b } => {
+                    let _ = writeln!(out, "changed: {}", d.what);
+                    let (ia, ib) = (split_items(a), split_items(b));
+                    for item in ia.iter().filter(|i| !ib.contains(i)) {
+                        let _ = writeln!(out, "    - {item}");
+                    }
+                    for item in ib.iter().filter(|i| !ia.contains(i)) {
+                        let _ = writeln!(out, "    + {item}");
+                    }
+                    if ia.iter().all(|i| ib.contains(i)) && ib.iter().all(|i| ia.contains(i)) {
+                        // Same items in another order (list order, element order).
+                        let _ = writeln!(out, "    - {a}\n    + {b}");
+                    }
+                }
+            }
+        }
+        if self.differences.len() > limit {
+            let _ = writeln!(
+                out,
+                "… and {} more difference(s)",
+                self.differences.len() - limit
+            );
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(usize::MAX))
+    }
+}
+
+/// Compares two valid modules (see [`super::verify`]).
+pub fn diff(a: &Module, b: &Module, opts: DiffOptions) -> Diff {
+    let print = PrintOptions {
+        hide_encoding: true,
+        hide_code: opts.ignore_code_positions,
+    };
+    let (sa, sb) = (Side::new(a, print), Side::new(b, print));
+    let mut differences = Vec::new();
+
+    let (info_a, info_b) = (
+        render_info(a, &sa.names, print),
+        render_info(b, &sb.names, print),
+    );
+    if info_a != info_b {
+        differences.push(Difference {
+            what: "module".into(),
+            change: Change::Changed {
+                a: info_a,
+                b: info_b,
+            },
+        });
+    }
+
+    let (ea, eb) = (sa.entities(opts), sb.entities(opts));
+    for (id, lines_a) in &ea {
+        match eb.get(id) {
+            None => differences.extend(lines_a.iter().map(|l| Difference {
+                what: id.clone(),
+                change: Change::OnlyInA(l.clone()),
+            })),
+            Some(lines_b) if lines_a != lines_b => {
+                let n = lines_a.len().max(lines_b.len());
+                for i in 0..n {
+                    let change = match (lines_a.get(i), lines_b.get(i)) {
+                        (Some(x), Some(y)) if x == y => continue,
+                        (Some(x), Some(y)) => Change::Changed {
+                            a: x.clone(),
+                            b: y.clone(),
+                        },
+                        (Some(x), None) => Change::OnlyInA(x.clone()),
+                        (None, Some(y)) => Change::OnlyInB(y.clone()),
+                        (None, None) => continue,
+                    };
+                    differences.push(Difference {
+                        what: id.clone(),
+                        change,
+                    });
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    for (id, lines_b) in &eb {
+        if !ea.contains_key(id) {
+            differences.extend(lines_b.iter().map(|l| Difference {
+                what: id.clone(),
+                change: Change::OnlyInB(l.clone()),
+            }));
+        }
+    }
+
+    if !opts.ignore_code_positions {
+        rows(
+            &mut differences,
+            "line table",
+            rendered(&a.lines, &sa),
+            rendered(&b.lines, &sb),
+        );
+        rows(
+            &mut differences,
+            "scope runs",
+            rendered(&a.scope_runs, &sa),
+            rendered(&b.scope_runs, &sb),
+        );
+        rows(
+            &mut differences,
+            "events",
+            rendered(&a.events, &sa),
+            rendered(&b.events, &sb),
+        );
+    }
+    Diff { differences }
+}
+
+/// Multiset difference of two row tables.
+fn rows(out: &mut Vec<Difference>, table: &str, mut a: Vec<String>, mut b: Vec<String>) {
+    a.sort();
+    b.sort();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                out.push(Difference {
+                    what: table.into(),
+                    change: Change::OnlyInA(x.clone()),
+                });
+                i += 1;
+            }
+            (Some(x), None) => {
+                out.push(Difference {
+                    what: table.into(),
+                    change: Change::OnlyInA(x.clone()),
+                });
+                i += 1;
+            }
+            (_, Some(y)) => {
+                out.push(Difference {
+                    what: table.into(),
+                    change: Change::OnlyInB(y.clone()),
+                });
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+}
+
+fn rendered<R: Record>(rows: &[R], side: &Side<'_>) -> Vec<String> {
+    rows.iter()
+        .map(|r| render(r, &side.names, side.print))
+        .collect()
+}
+
+/// Kinds compared with `--ignore-code-positions`.
+fn declarative(kind: EntityKind) -> bool {
+    use EntityKind::*;
+    matches!(
+        kind,
+        Text | File | Unit | Type | Scope | Var | Macro | Import | Label | Property | EntryPoint
+    )
+}
+
+struct Side<'m> {
+    m: &'m Module,
+    names: Identities<'m>,
+    print: PrintOptions,
+}
+
+impl<'m> Side<'m> {
+    fn new(m: &'m Module, print: PrintOptions) -> Self {
+        Side {
+            m,
+            names: Identities::new(m, print),
+            print,
+        }
+    }
+
+    /// identity → the records of the entities with that identity, sorted.
+    fn entities(&self, opts: DiffOptions) -> BTreeMap<String, Vec<String>> {
+        let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut add = |r: Ref, e: &dyn RecordDyn| {
+            if opts.ignore_code_positions && !declarative(r.kind()) {
+                return;
+            }
+            let mut line = String::new();
+            e.write_dyn(&mut ValueWriter::new(&mut line, &self.names, self.print));
+            map.entry(format!("{} {}", r.kind().noun(), self.names.identity(r)))
+                .or_default()
+                .push(line);
+        };
+        for_each_entity!(self.m, add);
+        for lines in map.values_mut() {
+            lines.sort();
+        }
+        map
+    }
+}
+
+/// Names every reference by its content identity, computed on demand and memoised.
+struct Identities<'m> {
+    m: &'m Module,
+    print: PrintOptions,
+    memo: RefCell<HashMap<Ref, String>>,
+    busy: RefCell<HashSet<Ref>>,
+}
+
+impl<'m> Identities<'m> {
+    fn new(m: &'m Module, print: PrintOptions) -> Self {
+        Identities {
+            m,
+            print,
+            memo: RefCell::default(),
+            busy: RefCell::default(),
+        }
+    }
+
+    fn identity(&self, r: Ref) -> String {
+        if let Some(s) = self.memo.borrow().get(&r) {
+            return s.clone();
+        }
+        if !self.m.resolves(r) {
+            return format!("missing {}{}", r.kind().prefix(), r.index());
+        }
+        if !self.busy.borrow_mut().insert(r) {
+            // A cycle through anonymous entities: name by kind and position in the cycle.
+            return format!("recursive {}", r.kind().noun());
+        }
+        let id = self.compute(r);
+        self.busy.borrow_mut().remove(&r);
+        self.memo.borrow_mut().insert(r, id.clone());
+        id
+    }
+
+    fn record<R: Record>(&self, e: &R) -> String {
+        render(e, self, self.print)
+    }
+
+    /// Named entities: keyword, name and parent. Others: the whole record.
+    fn compute(&self, r: Ref) -> String {
+        let m = self.m;
+        let named = |record: String, name: &Option<String>, parent: Option<Ref>| -> String {
+            let keyword = record.split(' ').next().unwrap_or("").to_string();
+            match name {
+                Some(n) => {
+                    let mut s = format!("{keyword} {n:?}");
+                    if let Some(p) = parent {
+                        let _ = write!(s, " in <{}>", self.identity(p));
+                    }
+                    s
+                }
+                None => record,
+            }
+        };
+        match r {
+            Ref::Text(h) => {
+                let text = &m.texts.get(h).text;
+                format!(
+                    "text of {} bytes, fnv {:016x}",
+                    text.len(),
+                    fnv(text.as_bytes())
+                )
+            }
+            Ref::File(h) => {
+                let f = m.files.get(h);
+                match &f.directory {
+                    Some(d) => format!("file {:?} dir={d:?}", f.name),
+                    None => format!("file {:?}", f.name),
+                }
+            }
+            Ref::Unit(h) => match m.units.get(h).file {
+                Some(f) => format!("unit of <{}>", self.identity(Ref::File(f))),
+                None => self.record(m.units.get(h)),
+            },
+            Ref::Type(h) => {
+                let t = m.types.get(h);
+                named(self.record(t), &t.name, t.scope)
+            }
+            Ref::Scope(h) => {
+                let s = m.scopes.get(h);
+                let mut id = named(self.record(s), &s.name, s.parent);
+                if let (Some(_), Some(link)) =
+                    (&s.name, s.function().and_then(|f| f.linkage.as_ref()))
+                {
+                    let _ = write!(id, " linkage={link:?}");
+                }
+                id
+            }
+            Ref::Var(h) => {
+                let v = m.vars.get(h);
+                let record = self.record(v);
+                match (&v.name, &v.kind) {
+                    (Some(n), super::VarKind::Param(k)) => {
+                        let scope = v.scope.map(|p| self.identity(p)).unwrap_or_default();
+                        format!("param {k} {n:?} in <{scope}>")
+                    }
+                    _ => named(record, &v.name, v.scope),
+                }
+            }
+            Ref::Inlined(h) => self.record(m.inlined.get(h)),
+            Ref::Expr(h) => self.record(m.exprs.get(h)),
+            Ref::LocList(h) => self.record(m.loclists.get(h)),
+            Ref::Macro(h) => self.record(m.macros.get(h)),
+            Ref::Import(h) => self.record(m.imports.get(h)),
+            Ref::Label(h) => self.record(m.labels.get(h)),
+            Ref::CallSite(h) => self.record(m.call_sites.get(h)),
+            Ref::Property(h) => self.record(m.properties.get(h)),
+            Ref::EntryPoint(h) => self.record(m.entry_points.get(h)),
+            Ref::Cie(h) => self.record(m.cies.get(h)),
+            Ref::Fde(h) => self.record(m.fdes.get(h)),
+        }
+    }
+}
+
+impl Namer for Identities<'_> {
+    fn name(&self, r: Ref, out: &mut String) {
+        out.push('<');
+        out.push_str(&self.identity(r));
+        out.push('>');
+    }
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// Top-level items of a record (spaces outside quotes, brackets, parentheses and `<…>` names).
+fn split_items(line: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut in_str, mut escaped, mut start) = (0i32, false, false, 0);
+    for (i, c) in line.char_indices() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '[' | '(' | '<' => depth += 1,
+            ']' | ')' | '>' => depth -= 1,
+            ' ' if depth == 0 => {
+                if i > start {
+                    items.push(&line[start..i]);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < line.len() {
+        items.push(&line[start..]);
+    }
+    items
+}

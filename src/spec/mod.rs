@@ -1,3 +1,4 @@
 //! Constants and tables of the formats dwarv speaks: data only, no logic.
 
 pub mod dwarf;
+pub mod spirv;

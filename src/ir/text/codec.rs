@@ -124,7 +124,7 @@ impl<'a> ValueWriter<'a> {
         v.encode(self)
     }
     /// `key=value`.
-    pub fn key<T: Codec + ?Sized>(&mut self, key: &str, v: &T) {
+    pub fn key<T: Codec>(&mut self, key: &str, v: &T) {
         self.sep();
         self.out.push_str(key);
         self.out.push('=');

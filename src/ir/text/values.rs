@@ -197,6 +197,7 @@ impl Codec for CallParam {
 impl Codec for LocEntry {
     fn encode(&self, w: &mut ValueWriter<'_>) {
         match &self.range {
+            Some(_) if w.opts.hide_code => {}
             Some(r) => w.value(r),
             None => w.word("default"),
         }

@@ -1,0 +1,266 @@
+//! The command line: the contract users' scripts and later issues rely on.
+//!
+//! Exit codes: 0 ok; 1 differences (diff, roundtrip) or findings (validate); 2 usage error or
+//! bad input; 3 refused under `--strict`.
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::convert::{self, Report, Target};
+use crate::error::{exit, Error, Result};
+use crate::input;
+use crate::ir::diff::{diff, DiffOptions};
+use crate::ir::{text, verify};
+use crate::output::write_atomic;
+use crate::spec::spirv::Flavour;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dwarv",
+    version,
+    about = "Translate source-level debug info between LLVM IR, DWARF, vISA tables and SPIR-V debug sets"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the IR text of an input (any format; `-` reads stdin).
+    Dump {
+        input: String,
+        /// Write to a file instead of stdout.
+        #[arg(short, long)]
+        output: Option<String>,
+    },
+    /// Check an input against the IR rules; exit 1 with the findings when it breaks any.
+    Validate { input: String },
+    /// Compare two inputs as IR: exit 0 when equal, 1 with the first differences when not.
+    Diff {
+        a: String,
+        b: String,
+        /// Compare only the declarative part (units, files, types, scopes, variables, macros,
+        /// imports), ignoring code positions, line rows, scope runs and events.
+        #[arg(long)]
+        ignore_code_positions: bool,
+        /// How many differences to print.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Convert an input to IR text, SPIR-V, DWARF or vISA tables.
+    Convert {
+        input: String,
+        #[arg(short, long)]
+        output: String,
+        /// The target; by default the output's extension decides (.dwir .spv .o/.elf/.debug/.dwo .visa).
+        #[arg(long, value_enum)]
+        to: Option<TargetArg>,
+        /// The SPIR-V debug set to write (default: the input's own set for SPIR-V input,
+        /// opencl100 for OpenCL and C, shader100 otherwise).
+        #[arg(long, value_enum)]
+        flavour: Option<FlavourArg>,
+        /// Attach the debug info to this module or binary instead of writing it standalone.
+        #[arg(long)]
+        into: Option<String>,
+        /// Refuse (exit 3) when the conversion would lose anything.
+        #[arg(long)]
+        strict: bool,
+        /// Write a JSON report of the conversion (losses included).
+        #[arg(long)]
+        report: Option<String>,
+    },
+    /// Convert to a target and back, then diff against the input (exit as `diff`).
+    Roundtrip {
+        input: String,
+        #[arg(long, value_enum)]
+        via: ViaArg,
+        #[arg(long, value_enum)]
+        flavour: Option<FlavourArg>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TargetArg {
+    Ir,
+    Spirv,
+    Dwarf,
+    Visa,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ViaArg {
+    Spirv,
+    Dwarf,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FlavourArg {
+    Debuginfo,
+    Opencl100,
+    Shader100,
+    SpirvDebug,
+}
+
+impl From<FlavourArg> for Flavour {
+    fn from(f: FlavourArg) -> Flavour {
+        match f {
+            FlavourArg::Debuginfo => Flavour::DebugInfo,
+            FlavourArg::Opencl100 => Flavour::OpenCl100,
+            FlavourArg::Shader100 => Flavour::Shader100,
+            FlavourArg::SpirvDebug => Flavour::SpirvDebug,
+        }
+    }
+}
+
+impl From<TargetArg> for Target {
+    fn from(t: TargetArg) -> Target {
+        match t {
+            TargetArg::Ir => Target::Ir,
+            TargetArg::Spirv => Target::Spirv,
+            TargetArg::Dwarf => Target::Dwarf,
+            TargetArg::Visa => Target::Visa,
+        }
+    }
+}
+
+/// Runs the CLI with the process arguments; returns the exit code.
+pub fn main() -> i32 {
+    run(std::env::args_os())
+}
+
+/// Runs the CLI with the given arguments (the first is the program name).
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit::BAD_INPUT
+            } else {
+                exit::OK
+            };
+        }
+    };
+    match dispatch(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("dwarv: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn dispatch(command: Command) -> Result<i32> {
+    match command {
+        Command::Dump { input, output } => {
+            let module = input::load(&input)?;
+            write_atomic(
+                output.as_deref().unwrap_or("-"),
+                text::print(&module).as_bytes(),
+            )?;
+            Ok(exit::OK)
+        }
+        Command::Validate { input } => {
+            let inp = input::read(&input)?;
+            let module = input::lower(&inp)?;
+            let findings = verify::verify(&module);
+            if findings.is_empty() {
+                println!("{}: valid", inp.name);
+                Ok(exit::OK)
+            } else {
+                for f in &findings {
+                    println!("{}: {f}", inp.name);
+                }
+                eprintln!("dwarv: {}: {} finding(s)", inp.name, findings.len());
+                Ok(exit::DIFFERENT)
+            }
+        }
+        Command::Diff {
+            a,
+            b,
+            ignore_code_positions,
+            limit,
+        } => {
+            if a == "-" && b == "-" {
+                return Err(Error::Usage("only one of the two inputs can be `-`".into()));
+            }
+            let (ma, mb) = (input::load(&a)?, input::load(&b)?);
+            let d = diff(
+                &ma,
+                &mb,
+                DiffOptions {
+                    ignore_code_positions,
+                },
+            );
+            if d.is_empty() {
+                Ok(exit::OK)
+            } else {
+                print!("{}", d.render(limit));
+                eprintln!(
+                    "dwarv: {a} and {b} differ ({} difference(s))",
+                    d.differences.len()
+                );
+                Ok(exit::DIFFERENT)
+            }
+        }
+        Command::Convert {
+            input,
+            output,
+            to,
+            flavour,
+            into,
+            strict,
+            report,
+        } => {
+            let opts = convert::Options {
+                to: to.map(Into::into),
+                flavour: flavour.map(Into::into),
+                into,
+                strict,
+            };
+            let mut rep = Report {
+                input: input.clone(),
+                output: output.clone(),
+                target: None,
+                flavour: None,
+                status: "ok",
+                error: None,
+                bytes_in: 0,
+                bytes_out: 0,
+                diagnostics: Default::default(),
+            };
+            let result = convert::convert(&input, &output, &opts, &mut rep);
+            if let Err(e) = &result {
+                rep.status = "failed";
+                rep.error = Some(e.to_string());
+            }
+            if let Some(path) = report {
+                let json = serde_json::to_vec_pretty(&rep)
+                    .map_err(|e| Error::Usage(format!("cannot encode the report: {e}")))?;
+                write_atomic(&path, &json)?;
+            }
+            result.map(|()| exit::OK)
+        }
+        Command::Roundtrip {
+            input,
+            via,
+            flavour,
+        } => {
+            // Validate the input first: bad input is exit 2 whatever the target.
+            input::load(&input)?;
+            let _ = flavour;
+            let target = match via {
+                ViaArg::Spirv => "SPIR-V",
+                ViaArg::Dwarf => "DWARF",
+            };
+            Err(Error::UnsupportedOutput {
+                target,
+                reason: "its writer and reader are not built yet",
+            })
+        }
+    }
+}

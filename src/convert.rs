@@ -1,0 +1,173 @@
+//! The conversion driver: input → IR → target, with the defaults of the CLI contract.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::diag::Diagnostics;
+use crate::error::{Error, Result};
+use crate::input;
+use crate::ir::{Language, Module, SourceFormat};
+use crate::output::write_atomic;
+use crate::spec::spirv::Flavour;
+
+/// What `convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    Ir,
+    Spirv,
+    Dwarf,
+    Visa,
+}
+
+impl Target {
+    pub const NAMES: [(Target, &'static str); 4] = [
+        (Target::Ir, "ir"),
+        (Target::Spirv, "spirv"),
+        (Target::Dwarf, "dwarf"),
+        (Target::Visa, "visa"),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES.iter().find(|t| t.0 == self).map_or("", |t| t.1)
+    }
+
+    /// The target an output file name implies: `.dwir` ir, `.spv` spirv, `.o`/`.elf`/`.debug`/
+    /// `.dwo` dwarf, `.visa` visa.
+    pub fn from_extension(path: &str) -> Option<Target> {
+        let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "dwir" => Target::Ir,
+            "spv" => Target::Spirv,
+            "o" | "elf" | "debug" | "dwo" => Target::Dwarf,
+            "visa" => Target::Visa,
+            _ => return None,
+        })
+    }
+}
+
+/// The SPIR-V flavour to write when the user names none: the input's own set for SPIR-V input;
+/// `opencl100` for OpenCL C/C++ and C units (what spir/spir64 LLVM input carries); `shader100`
+/// otherwise.
+pub fn default_flavour(m: &Module) -> Flavour {
+    if m.source.format == SourceFormat::Spirv {
+        if let Some(f) = m
+            .source
+            .flavour
+            .as_deref()
+            .and_then(Flavour::from_import_name)
+        {
+            return f;
+        }
+    }
+    let opencl_like = [
+        Language::OPENCL,
+        Language::OPENCL_CPP,
+        Language::CPP_FOR_OPENCL,
+        Language::C89,
+        Language::C,
+        Language::C99,
+        Language::C11,
+        Language::C17,
+        Language::C23,
+    ];
+    let spir_target = m.source.format == SourceFormat::Llvm
+        && m.source
+            .flavour
+            .as_deref()
+            .is_some_and(|t| t.starts_with("spir"));
+    if spir_target || m.units.values().any(|u| opencl_like.contains(&u.language)) {
+        Flavour::OpenCl100
+    } else {
+        Flavour::Shader100
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub to: Option<Target>,
+    pub flavour: Option<Flavour>,
+    pub into: Option<String>,
+    pub strict: bool,
+}
+
+/// What a conversion did, for `--report`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub input: String,
+    pub output: String,
+    pub target: Option<Target>,
+    pub flavour: Option<&'static str>,
+    pub status: &'static str,
+    pub error: Option<String>,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+    pub diagnostics: Diagnostics,
+}
+
+/// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
+pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
+    let target = match opts.to.or_else(|| Target::from_extension(output)) {
+        Some(t) => t,
+        None => return Err(Error::Usage(format!(
+            "cannot tell the target from the output name `{output}`: give --to ir|spirv|dwarf|visa"
+        ))),
+    };
+    report.target = Some(target);
+    if opts.flavour.is_some() && target != Target::Spirv {
+        return Err(Error::Usage(format!(
+            "--flavour applies to SPIR-V output, not {}",
+            target.name()
+        )));
+    }
+    if opts.into.is_some() && !matches!(target, Target::Spirv | Target::Dwarf) {
+        return Err(Error::Usage(format!(
+            "--into applies to SPIR-V or DWARF output, not {}",
+            target.name()
+        )));
+    }
+    let inp = input::read(input_path)?;
+    report.bytes_in = inp.bytes.len() as u64;
+    let module = input::lower(&inp)?;
+    crate::ir::verify::check(&module).map_err(|findings| Error::Invalid {
+        path: inp.name.clone(),
+        findings,
+    })?;
+    let diagnostics = Diagnostics::default();
+    let bytes = match target {
+        Target::Ir => crate::ir::text::print(&module).into_bytes(),
+        Target::Spirv => {
+            let flavour = opts.flavour.unwrap_or_else(|| default_flavour(&module));
+            report.flavour = Some(flavour.cli_name());
+            return Err(Error::UnsupportedOutput {
+                target: "SPIR-V",
+                reason: "the SPIR-V writer is not built yet",
+            });
+        }
+        Target::Dwarf => {
+            return Err(Error::UnsupportedOutput {
+                target: "DWARF",
+                reason: "the DWARF writer is not built yet",
+            })
+        }
+        Target::Visa => {
+            return Err(Error::UnsupportedOutput {
+                target: "vISA tables",
+                reason: "the vISA writer is not built yet",
+            })
+        }
+    };
+    report.diagnostics = diagnostics;
+    if opts.strict {
+        if let Some(first) = report.diagnostics.losses.first() {
+            return Err(Error::Strict {
+                count: report.diagnostics.losses.len(),
+                first: format!("{}: {}", first.place, first.message),
+            });
+        }
+    }
+    write_atomic(output, &bytes)?;
+    report.bytes_out = bytes.len() as u64;
+    Ok(())
+}

@@ -1,0 +1,55 @@
+//! dwarv's error type and the exit codes of the CLI contract.
+
+use crate::ir::text::ParseError;
+use crate::ir::verify::Findings;
+
+/// Exit codes: 0 ok; 1 differences / findings / some batch inputs failed; 2 usage error or bad
+/// input; 3 refused under `--strict` because of losses.
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const DIFFERENT: i32 = 1;
+    pub const BAD_INPUT: i32 = 2;
+    pub const STRICT: i32 = 3;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error("{path}: the module breaks IR rules (run `dwarv validate` for the list):\n{findings}")]
+    Invalid { path: String, findings: Findings },
+    #[error("{path}: {format} input is not supported yet: {reason}")]
+    UnsupportedInput {
+        path: String,
+        format: &'static str,
+        reason: &'static str,
+    },
+    #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
+    UnknownFormat { path: String },
+    #[error("writing {target} is not supported yet: {reason}")]
+    UnsupportedOutput {
+        target: &'static str,
+        reason: &'static str,
+    },
+    #[error("{0}")]
+    Usage(String),
+    #[error("refused under --strict: {count} loss(es); the first: {first}")]
+    Strict { count: usize, first: String },
+}
+
+impl Error {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Strict { .. } => exit::STRICT,
+            _ => exit::BAD_INPUT,
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,152 @@
+//! Reading inputs: files or stdin, format detected from content (never from the extension), and
+//! lowering to a validated IR module.
+
+use std::io::Read;
+
+use crate::error::{Error, Result};
+use crate::ir::{self, Module};
+
+/// Input formats dwarv recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `.dwir` IR text.
+    Ir,
+    Spirv,
+    /// ELF with DWARF.
+    Elf,
+    LlvmBitcode,
+    LlvmText,
+    /// Intel vISA debug information (magic 0xdeadd010).
+    Visa,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Ir => "IR text",
+            Format::Spirv => "SPIR-V",
+            Format::Elf => "ELF/DWARF",
+            Format::LlvmBitcode => "LLVM bitcode",
+            Format::LlvmText => "LLVM IR text",
+            Format::Visa => "vISA debug tables",
+        }
+    }
+}
+
+/// SPIR-V magic, in either byte order.
+const SPIRV_MAGIC: u32 = 0x0723_0203;
+const VISA_MAGIC: u32 = 0xdead_d010;
+
+/// Detects the format of an input from its first bytes.
+pub fn detect(bytes: &[u8]) -> Option<Format> {
+    let word = bytes.get(..4).map(|b| [b[0], b[1], b[2], b[3]]);
+    if let Some(w) = word {
+        if u32::from_le_bytes(w) == SPIRV_MAGIC || u32::from_be_bytes(w) == SPIRV_MAGIC {
+            return Some(Format::Spirv);
+        }
+        if u32::from_le_bytes(w) == VISA_MAGIC {
+            return Some(Format::Visa);
+        }
+        if w == *b"\x7fELF" {
+            return Some(Format::Elf);
+        }
+    }
+    if ir::text::looks_like_ir(bytes) {
+        return Some(Format::Ir);
+    }
+    match llvm_detect(bytes) {
+        Some(true) => Some(Format::LlvmBitcode),
+        Some(false) => Some(Format::LlvmText),
+        None => None,
+    }
+}
+
+/// Some(true) for bitcode, Some(false) for text.
+#[cfg(feature = "llvm")]
+fn llvm_detect(bytes: &[u8]) -> Option<bool> {
+    llvm_bridge::detect(bytes).map(|k| k == llvm_bridge::LlvmInput::Bitcode)
+}
+
+#[cfg(not(feature = "llvm"))]
+fn llvm_detect(bytes: &[u8]) -> Option<bool> {
+    if bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// An input's name (for messages) and bytes.
+pub struct Input {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Reads a file, or stdin for `-`.
+pub fn read(path: &str) -> Result<Input> {
+    let mut bytes = Vec::new();
+    let io = |source| Error::Io {
+        path: path.to_string(),
+        source,
+    };
+    if path == "-" {
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        return Ok(Input {
+            name: "<stdin>".into(),
+            bytes,
+        });
+    }
+    bytes = std::fs::read(path).map_err(io)?;
+    Ok(Input {
+        name: path.to_string(),
+        bytes,
+    })
+}
+
+/// Lowers an input to IR without validating it.
+pub fn lower(input: &Input) -> Result<Module> {
+    let format = detect(&input.bytes).ok_or_else(|| Error::UnknownFormat {
+        path: input.name.clone(),
+    })?;
+    let unsupported = |reason| Error::UnsupportedInput {
+        path: input.name.clone(),
+        format: format.name(),
+        reason,
+    };
+    match format {
+        Format::Ir => {
+            let text = std::str::from_utf8(&input.bytes).map_err(|e| {
+                Error::Parse(ir::text::ParseError {
+                    file: input.name.clone(),
+                    line: 1 + input.bytes[..e.valid_up_to()]
+                        .iter()
+                        .filter(|b| **b == b'\n')
+                        .count() as u32,
+                    column: 1,
+                    message: format!("invalid UTF-8 at byte offset {}", e.valid_up_to()),
+                })
+            })?;
+            Ok(ir::text::parse(text, &input.name)?)
+        }
+        Format::Spirv => Err(unsupported("the SPIR-V reader is not built yet")),
+        Format::Elf => Err(unsupported("the DWARF reader is not built yet")),
+        Format::LlvmBitcode | Format::LlvmText => {
+            Err(unsupported("the LLVM reader is not built yet"))
+        }
+        Format::Visa => Err(unsupported("the vISA reader is not built yet")),
+    }
+}
+
+/// Reads, lowers and validates: what every verb but `validate` works on.
+pub fn load(path: &str) -> Result<Module> {
+    let input = read(path)?;
+    let module = lower(&input)?;
+    ir::verify::check(&module).map_err(|findings| Error::Invalid {
+        path: input.name.clone(),
+        findings,
+    })?;
+    Ok(module)
+}
