@@ -110,9 +110,11 @@ pub struct Report {
 pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
     let target = match opts.to.or_else(|| Target::from_extension(output)) {
         Some(t) => t,
-        None => return Err(Error::Usage(format!(
+        None => {
+            return Err(Error::Usage(format!(
             "cannot tell the target from the output name `{output}`: give --to ir|spirv|dwarf|visa"
-        ))),
+        )))
+        }
     };
     report.target = Some(target);
     if opts.flavour.is_some() && target != Target::Spirv {

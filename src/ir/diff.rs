@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::{self, Write};
 
+use super::text::ShortNames;
 use super::text::{
     for_each_entity, render, render_info, Namer, PrintOptions, Record, RecordDyn, ValueWriter,
 };
@@ -269,6 +270,9 @@ struct Identities<'m> {
     print: PrintOptions,
     memo: RefCell<HashMap<Ref, String>>,
     busy: RefCell<HashSet<Ref>>,
+    /// How many cycle placeholders were handed out; an identity that used one depends on where
+    /// the walk entered the cycle, so it is not memoised.
+    placeholders: std::cell::Cell<usize>,
 }
 
 impl<'m> Identities<'m> {
@@ -278,6 +282,7 @@ impl<'m> Identities<'m> {
             print,
             memo: RefCell::default(),
             busy: RefCell::default(),
+            placeholders: Default::default(),
         }
     }
 
@@ -289,12 +294,16 @@ impl<'m> Identities<'m> {
             return format!("missing {}{}", r.kind().prefix(), r.index());
         }
         if !self.busy.borrow_mut().insert(r) {
-            // A cycle through anonymous entities: name by kind and position in the cycle.
+            // A cycle through anonymous entities.
+            self.placeholders.set(self.placeholders.get() + 1);
             return format!("recursive {}", r.kind().noun());
         }
+        let before = self.placeholders.get();
         let id = self.compute(r);
         self.busy.borrow_mut().remove(&r);
-        self.memo.borrow_mut().insert(r, id.clone());
+        if self.placeholders.get() == before {
+            self.memo.borrow_mut().insert(r, id.clone());
+        }
         id
     }
 
@@ -305,18 +314,22 @@ impl<'m> Identities<'m> {
     /// Named entities: keyword, name and parent. Others: the whole record.
     fn compute(&self, r: Ref) -> String {
         let m = self.m;
-        let named = |record: String, name: &Option<String>, parent: Option<Ref>| -> String {
-            let keyword = record.split(' ').next().unwrap_or("").to_string();
-            match name {
-                Some(n) => {
-                    let mut s = format!("{keyword} {n:?}");
-                    if let Some(p) = parent {
-                        let _ = write!(s, " in <{}>", self.identity(p));
-                    }
-                    s
-                }
-                None => record,
+        // A named entity is its keyword, name and parent: no need to look inside it, which
+        // also keeps cycles through named composites out of identities.
+        let named = |e: &dyn RecordDyn, name: &Option<String>, parent: Option<Ref>| -> String {
+            let Some(n) = name else {
+                let mut record = String::new();
+                e.write_dyn(&mut ValueWriter::new(&mut record, self, self.print));
+                return record;
+            };
+            let mut shallow = String::new();
+            e.write_dyn(&mut ValueWriter::new(&mut shallow, &ShortNames, self.print));
+            let keyword = shallow.split(' ').next().unwrap_or("");
+            let mut s = format!("{keyword} {n:?}");
+            if let Some(p) = parent {
+                let _ = write!(s, " in <{}>", self.identity(p));
             }
+            s
         };
         match r {
             Ref::Text(h) => {
@@ -340,11 +353,11 @@ impl<'m> Identities<'m> {
             },
             Ref::Type(h) => {
                 let t = m.types.get(h);
-                named(self.record(t), &t.name, t.scope)
+                named(t, &t.name, t.scope)
             }
             Ref::Scope(h) => {
                 let s = m.scopes.get(h);
-                let mut id = named(self.record(s), &s.name, s.parent);
+                let mut id = named(s, &s.name, s.parent);
                 if let (Some(_), Some(link)) =
                     (&s.name, s.function().and_then(|f| f.linkage.as_ref()))
                 {
@@ -354,13 +367,12 @@ impl<'m> Identities<'m> {
             }
             Ref::Var(h) => {
                 let v = m.vars.get(h);
-                let record = self.record(v);
                 match (&v.name, &v.kind) {
                     (Some(n), super::VarKind::Param(k)) => {
                         let scope = v.scope.map(|p| self.identity(p)).unwrap_or_default();
                         format!("param {k} {n:?} in <{scope}>")
                     }
-                    _ => named(record, &v.name, v.scope),
+                    _ => named(v, &v.name, v.scope),
                 }
             }
             Ref::Inlined(h) => self.record(m.inlined.get(h)),

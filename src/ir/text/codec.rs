@@ -195,22 +195,22 @@ pub struct Fields<'a> {
     span: Span,
     positional: Vec<&'a Val>,
     next: usize,
-    keys: Vec<(&'a str, &'a Val)>,
+    keys: Vec<(&'a str, Span, &'a Val)>,
     used: HashSet<usize>,
 }
 
 impl<'a> Fields<'a> {
     pub fn new(cx: &'a Ctx<'a>, span: Span, items: &'a [Item]) -> PResult<Self> {
         let mut positional = Vec::new();
-        let mut keys: Vec<(&str, &Val)> = Vec::new();
+        let mut keys: Vec<(&str, Span, &Val)> = Vec::new();
         for item in items {
             match item {
                 Item::Pos(v) => positional.push(v),
-                Item::Key(k, v) => {
-                    if keys.iter().any(|(seen, _)| seen == k) {
-                        return Err(cx.err(v, &format!("key `{k}` given twice")));
+                Item::Key(k, span, v) => {
+                    if keys.iter().any(|(seen, _, _)| seen == k) {
+                        return Err(cx.err_at(*span, &format!("key `{k}` given twice")));
                     }
-                    keys.push((k, v));
+                    keys.push((k, *span, v));
                 }
             }
         }
@@ -285,9 +285,9 @@ impl<'a> Fields<'a> {
         }
     }
     fn take(&mut self, key: &str) -> Option<&'a Val> {
-        let i = self.keys.iter().position(|(k, _)| *k == key)?;
+        let i = self.keys.iter().position(|(k, _, _)| *k == key)?;
         self.used.insert(i);
-        Some(self.keys[i].1)
+        Some(self.keys[i].2)
     }
     pub fn req<T: Codec>(&mut self, key: &str) -> PResult<T> {
         match self.take(key) {
@@ -309,9 +309,9 @@ impl<'a> Fields<'a> {
         if let Some(v) = self.positional.get(self.next) {
             return Err(self.cx.err(v, &format!("unexpected {}", v.describe())));
         }
-        for (i, (k, v)) in self.keys.iter().enumerate() {
+        for (i, (k, span, _)) in self.keys.iter().enumerate() {
             if !self.used.contains(&i) {
-                return Err(self.cx.err(v, &format!("unknown key `{k}`")));
+                return Err(self.cx.err_at(*span, &format!("unknown key `{k}`")));
             }
         }
         Ok(())

@@ -33,7 +33,8 @@ pub enum Val {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
     Pos(Val),
-    Key(String, Val),
+    /// `key=value`; the span is the key's.
+    Key(String, Span, Val),
 }
 
 impl Val {
@@ -192,12 +193,12 @@ impl<'a> LineParser<'a> {
         self.skip_ws();
         let save = self.i;
         if matches!(self.peek(), Some(c) if c.is_ascii_alphabetic() || c == b'_') {
-            let (word, _) = self.word()?;
+            let (word, span) = self.word()?;
             if self.peek() == Some(b'=') {
                 self.i += 1;
                 self.skip_ws();
                 let v = self.value()?;
-                return Ok(Item::Key(word, v));
+                return Ok(Item::Key(word, span, v));
             }
             self.i = save;
         }
@@ -405,11 +406,15 @@ impl<'a> LineParser<'a> {
     }
 
     fn string(&mut self) -> PResult<String> {
+        let open = self.i;
         self.i += 1; // opening quote
         let mut out = Vec::new();
         loop {
             match self.peek() {
-                None => return self.err("unterminated string"),
+                None => {
+                    self.i = open;
+                    return self.err("unterminated string");
+                }
                 Some(b'"') => {
                     self.i += 1;
                     break;

@@ -1,0 +1,348 @@
+//! The CLI contract: verbs, exit codes, messages, atomic outputs, driven through the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn dwarv(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dwarv"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("dwarv runs")
+}
+
+fn dwarv_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dwarv"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("dwarv runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status
+        .code()
+        .expect("dwarv exits normally, not by a signal")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn files(dir: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dwir"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no fixtures in {dir}");
+    v
+}
+
+/// The `; expect: …` comment on line 2 of a fixture.
+fn expectation(path: &Path) -> String {
+    let t = std::fs::read_to_string(path).unwrap();
+    t.lines()
+        .nth(1)
+        .and_then(|l| l.strip_prefix("; expect: "))
+        .unwrap_or_else(|| panic!("{} has no expect line", path.display()))
+        .to_string()
+}
+
+fn rel(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap().display().to_string()
+}
+
+#[test]
+fn dump_piped_into_diff_is_equal_for_every_corpus_file() {
+    for path in files("corpus/ir") {
+        let p = rel(&path);
+        let dump = dwarv(&["dump", &p]);
+        assert_eq!(code(&dump), 0, "dump {p}: {}", text(&dump.stderr));
+        assert_eq!(
+            text(&dump.stdout),
+            std::fs::read_to_string(&path).unwrap(),
+            "dump of canonical {p} differs"
+        );
+        let d = dwarv_stdin(&["diff", "-", &p], &dump.stdout);
+        assert_eq!(
+            code(&d),
+            0,
+            "diff - {p}: {}{}",
+            text(&d.stdout),
+            text(&d.stderr)
+        );
+        let v = dwarv(&["validate", &p]);
+        assert_eq!(code(&v), 0, "validate {p}: {}", text(&v.stdout));
+    }
+}
+
+#[test]
+fn validate_reports_each_broken_fixture_with_its_message() {
+    for path in files("tests/broken") {
+        let p = rel(&path);
+        let want = expectation(&path);
+        let v = dwarv(&["validate", &p]);
+        assert_eq!(code(&v), 1, "validate {p} should find problems");
+        let out = text(&v.stdout);
+        assert!(
+            out.contains(&format!("{p}: {want}\n")),
+            "validate {p}:\nwanted: {want}\ngot:\n{out}"
+        );
+        // Every other verb refuses it with exit 2 and the same finding.
+        let d = dwarv(&["dump", &p]);
+        assert_eq!(code(&d), 2, "dump {p}");
+        assert!(d.stdout.is_empty());
+        assert!(
+            text(&d.stderr).contains(&want),
+            "dump {p}: {}",
+            text(&d.stderr)
+        );
+    }
+}
+
+#[test]
+fn malformed_text_gives_file_line_column_and_exit_2() {
+    for path in files("tests/malformed") {
+        let p = rel(&path);
+        let want = format!("dwarv: {p}:{}\n", expectation(&path));
+        for verb in [
+            &["dump", p.as_str()][..],
+            &["validate", p.as_str()],
+            &["diff", p.as_str(), "corpus/ir/sample.dwir"],
+        ] {
+            let o = dwarv(verb);
+            assert_eq!(code(&o), 2, "{verb:?}");
+            assert_eq!(text(&o.stderr), want, "{verb:?}");
+        }
+    }
+    let o = dwarv_stdin(&["dump", "-"], b"; dwarv-ir 9 source=ir\n");
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        text(&o.stderr),
+        "dwarv: <stdin>:1:12: unsupported IR text version `9` (this dwarv reads 1)\n"
+    );
+}
+
+#[test]
+fn diff_reports_a_changed_field_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(root().join("corpus/ir/sample.dwir")).unwrap();
+    let changed = original.replace(
+        "t4 = member \"intensity\" t0 offset=128",
+        "t4 = member \"intensity\" t0 offset=96",
+    );
+    assert_ne!(original, changed);
+    let b = dir.path().join("b.dwir");
+    std::fs::write(&b, changed).unwrap();
+    let o = dwarv(&["diff", "corpus/ir/sample.dwir", b.to_str().unwrap()]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        text(&o.stdout),
+        "changed: type member \"intensity\" in <struct \"Light\" in <unit of <file \"shade.comp\" dir=\"/src\">>>\n    - offset=128\n    + offset=96\n"
+    );
+}
+
+#[test]
+fn diff_ignores_entity_order_and_spirv_ids() {
+    // The same module with its two members declared in the other order and other SPIR-V ids.
+    let a = "; dwarv-ir 1 source=spirv:OpenCL.DebugInfo.100\nu0 = unit opencl\nt0 = base \"int\" enc=signed bits=32\nt1 = struct \"S\" elements=[t2, t3] in=u0\nt2 = member \"x\" t0 offset=0 in=t1\nt3 = member \"y\" t0 offset=32 in=t1\nv0 = global \"g\" type=t1 in=u0 bind=%5\n";
+    let b = "; dwarv-ir 1 source=dwarf:x86_64\nu0 = unit opencl dwarf=4\nt0 = base \"int\" enc=signed bits=32\nt1 = member \"y\" t0 offset=32 in=t3\nt2 = member \"x\" t0 offset=0 in=t3\nt3 = struct \"S\" elements=[t2, t1] in=u0\nv0 = global \"g\" type=t3 in=u0 bind=%99\n";
+    let dir = tempfile::tempdir().unwrap();
+    let (pa, pb) = (dir.path().join("a.dwir"), dir.path().join("b.dwir"));
+    std::fs::write(&pa, a).unwrap();
+    std::fs::write(&pb, b).unwrap();
+    let o = dwarv(&["diff", pa.to_str().unwrap(), pb.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stdout));
+    // Member order inside the struct does carry meaning.
+    let c = b.replace("elements=[t2, t1]", "elements=[t1, t2]");
+    std::fs::write(&pb, c).unwrap();
+    let o = dwarv(&["diff", pa.to_str().unwrap(), pb.to_str().unwrap()]);
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn ignore_code_positions_compares_only_the_declarative_part() {
+    let original = std::fs::read_to_string(root().join("corpus/ir/sample.dwir")).unwrap();
+    let moved = original
+        .replace("line @+1440..+1472", "line @+1444..+1480")
+        .replace("declare v1 @+1432", "declare v1 @+1436");
+    let dir = tempfile::tempdir().unwrap();
+    let b = dir.path().join("b.dwir");
+    std::fs::write(&b, moved).unwrap();
+    let strict = dwarv(&["diff", "corpus/ir/sample.dwir", b.to_str().unwrap()]);
+    assert_eq!(code(&strict), 1);
+    assert!(
+        text(&strict.stdout).contains("only in A: line table"),
+        "{}",
+        text(&strict.stdout)
+    );
+    let loose = dwarv(&[
+        "diff",
+        "--ignore-code-positions",
+        "corpus/ir/sample.dwir",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&loose), 0, "{}", text(&loose.stdout));
+}
+
+#[test]
+fn convert_to_ir_writes_the_canonical_text_atomically_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.dwir");
+    let report = dir.path().join("r.json");
+    let o = dwarv(&[
+        "convert",
+        "corpus/ir/sample.dwir",
+        "-o",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(root().join("corpus/ir/sample.dwir")).unwrap()
+    );
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(r["status"], "ok");
+    assert_eq!(r["target"], "ir");
+    assert_eq!(r["diagnostics"]["losses"].as_array().unwrap().len(), 0);
+    // Nothing but the two outputs: no temporary files left behind.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn failed_conversions_exit_2_and_leave_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "convert",
+                "tests/broken/dangling_ref.dwir",
+                "-o",
+                "OUT.dwir",
+            ],
+            "breaks IR rules",
+        ),
+        (
+            &["convert", "tests/malformed/bad_enum.dwir", "-o", "OUT.dwir"],
+            "bad_enum.dwir:3:19",
+        ),
+        (
+            &["convert", "corpus/ir/sample.dwir", "-o", "OUT.spv"],
+            "writing SPIR-V is not supported yet",
+        ),
+        (
+            &["convert", "corpus/ir/sample.dwir", "-o", "OUT.bin"],
+            "give --to ir|spirv|dwarf|visa",
+        ),
+        (
+            &[
+                "convert",
+                "corpus/ir/sample.dwir",
+                "-o",
+                "OUT.dwir",
+                "--flavour",
+                "shader100",
+            ],
+            "--flavour applies to SPIR-V output",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = dir.path().join(args[3]);
+        let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        args[3] = out.to_str().unwrap().to_string();
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = dwarv(&refs);
+        assert_eq!(code(&o), 2, "{refs:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(want),
+            "{refs:?}: {}",
+            text(&o.stderr)
+        );
+        assert!(!out.exists(), "{refs:?} left {}", out.display());
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "temporary files left behind"
+    );
+}
+
+#[test]
+fn other_formats_are_detected_by_content_and_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        (
+            "k.dwir",
+            vec![0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0],
+            "SPIR-V input is not supported yet",
+        ),
+        (
+            "k.spv",
+            b"\x7fELF\x02\x01\x01".to_vec(),
+            "ELF/DWARF input is not supported yet",
+        ),
+        (
+            "k.o",
+            b"BC\xC0\xDE\x35\x14\0\0".to_vec(),
+            "LLVM bitcode input is not supported yet",
+        ),
+        (
+            "k.bc",
+            b"; ModuleID = 'k'\nsource_filename = \"k.c\"\n".to_vec(),
+            "LLVM IR text input is not supported yet",
+        ),
+        (
+            "k.ll",
+            0xdead_d010u32.to_le_bytes().to_vec(),
+            "vISA debug tables input is not supported yet",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let o = dwarv(&["dump", p.to_str().unwrap()]);
+        assert_eq!(code(&o), 2);
+        assert!(
+            text(&o.stderr).contains(want),
+            "{name}: {}",
+            text(&o.stderr)
+        );
+    }
+    let o = dwarv_stdin(&["dump", "-"], b"hello");
+    assert_eq!(code(&o), 2);
+    assert!(text(&o.stderr).contains("unrecognised input format"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["frobnicate"][..],
+        &["diff", "only-one"],
+        &["convert", "x.dwir"],
+        &["roundtrip", "x", "--via", "ir"],
+    ] {
+        assert_eq!(code(&dwarv(args)), 2, "{args:?}");
+    }
+    assert_eq!(code(&dwarv(&["--help"])), 0);
+    let o = dwarv(&["roundtrip", "corpus/ir/sample.dwir", "--via", "spirv"]);
+    assert_eq!(code(&o), 2);
+    assert!(text(&o.stderr).contains("not supported yet"));
+}
