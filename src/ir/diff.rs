@@ -236,11 +236,71 @@ struct Side<'m> {
 
 impl<'m> Side<'m> {
     fn new(m: &'m Module, print: PrintOptions) -> Self {
-        Side {
+        let side = Side {
             m,
             names: Identities::new(m, print),
             print,
+        };
+        side.warm_up();
+        side
+    }
+
+    /// Computes identities in post-order of the reference graph (iteratively), so that the
+    /// on-demand computation finds what an entity refers to already memoised and never recurses
+    /// deeper than a reference cycle: chains thousands deep cannot overflow the stack.
+    fn warm_up(&self) {
+        let mut roots = Vec::new();
+        let mut add = |r: Ref, _: &dyn RecordDyn| roots.push(r);
+        for_each_entity!(self.m, add);
+        let mut done: HashSet<Ref> = HashSet::new();
+        for root in roots {
+            if !done.insert(root) {
+                continue;
+            }
+            // (entity, the entities it refers to, how many of them are visited)
+            let mut stack: Vec<(Ref, Vec<Ref>, usize)> = vec![(root, self.refs_of(root), 0)];
+            while let Some((r, children, next)) = stack.last_mut() {
+                if let Some(&child) = children.get(*next) {
+                    *next += 1;
+                    if self.m.resolves(child) && done.insert(child) {
+                        let grandchildren = self.refs_of(child);
+                        stack.push((child, grandchildren, 0));
+                    }
+                } else {
+                    let r = *r;
+                    stack.pop();
+                    self.names.identity(r);
+                }
+            }
         }
+    }
+
+    /// The references an entity's record holds.
+    fn refs_of(&self, r: Ref) -> Vec<Ref> {
+        let collect = Collect::default();
+        let mut sink = String::new();
+        let m = self.m;
+        let w = &mut ValueWriter::new(&mut sink, &collect, self.print);
+        match r {
+            Ref::Text(h) => m.texts.get(h).write(w),
+            Ref::File(h) => m.files.get(h).write(w),
+            Ref::Unit(h) => m.units.get(h).write(w),
+            Ref::Type(h) => m.types.get(h).write(w),
+            Ref::Scope(h) => m.scopes.get(h).write(w),
+            Ref::Inlined(h) => m.inlined.get(h).write(w),
+            Ref::Var(h) => m.vars.get(h).write(w),
+            Ref::Expr(h) => m.exprs.get(h).write(w),
+            Ref::LocList(h) => m.loclists.get(h).write(w),
+            Ref::Macro(h) => m.macros.get(h).write(w),
+            Ref::Import(h) => m.imports.get(h).write(w),
+            Ref::Label(h) => m.labels.get(h).write(w),
+            Ref::CallSite(h) => m.call_sites.get(h).write(w),
+            Ref::Property(h) => m.properties.get(h).write(w),
+            Ref::EntryPoint(h) => m.entry_points.get(h).write(w),
+            Ref::Cie(h) => m.cies.get(h).write(w),
+            Ref::Fde(h) => m.fdes.get(h).write(w),
+        }
+        collect.0.into_inner()
     }
 
     /// identity → the records of the entities with that identity, sorted.
@@ -264,15 +324,27 @@ impl<'m> Side<'m> {
     }
 }
 
+/// A namer that records the references it is asked to name.
+#[derive(Default)]
+struct Collect(RefCell<Vec<Ref>>);
+
+impl Namer for Collect {
+    fn name(&self, r: Ref, out: &mut String) {
+        self.0.borrow_mut().push(r);
+        out.push('?');
+    }
+}
+
+/// Identities longer than this are shortened to a prefix and a hash, so that nested identities
+/// of long chains stay small.
+const MAX_IDENTITY: usize = 240;
+
 /// Names every reference by its content identity, computed on demand and memoised.
 struct Identities<'m> {
     m: &'m Module,
     print: PrintOptions,
     memo: RefCell<HashMap<Ref, String>>,
     busy: RefCell<HashSet<Ref>>,
-    /// How many cycle placeholders were handed out; an identity that used one depends on where
-    /// the walk entered the cycle, so it is not memoised.
-    placeholders: std::cell::Cell<usize>,
 }
 
 impl<'m> Identities<'m> {
@@ -282,7 +354,6 @@ impl<'m> Identities<'m> {
             print,
             memo: RefCell::default(),
             busy: RefCell::default(),
-            placeholders: Default::default(),
         }
     }
 
@@ -294,16 +365,20 @@ impl<'m> Identities<'m> {
             return format!("missing {}{}", r.kind().prefix(), r.index());
         }
         if !self.busy.borrow_mut().insert(r) {
-            // A cycle through anonymous entities.
-            self.placeholders.set(self.placeholders.get() + 1);
+            // A cycle through anonymous entities (named ones stop at their name). The result
+            // depends on where the walk entered the cycle; warm_up enters in a fixed order.
             return format!("recursive {}", r.kind().noun());
         }
-        let before = self.placeholders.get();
-        let id = self.compute(r);
-        self.busy.borrow_mut().remove(&r);
-        if self.placeholders.get() == before {
-            self.memo.borrow_mut().insert(r, id.clone());
+        let mut id = self.compute(r);
+        if id.len() > MAX_IDENTITY {
+            let mut cut = MAX_IDENTITY / 2;
+            while !id.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            id = format!("{}… fnv {:016x}", &id[..cut], fnv(id.as_bytes()));
         }
+        self.busy.borrow_mut().remove(&r);
+        self.memo.borrow_mut().insert(r, id.clone());
         id
     }
 
