@@ -61,19 +61,31 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     }
 }
 
-/// Some(true) for bitcode, Some(false) for text.
-#[cfg(feature = "llvm")]
-fn llvm_detect(bytes: &[u8]) -> Option<bool> {
-    llvm_bridge::detect(bytes).map(|k| k == llvm_bridge::LlvmInput::Bitcode)
-}
-
-#[cfg(not(feature = "llvm"))]
+/// Some(true) for LLVM bitcode (raw `BC\xC0\xDE` or in the `0x0B17C0DE` wrapper), Some(false)
+/// for textual LLVM IR, recognised by the lines only LLVM's printer starts with.
 fn llvm_detect(bytes: &[u8]) -> Option<bool> {
     if bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]) {
-        Some(true)
-    } else {
-        None
+        return Some(true);
     }
+    let head = &bytes[..bytes.len().min(4096)];
+    // A head cut inside a multi-byte character is still text.
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        Err(e) if e.valid_up_to() + 4 > head.len() => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).ok()?
+        }
+        Err(_) => return None,
+    };
+    let is_ir = text.lines().map(str::trim_start).any(|l| {
+        l.starts_with("; ModuleID")
+            || l.starts_with("source_filename =")
+            || l.starts_with("target triple =")
+            || l.starts_with("target datalayout =")
+            || l.starts_with("define ")
+            || l.starts_with("declare ")
+            || (l.starts_with('!') && l.contains("= !DI"))
+    });
+    is_ir.then_some(false)
 }
 
 /// An input's name (for messages) and bytes.
