@@ -14,5 +14,6 @@ pub mod input;
 pub mod ir;
 pub mod output;
 pub mod spec;
+pub mod spirv;
 
 pub use error::{Error, Result};

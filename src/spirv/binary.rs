@@ -1,0 +1,250 @@
+//! Word-level SPIR-V: the header and a bounds-checked instruction list. Everything that is
+//! structurally wrong (truncation, a zero or overlong word count, an id beyond the bound) is an
+//! error naming the word offset; everything else is kept as it is.
+
+use std::fmt;
+
+pub const MAGIC: u32 = 0x0723_0203;
+
+pub mod op {
+    //! Core opcodes dwarv looks at.
+    pub const NOP: u16 = 0;
+    pub const SOURCE_CONTINUED: u16 = 2;
+    pub const SOURCE: u16 = 3;
+    pub const SOURCE_EXTENSION: u16 = 4;
+    pub const NAME: u16 = 5;
+    pub const MEMBER_NAME: u16 = 6;
+    pub const STRING: u16 = 7;
+    pub const LINE: u16 = 8;
+    pub const EXTENSION: u16 = 10;
+    pub const EXT_INST_IMPORT: u16 = 11;
+    pub const EXT_INST: u16 = 12;
+    pub const MEMORY_MODEL: u16 = 14;
+    pub const ENTRY_POINT: u16 = 15;
+    pub const EXECUTION_MODE: u16 = 16;
+    pub const CAPABILITY: u16 = 17;
+    pub const TYPE_VOID: u16 = 19;
+    pub const TYPE_BOOL: u16 = 20;
+    pub const TYPE_INT: u16 = 21;
+    pub const TYPE_FLOAT: u16 = 22;
+    pub const CONSTANT_TRUE: u16 = 41;
+    pub const CONSTANT_FALSE: u16 = 42;
+    pub const CONSTANT: u16 = 43;
+    pub const CONSTANT_COMPOSITE: u16 = 44;
+    pub const CONSTANT_NULL: u16 = 46;
+    pub const FUNCTION: u16 = 54;
+    pub const FUNCTION_PARAMETER: u16 = 55;
+    pub const FUNCTION_END: u16 = 56;
+    pub const VARIABLE: u16 = 59;
+    pub const DECORATE: u16 = 71;
+    pub const PHI: u16 = 245;
+    pub const LOOP_MERGE: u16 = 246;
+    pub const SELECTION_MERGE: u16 = 247;
+    pub const LABEL: u16 = 248;
+    pub const BRANCH: u16 = 249;
+    pub const BRANCH_CONDITIONAL: u16 = 250;
+    pub const SWITCH: u16 = 251;
+    pub const KILL: u16 = 252;
+    pub const RETURN: u16 = 253;
+    pub const RETURN_VALUE: u16 = 254;
+    pub const UNREACHABLE: u16 = 255;
+    pub const NO_LINE: u16 = 317;
+    pub const MODULE_PROCESSED: u16 = 330;
+    pub const TERMINATE_INVOCATION: u16 = 4416;
+
+    /// Whether an opcode ends a block.
+    pub fn is_terminator(op: u16) -> bool {
+        matches!(
+            op,
+            BRANCH
+                | BRANCH_CONDITIONAL
+                | SWITCH
+                | KILL
+                | RETURN
+                | RETURN_VALUE
+                | UNREACHABLE
+                | TERMINATE_INVOCATION
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct SpirvError {
+    /// The word offset where the damage is.
+    pub offset: usize,
+    pub message: String,
+}
+
+impl fmt::Display for SpirvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "word {}: {}", self.offset, self.message)
+    }
+}
+
+pub type SResult<T> = Result<T, SpirvError>;
+
+fn err<T>(offset: usize, message: impl Into<String>) -> SResult<T> {
+    Err(SpirvError {
+        offset,
+        message: message.into(),
+    })
+}
+
+/// One instruction: where it starts and its words (the first holds count and opcode).
+#[derive(Clone, Copy, Debug)]
+pub struct Insn<'a> {
+    pub offset: usize,
+    pub words: &'a [u32],
+}
+
+impl<'a> Insn<'a> {
+    pub fn opcode(&self) -> u16 {
+        (self.words[0] & 0xffff) as u16
+    }
+    /// The operand words after the opcode word.
+    pub fn operands(&self) -> &'a [u32] {
+        &self.words[1..]
+    }
+    /// Word `i` of the operands, or an error naming the instruction.
+    pub fn operand(&self, i: usize) -> SResult<u32> {
+        match self.words.get(1 + i) {
+            Some(w) => Ok(*w),
+            None => err(
+                self.offset,
+                format!(
+                    "opcode {} has {} operand words, needs at least {}",
+                    self.opcode(),
+                    self.words.len() - 1,
+                    i + 1
+                ),
+            ),
+        }
+    }
+    /// A literal string starting at operand word `i`, and the operand index after it.
+    pub fn string(&self, i: usize) -> SResult<(String, usize)> {
+        let words = self.words.get(1 + i..).unwrap_or(&[]);
+        let mut bytes = Vec::new();
+        for (n, w) in words.iter().enumerate() {
+            for b in w.to_le_bytes() {
+                if b == 0 {
+                    return Ok((String::from_utf8_lossy(&bytes).into_owned(), i + n + 1));
+                }
+                bytes.push(b);
+            }
+        }
+        err(
+            self.offset,
+            "a literal string runs past the end of its instruction (no NUL)",
+        )
+    }
+}
+
+/// A parsed module: its header and instructions, borrowing the words.
+pub struct Module<'a> {
+    pub words: &'a [u32],
+    pub version: u32,
+    pub generator: u32,
+    pub bound: u32,
+    pub insns: Vec<Insn<'a>>,
+}
+
+/// Turns bytes into words, in the module's byte order (either is accepted).
+pub fn to_words(bytes: &[u8]) -> SResult<Vec<u32>> {
+    if bytes.len() % 4 != 0 {
+        return err(
+            bytes.len() / 4,
+            format!("{} bytes is not a whole number of words", bytes.len()),
+        );
+    }
+    if bytes.len() < 20 {
+        return err(bytes.len() / 4, "shorter than the 5-word SPIR-V header");
+    }
+    let swap = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) != MAGIC;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| {
+            let w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            if swap {
+                w.swap_bytes()
+            } else {
+                w
+            }
+        })
+        .collect())
+}
+
+impl<'a> Module<'a> {
+    /// Splits the words into instructions, checking counts.
+    pub fn parse(words: &'a [u32]) -> SResult<Self> {
+        if words.len() < 5 {
+            return err(words.len(), "shorter than the 5-word SPIR-V header");
+        }
+        if words[0] != MAGIC {
+            return err(0, format!("not SPIR-V: magic 0x{:08x}", words[0]));
+        }
+        let mut insns = Vec::with_capacity(words.len() / 4);
+        let mut i = 5;
+        while i < words.len() {
+            let count = (words[i] >> 16) as usize;
+            if count == 0 {
+                return err(
+                    i,
+                    format!(
+                        "instruction (opcode {}) with word count 0",
+                        words[i] & 0xffff
+                    ),
+                );
+            }
+            if i + count > words.len() {
+                return err(i, format!("instruction (opcode {}) of {count} words runs past the end of the module ({} words)", words[i] & 0xffff, words.len()));
+            }
+            insns.push(Insn {
+                offset: i,
+                words: &words[i..i + count],
+            });
+            i += count;
+        }
+        Ok(Module {
+            words,
+            version: words[1],
+            generator: words[2],
+            bound: words[3],
+            insns,
+        })
+    }
+
+    /// Checks that an id is below the bound.
+    pub fn check_id(&self, insn: &Insn<'_>, id: u32) -> SResult<u32> {
+        if id == 0 || id >= self.bound {
+            return err(
+                insn.offset,
+                format!("id %{id} is outside the module's id bound {}", self.bound),
+            );
+        }
+        Ok(id)
+    }
+}
+
+/// The result id of an instruction, for the opcodes that have one; `None` otherwise.
+/// Uses the SPIR-V grammar's rule: result type (if any) then result id at fixed positions.
+pub fn result_id(insn: &Insn<'_>) -> Option<u32> {
+    let (has_type, has_result) = result_layout(insn.opcode());
+    if !has_result {
+        return None;
+    }
+    insn.operands().get(usize::from(has_type)).copied()
+}
+
+/// (has result type, has result id) for the opcodes dwarv needs to track ids of. Unknown opcodes
+/// are treated as having neither; the normal form only needs the ids of what it may remove.
+pub fn result_layout(opcode: u16) -> (bool, bool) {
+    use op::*;
+    match opcode {
+        STRING | EXT_INST_IMPORT | TYPE_VOID | TYPE_BOOL | TYPE_INT | TYPE_FLOAT | LABEL => {
+            (false, true)
+        }
+        EXT_INST | CONSTANT | CONSTANT_TRUE | CONSTANT_FALSE | CONSTANT_COMPOSITE
+        | CONSTANT_NULL | FUNCTION | FUNCTION_PARAMETER | VARIABLE | PHI => (true, true),
+        _ => (false, false),
+    }
+}

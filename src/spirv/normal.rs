@@ -1,0 +1,290 @@
+//! The debug-stripped normal form (defined in `super`): which instructions it keeps, and the word
+//! offset each kept instruction has in it.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rspirv::grammar::{Instruction, OperandKind, OperandQuantifier, INSTRUCTION_TABLE};
+
+use super::binary::{op, result_id, Insn, Module, SResult};
+use crate::spec::spirv::Flavour;
+
+/// A debug set a module imports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DebugImport {
+    pub id: u32,
+    pub name: String,
+    pub flavour: Flavour,
+}
+
+/// Which instructions the normal form keeps, and where.
+pub struct NormalForm {
+    /// Per instruction of the module: its word offset in the normal form, or `None` if removed.
+    pub offsets: Vec<Option<u32>>,
+    /// The debug sets the module imports, in import order.
+    pub imports: Vec<DebugImport>,
+    /// Words the normal form has (header included).
+    pub len: usize,
+}
+
+const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
+
+/// The debug flavour of an import name, including llvm-spirv's `SPIRV.debug`.
+pub fn debug_flavour(name: &str) -> Option<Flavour> {
+    Flavour::from_import_name(name)
+}
+
+impl NormalForm {
+    pub fn compute(m: &Module<'_>) -> SResult<NormalForm> {
+        let n = m.insns.len();
+        let mut removed = vec![false; n];
+        let mut imports = Vec::new();
+
+        // 1–2: debug imports, their instructions, OpLine/OpNoLine.
+        for (i, insn) in m.insns.iter().enumerate() {
+            if insn.opcode() == op::EXT_INST_IMPORT {
+                let (name, _) = insn.string(1)?;
+                if let Some(flavour) = debug_flavour(&name) {
+                    imports.push(DebugImport {
+                        id: m.check_id(insn, insn.operand(0)?)?,
+                        name,
+                        flavour,
+                    });
+                    removed[i] = true;
+                }
+            }
+        }
+        for (i, insn) in m.insns.iter().enumerate() {
+            match insn.opcode() {
+                op::LINE | op::NO_LINE => removed[i] = true,
+                op::EXT_INST => {
+                    let set = insn.operand(2)?;
+                    if imports.iter().any(|d| d.id == set) {
+                        removed[i] = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // 4: strings, constants and scalar types only removed instructions used.
+        let mut candidates: HashMap<u32, Candidate> = HashMap::new();
+        for (i, insn) in m.insns.iter().enumerate() {
+            if !removed[i] && is_candidate(insn.opcode()) {
+                if let Some(id) = result_id(insn) {
+                    candidates.insert(
+                        id,
+                        Candidate {
+                            index: i,
+                            uses: 0,
+                            live: 0,
+                        },
+                    );
+                }
+            }
+        }
+        let mut uses_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, insn) in m.insns.iter().enumerate() {
+            let mut ids = Vec::new();
+            id_operands(insn, |id| {
+                if candidates.contains_key(&id) {
+                    ids.push(id);
+                }
+            });
+            for &id in &ids {
+                if let Some(c) = candidates.get_mut(&id) {
+                    c.uses += 1;
+                    if !removed[i] {
+                        c.live += 1;
+                    }
+                }
+            }
+            uses_of[i] = ids;
+        }
+        let mut work: Vec<u32> = candidates
+            .iter()
+            .filter(|(_, c)| c.uses > 0 && c.live == 0)
+            .map(|(id, _)| *id)
+            .collect();
+        work.sort_unstable();
+        while let Some(id) = work.pop() {
+            let index = candidates[&id].index;
+            if removed[index] {
+                continue;
+            }
+            removed[index] = true;
+            for used in std::mem::take(&mut uses_of[index]) {
+                if let Some(c) = candidates.get_mut(&used) {
+                    c.live -= 1;
+                    if c.live == 0 && c.uses > 0 {
+                        work.push(used);
+                    }
+                }
+            }
+        }
+
+        // 3: the non-semantic extension, when no NonSemantic import is left.
+        let non_semantic_left = m.insns.iter().enumerate().any(|(i, insn)| {
+            !removed[i]
+                && insn.opcode() == op::EXT_INST_IMPORT
+                && insn
+                    .string(1)
+                    .is_ok_and(|(s, _)| s.starts_with("NonSemantic."))
+        });
+        if !non_semantic_left {
+            for (i, insn) in m.insns.iter().enumerate() {
+                if insn.opcode() == op::EXTENSION
+                    && insn
+                        .string(0)
+                        .is_ok_and(|(s, _)| s == NON_SEMANTIC_EXTENSION)
+                {
+                    removed[i] = true;
+                }
+            }
+        }
+
+        let mut offsets = Vec::with_capacity(n);
+        let mut at = 5usize;
+        for (i, insn) in m.insns.iter().enumerate() {
+            if removed[i] {
+                offsets.push(None);
+            } else {
+                offsets.push(Some(at as u32));
+                at += insn.words.len();
+            }
+        }
+        Ok(NormalForm {
+            offsets,
+            imports,
+            len: at,
+        })
+    }
+
+    /// The words of the normal form.
+    pub fn words(&self, m: &Module<'_>) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.len);
+        out.extend_from_slice(&m.words[..5]);
+        for (insn, off) in m.insns.iter().zip(&self.offsets) {
+            if off.is_some() {
+                out.extend_from_slice(insn.words);
+            }
+        }
+        out
+    }
+
+    /// The flavour of a debug set id, if it is one of the module's debug imports.
+    pub fn import(&self, set: u32) -> Option<&DebugImport> {
+        self.imports.iter().find(|d| d.id == set)
+    }
+}
+
+struct Candidate {
+    index: usize,
+    uses: u32,
+    live: u32,
+}
+
+fn is_candidate(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::STRING
+            | op::CONSTANT
+            | op::CONSTANT_TRUE
+            | op::CONSTANT_FALSE
+            | op::CONSTANT_NULL
+            | op::CONSTANT_COMPOSITE
+            | op::TYPE_INT
+            | op::TYPE_FLOAT
+            | op::TYPE_BOOL
+            | op::TYPE_VOID
+    )
+}
+
+/// The core grammar, indexed by opcode.
+fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
+    static TABLE: OnceLock<HashMap<u16, &'static Instruction<'static>>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            INSTRUCTION_TABLE
+                .iter()
+                .map(|i| (u32::from(i.opcode) as u16, i))
+                .collect()
+        })
+        .get(&opcode)
+        .copied()
+}
+
+/// Calls `f` with every id an instruction uses (not the one it defines). Where the layout cannot
+/// be followed exactly (an unknown opcode, an operand with parameters, a switch's literal pairs),
+/// every remaining word counts as a possible use: that can only keep a string or constant in the
+/// normal form, never remove one that is used.
+pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
+    let words = insn.operands();
+    let Some(g) = grammar(insn.opcode()) else {
+        words.iter().copied().for_each(f);
+        return;
+    };
+    let mut i = 0;
+    for operand in g.operands {
+        let repeat = operand.quantifier == OperandQuantifier::ZeroOrMore;
+        loop {
+            if i >= words.len() {
+                return;
+            }
+            match operand.kind {
+                OperandKind::IdResult => i += 1,
+                OperandKind::IdResultType
+                | OperandKind::IdRef
+                | OperandKind::IdMemorySemantics
+                | OperandKind::IdScope => {
+                    f(words[i]);
+                    i += 1;
+                }
+                OperandKind::LiteralString => {
+                    while i < words.len() {
+                        let w = words[i];
+                        i += 1;
+                        if w.to_le_bytes().contains(&0) {
+                            break;
+                        }
+                    }
+                }
+                OperandKind::LiteralContextDependentNumber => return,
+                OperandKind::LiteralInteger
+                | OperandKind::LiteralFloat
+                | OperandKind::LiteralExtInstInteger
+                | OperandKind::LiteralSpecConstantOpInteger => i += 1,
+                OperandKind::PairIdRefLiteralInteger => {
+                    f(words[i]);
+                    i += 2;
+                }
+                OperandKind::PairIdRefIdRef => {
+                    f(words[i]);
+                    if let Some(w) = words.get(i + 1) {
+                        f(*w);
+                    }
+                    i += 2;
+                }
+                OperandKind::ImageOperands
+                | OperandKind::MemoryAccess
+                | OperandKind::LoopControl
+                | OperandKind::ExecutionMode
+                | OperandKind::Decoration
+                | OperandKind::TensorAddressingOperands
+                | OperandKind::TensorOperands
+                | OperandKind::RawAccessChainOperands
+                | OperandKind::PairLiteralIntegerIdRef => {
+                    // Operands with parameters (or of a width the type decides): be conservative.
+                    words[i..].iter().copied().for_each(&mut f);
+                    return;
+                }
+                _ => i += 1, // a plain enumerant
+            }
+            if !repeat {
+                break;
+            }
+        }
+    }
+    // Words beyond the grammar's layout (a newer revision): conservative.
+    words.get(i..).unwrap_or(&[]).iter().copied().for_each(f);
+}
