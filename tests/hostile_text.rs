@@ -150,3 +150,24 @@ fn huge_numbers_and_odd_bytes_are_errors() {
         assert!(parse(&t, "odd").is_err(), "accepted: {line}");
     }
 }
+
+#[test]
+fn header_flavour_round_trips_with_spaces_and_empty() {
+    for header in [
+        "; dwarv-ir 1 source=dwarf:x86 64 with spaces\n",
+        "; dwarv-ir 1 source=spirv:\n",
+        "; dwarv-ir 1 source=llvm\n",
+    ] {
+        let m = parse(header, "h").unwrap();
+        assert_eq!(print(&m), header);
+    }
+}
+
+#[test]
+fn module_fields_without_their_companion_are_errors() {
+    for line in ["module build_flags=1", "module link_path=\"x\""] {
+        let t = format!("; dwarv-ir 1 source=ir\n{line}\n");
+        let e = parse(&t, "m").unwrap_err();
+        assert!(e.message.contains("needs"), "{e}");
+    }
+}

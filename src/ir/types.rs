@@ -117,6 +117,8 @@ pub enum TypeKind {
         value: Option<Value>,
         /// Discriminant value(s) of a variant member (DW_AT_discr_value / LLVM extraData).
         discriminant: Option<Value>,
+        /// The Objective-C property an instance variable backs (LLVM extraData).
+        property: Option<Handle<super::Property>>,
     },
     Inheritance {
         base: Option<Handle<Type>>,

@@ -20,8 +20,9 @@ pub struct Variable {
     /// What the variable is bound to: the SPIR-V OpVariable/OpConstant, an LLVM global, a symbol.
     pub binding: Option<Value>,
     pub const_value: Option<Value>,
-    /// The in-class declaration of a static member (or DWARF DW_AT_specification).
-    pub declaration: Option<Handle<Variable>>,
+    /// The in-class declaration of a static member (a member type, or a variable: DWARF
+    /// DW_AT_specification).
+    pub declaration: Option<Ref>,
     pub extra: Vec<RawAttr>,
 }
 

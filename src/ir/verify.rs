@@ -112,7 +112,7 @@ const ANY: &[K] = &[
 ];
 const PARENTS: &[K] = &[K::Unit, K::Scope, K::Type];
 const BOUND_TARGETS: &[K] = &[K::Var, K::Type, K::Expr];
-const ELEMENTS: &[K] = &[K::Type, K::Scope, K::Var];
+const ELEMENTS: &[K] = &[K::Type, K::Scope, K::Var, K::Property];
 const RETAINED: &[K] = &[K::Type, K::Scope, K::Var, K::Label, K::Import];
 const DIE_TARGETS: &[K] = &[K::Type, K::Scope, K::Var, K::Label, K::Expr];
 
@@ -310,11 +310,13 @@ impl Verifier<'_> {
                     base,
                     value,
                     discriminant,
+                    property,
                     ..
                 } => {
                     self.opt("base", ty(*base), &[K::Type]);
                     self.value("value", value.as_ref());
                     self.value("discr", discriminant.as_ref());
+                    self.opt("property", property.map(Ref::Property), &[K::Property]);
                 }
                 TypeKind::PtrToMember { pointee, class } => {
                     self.opt("base", ty(*pointee), &[K::Type]);
@@ -392,7 +394,7 @@ impl Verifier<'_> {
             self.location("loc", v.location);
             self.value("bind", v.binding.as_ref());
             self.value("value", v.const_value.as_ref());
-            self.opt("decl", v.declaration.map(Ref::Var), &[K::Var]);
+            self.opt("decl", v.declaration, &[K::Var, K::Type]);
         }
         for (h, e) in m.exprs.iter() {
             self.about(Ref::Expr(h));

@@ -242,15 +242,17 @@ fn parse_header(file: &str, line: &str) -> PResult<Source> {
         }
     }
     let mut source = Source::default();
-    for word in words {
+    if let Some(word) = words.next() {
         let col = line.find(word).unwrap_or(0);
-        let Some(value) = word.strip_prefix("source=") else {
+        if !word.starts_with("source=") {
             return Err(ParseError::new(
                 file,
                 span(col),
                 format!("unknown header field `{word}`"),
             ));
-        };
+        }
+        // The source takes the rest of the line, so a flavour may contain spaces.
+        let value = line[col + "source=".len()..].trim_end();
         let (format, flavour) = match value.split_once(':') {
             Some((f, fl)) => (f, Some(fl.to_string())),
             None => (value, None),
@@ -258,7 +260,7 @@ fn parse_header(file: &str, line: &str) -> PResult<Source> {
         source.format = SourceFormat::from_name(format).ok_or_else(|| {
             ParseError::new(file, span(col), format!("unknown source format `{format}`"))
         })?;
-        source.flavour = flavour.filter(|f| !f.is_empty());
+        source.flavour = flavour;
     }
     Ok(source)
 }
@@ -365,13 +367,19 @@ fn read_info(m: &mut Module, f: &mut Fields<'_>) -> PResult<()> {
     i.address_size = f.opt("addr_size")?;
     let build_id: Option<String> = f.opt("build_id")?;
     let build_flags: Option<u32> = f.opt("build_flags")?;
+    if build_id.is_none() && build_flags.is_some() {
+        return Err(f.cx().err_at(f.span(), "`build_flags` needs `build_id`"));
+    }
     i.build_id = build_id.map(|id| crate::ir::BuildId {
         id,
         flags: build_flags.unwrap_or(0),
     });
     i.storage_path = f.opt("storage_path")?;
     let link_id: Option<String> = f.opt("link_id")?;
-    let link_path = f.opt("link_path")?;
+    let link_path: Option<String> = f.opt("link_path")?;
+    if link_id.is_none() && link_path.is_some() {
+        return Err(f.cx().err_at(f.span(), "`link_path` needs `link_id`"));
+    }
     i.link = link_id.map(|build_id| crate::ir::Link {
         build_id,
         storage_path: link_path,

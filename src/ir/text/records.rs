@@ -288,12 +288,14 @@ impl Record for Type {
                 storage_offset_bits,
                 value,
                 discriminant,
+                property,
             } => {
                 w.value(base);
                 w.opt("offset", offset_bits);
                 w.opt("storage_offset", storage_offset_bits);
                 w.opt("value", value);
                 w.opt("discr", discriminant);
+                w.opt("property", property);
             }
             TypeKind::Inheritance { base, offset_bits } => {
                 w.value(base);
@@ -432,6 +434,7 @@ impl Record for Type {
                 storage_offset_bits: f.opt("storage_offset")?,
                 value: f.opt("value")?,
                 discriminant: f.opt("discr")?,
+                property: f.opt("property")?,
             },
             "inherit" => TypeKind::Inheritance {
                 base: f.pos("the base class or `none`")?,
@@ -653,14 +656,16 @@ impl Record for Variable {
                 w.word("param");
                 w.int(*n);
             }
-            VarKind::Inlined { origin, inlined } => {
+            VarKind::Inlined { origin, .. } => {
                 w.word("inlined_var");
                 w.value(origin);
-                w.key("inlined", inlined);
             }
         }
         if let Some(name) = &self.name {
             w.string(name);
+        }
+        if let VarKind::Inlined { inlined, .. } = &self.kind {
+            w.key("inlined", inlined);
         }
         w.opt("type", &self.ty);
         w.opt("in", &self.scope);

@@ -222,12 +222,19 @@ impl Codec for LocEntry {
 /// Operation code spaces: which table names the codes.
 pub trait InsnCode: Copy {
     const TABLE: &'static [Row];
+    /// Why an unnamed code cannot be one of this space's codes.
+    const UNREPRESENTABLE: &'static str;
+    fn representable(n: u32) -> bool;
     fn raw(self) -> u32;
     fn from_raw(n: u32) -> Self;
 }
 
 impl InsnCode for OpCode {
     const TABLE: &'static [Row] = OPS;
+    const UNREPRESENTABLE: &'static str = "";
+    fn representable(_: u32) -> bool {
+        true
+    }
     fn raw(self) -> u32 {
         self.0
     }
@@ -238,6 +245,11 @@ impl InsnCode for OpCode {
 
 impl InsnCode for CfaCode {
     const TABLE: &'static [Row] = CFAS;
+    const UNREPRESENTABLE: &'static str =
+        "a CFA code is a byte; compact forms (0x40, 0x80, 0xc0) are written by name with their operand";
+    fn representable(n: u32) -> bool {
+        n < 0x40
+    }
     fn raw(self) -> u32 {
         u32::from(self.0)
     }
@@ -262,8 +274,11 @@ impl<C: InsnCode> Codec for Insn<C> {
         let head = f.next_val().ok_or_else(|| cx.expected(v, "an operation"))?;
         let (code, kinds): (u32, Option<&[ArgKind]>) = if let Some(n) = head.as_unknown() {
             let n = u32::try_from(n).map_err(|_| cx.err(head, "operation code out of range"))?;
-            if C::TABLE.iter().any(|r| r.0 == n) || (C::from_raw(n).raw() != n) {
+            if C::TABLE.iter().any(|r| r.0 == n) {
                 return Err(cx.err(head, "a named operation must be written by its name"));
+            }
+            if !C::representable(n) {
+                return Err(cx.err(head, C::UNREPRESENTABLE));
             }
             (n, None)
         } else {
