@@ -34,6 +34,8 @@ pub struct CodeInfo {
     pub funcs: Vec<Func>,
     /// IR function → (base function index, whether its code positions can be trusted).
     pub matched: HashMap<Handle<Scope>, (usize, bool)>,
+    /// Names the module gives ids: OpName, entry-point and linkage names.
+    pub names: HashMap<u32, Vec<String>>,
     pub void: Option<u32>,
     pub uint: Option<u32>,
     pub bool_: Option<u32>,
@@ -86,6 +88,7 @@ impl CodeInfo {
                 );
             }
         }
+        c.names = names(bin);
         c
     }
 
@@ -110,20 +113,43 @@ impl CodeInfo {
         self.matched.get(&h).map(|(f, _)| self.funcs[*f].id)
     }
 
-    /// A global OpVariable or constant a DebugGlobalVariable may name.
-    pub fn global_of(&self, id: u32) -> Option<u32> {
-        let d = self.defs.get(&id)?;
-        let ok = d.func.is_none()
-            && matches!(
-                d.opcode,
-                op::VARIABLE
-                    | op::CONSTANT
-                    | op::CONSTANT_COMPOSITE
-                    | op::CONSTANT_TRUE
-                    | op::CONSTANT_FALSE
-                    | op::CONSTANT_NULL
-            );
-        ok.then_some(id)
+    fn is_global(&self, id: u32) -> bool {
+        self.defs.get(&id).is_some_and(|d| {
+            d.func.is_none()
+                && matches!(
+                    d.opcode,
+                    op::VARIABLE
+                        | op::CONSTANT
+                        | op::CONSTANT_COMPOSITE
+                        | op::CONSTANT_TRUE
+                        | op::CONSTANT_FALSE
+                        | op::CONSTANT_NULL
+                )
+        })
+    }
+
+    fn named(&self, id: u32, wanted: &[&str]) -> bool {
+        self.names
+            .get(&id)
+            .is_some_and(|ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
+    }
+
+    /// The global OpVariable (or constant) a DebugGlobalVariable names: the bound id when it is a
+    /// global whose names (if any) agree, else the one global variable the module names so.
+    pub fn global_of(&self, bound: Option<u32>, wanted: &[&str]) -> Option<u32> {
+        if let Some(id) = bound.filter(|id| self.is_global(*id)) {
+            if !self.names.contains_key(&id) || self.named(id, wanted) {
+                return Some(id);
+            }
+        }
+        let mut found = self
+            .defs
+            .iter()
+            .filter(|(id, d)| d.opcode == op::VARIABLE && self.is_global(**id))
+            .filter(|(id, _)| self.named(**id, wanted))
+            .map(|(id, _)| *id);
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
     }
 
     /// The base function whose body holds normal-form offset `pos`, if it is an instruction start.
@@ -201,8 +227,8 @@ fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
 /// Matches IR functions to base OpFunctions: by `binding` when the id is an OpFunction whose names
 /// (if any) agree — then its code positions are trusted —, else by OpName, entry-point name or
 /// linkage name (the function is described, its code-anchored records are not placed).
-pub fn match_functions(c: &mut CodeInfo, bin: &Bin<'_>, m: &Module) -> Vec<Handle<Scope>> {
-    let names = names(bin);
+pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
+    let names = std::mem::take(&mut c.names);
     let mut unmatched = Vec::new();
     let mut taken = vec![false; c.funcs.len()];
     for (h, s) in m.scopes.iter() {
@@ -247,5 +273,6 @@ pub fn match_functions(c: &mut CodeInfo, bin: &Bin<'_>, m: &Module) -> Vec<Handl
             None => {}
         }
     }
+    c.names = names;
     unmatched
 }

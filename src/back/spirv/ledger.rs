@@ -20,7 +20,6 @@ pub enum Feature {
     Fragment,
     Checksum,
     SourceContinued,
-    ModuleScope,
     LinkageOfComposite,
     Inheritance,
     /// DebugMacroDef/Undef and DebugInlinedVariable: llvm-spirv-14, the one consumer of
@@ -35,10 +34,10 @@ pub fn holds(f: Flavour, feature: Feature) -> bool {
     let ocl = matches!(f, Flavour::OpenCl100 | Flavour::SpirvDebug);
     match feature {
         Matrix | LineRange | EntryPoint | BuildId | StoragePath | SourceContinued => ns,
-        Source | Language | Import | Atomic | Fragment | LinkageOfComposite => ns || ocl,
+        Source | Language | Atomic | Fragment | LinkageOfComposite => ns || ocl,
+        // llvm-spirv-14 asserts on the OpenCL.100 DebugImportedEntity operand count.
+        Import => ns || f == Flavour::OpenCl100,
         Checksum => ocl,
-        // spirv-val does not take DebugModuleINTEL as a lexical scope: only llvm-spirv gets it.
-        ModuleScope => f == Flavour::SpirvDebug,
         // spirv-val 2025.5 checks NonSemantic DebugTypeInheritance against the OpenCL.100 layout
         // (with a Child operand the NonSemantic spec removed).
         Inheritance => !ns,

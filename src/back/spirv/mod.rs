@@ -100,7 +100,7 @@ fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics),
         .map(code::CodeInfo::analyse)
         .unwrap_or_default();
     let unmatched = match &bin {
-        Some(b) => code::match_functions(&mut code, b, m),
+        Some(_) => code::match_functions(&mut code, m),
         None => Vec::new(),
     };
     let kernel = match &bin {

@@ -134,7 +134,7 @@ impl Writer<'_> {
         }
         self.ledger.approx(
             r,
-            "void written as DebugTypeBasic \"void\" (spirv-val rejects DebugInfoNone here)",
+            "an absent (void or unknown) type written as DebugTypeBasic \"void\" (spirv-val rejects DebugInfoNone here)",
         );
         let args = [
             ("Name", V::Str("void".into())),

@@ -223,10 +223,12 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
             let args = w.place(s.at, s.parent);
             w.ext(r, "DebugLexicalBlock", &args)
         }
-        ScopeKind::Module { .. } if !holds(w.e.flavour, Feature::ModuleScope) => {
+        ScopeKind::Module { .. } => {
+            // spirv-val takes no DebugModuleINTEL as a lexical scope, and llvm-spirv-14 fails on
+            // it unless SPV_INTEL_debug_module is declared.
             w.ledger.approx(
                 r,
-                "module scope written as a named DebugLexicalBlock (the set, or spirv-val, has no module scope)",
+                "module scope written as a named DebugLexicalBlock (DebugModuleINTEL is no lexical scope for spirv-val)",
             );
             let mut args = w.place(s.at, s.parent);
             args.push(("Name", V::Str(s.name.clone().unwrap_or_default())));
@@ -247,27 +249,6 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                 ("Parent", parent),
             ];
             w.ext(r, "DebugLexicalBlockDiscriminator", &args)
-        }
-        ScopeKind::Module {
-            config_macros,
-            include_path,
-            api_notes,
-            is_decl,
-        } if holds(w.e.flavour, Feature::ModuleScope) => {
-            let (src, line, _) = w.loc_args(s.at);
-            let parent = w.parent(s.parent);
-            let st = |o: &Option<String>| V::Str(o.clone().unwrap_or_default());
-            let args = [
-                ("Name", V::Str(s.name.clone().unwrap_or_default())),
-                ("Source", src),
-                ("Parent", parent),
-                ("Line", line),
-                ("ConfigurationMacros", st(config_macros)),
-                ("IncludePath", st(include_path)),
-                ("APINotesFile", st(api_notes)),
-                ("IsDeclaration", V::Num(u32::from(*is_decl))),
-            ];
-            w.ext(r, "DebugModuleINTEL", &args)
         }
         _ => {
             w.ledger.approx(
@@ -311,9 +292,14 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
             let linkage = v.linkage.clone().or(v.name.clone()).unwrap_or_default();
             args.push(("Linkage Name", V::Str(linkage)));
             let bound = match &v.binding {
-                Some(Value::Spirv(id)) => w.code.global_of(*id),
+                Some(Value::Spirv(id)) => Some(*id),
                 _ => None,
             };
+            let wanted: Vec<&str> = [v.linkage.as_deref(), v.name.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+            let bound = w.code.global_of(bound, &wanted);
             args.push(("Variable", bound.map_or(V::None, V::Id)));
             args.push(("Flags", flags));
             if v.declaration.is_some() {
@@ -347,11 +333,17 @@ pub fn inlined(w: &mut Writer, h: Handle<InlinedAt>) -> u32 {
     let sc = match i.scope {
         Some(s) => V::Id(w.id(Ref::Scope(s))),
         None => {
+            // Scope must be a lexical scope (spirv-val), a local one (llvm-spirv-14).
             w.ledger.approx(
                 r,
-                "no calling scope: the first unit stands for it (Scope must be a lexical scope)",
+                "no calling scope: the first function (or unit) stands for it",
             );
-            w.parent(None)
+            let first =
+                w.m.scopes
+                    .iter()
+                    .find(|(_, s)| matches!(s.kind, ScopeKind::Function(_)))
+                    .map(|(h, _)| Ref::Scope(h));
+            w.parent(first)
         }
     };
     let parent = match i.parent {
@@ -377,7 +369,8 @@ pub fn expr(w: &mut Writer, h: Handle<crate::ir::Expr>) -> u32 {
         let n = match set {
             Some((n, _)) => *n,
             None if (crate::ir::OpCode::SPIRV_BASE..crate::ir::OpCode::RAW.0).contains(&code)
-                && w.same_set() =>
+                && w.same_set()
+                && w.e.flavour == crate::spec::spirv::Flavour::Shader100 =>
             {
                 code - crate::ir::OpCode::SPIRV_BASE
             }
@@ -490,8 +483,18 @@ pub fn entry_point(w: &mut Writer, h: Handle<crate::ir::EntryPoint>) -> u32 {
             .dropped(r, "entry point: the set has no DebugEntryPoint");
         return w.e.none();
     }
-    let f = w.opt(ep.function.map(Ref::Scope));
-    let u = w.opt(ep.unit.map(Ref::Unit));
+    let defined = ep
+        .function
+        .filter(|f| matches!(w.m.scopes.get(*f).kind, ScopeKind::Function(_)));
+    let Some(function) = defined else {
+        w.ledger.dropped(
+            r,
+            "entry point without a function definition (Entry Point must be a DebugFunction)",
+        );
+        return w.e.none();
+    };
+    let f = V::Id(w.id(Ref::Scope(function)));
+    let u = w.parent(ep.unit.map(Ref::Unit));
     let args = [
         ("Entry Point", f),
         ("Compilation Unit", u),
@@ -501,12 +504,14 @@ pub fn entry_point(w: &mut Writer, h: Handle<crate::ir::EntryPoint>) -> u32 {
     w.ext(r, "DebugEntryPoint", &args)
 }
 
-/// The DebugOperations dwarv writes: the set's own (spirv-val rejects llvm-spirv's extra
-/// operations in OpenCL.DebugInfo.100), all of llvm-spirv's list for `SPIRV.debug`.
+/// The DebugOperations dwarv writes: the set's own. spirv-val rejects llvm-spirv's extra
+/// operations in OpenCL.DebugInfo.100, and llvm-spirv-14 aborts on some of them.
 fn writable_operations(f: crate::spec::spirv::Flavour) -> crate::spec::spirv::Map<u32> {
     let all = f.operations();
     match f {
-        crate::spec::spirv::Flavour::OpenCl100 => &all[..all.len().min(10)],
+        crate::spec::spirv::Flavour::OpenCl100 | crate::spec::spirv::Flavour::SpirvDebug => {
+            &all[..all.len().min(10)]
+        }
         _ => all,
     }
 }

@@ -261,7 +261,13 @@ fn array(
     for d in dims {
         counts.push(match d.count {
             Some(Bound::Const(n)) if n > 0 => V::Num(w.num(r, n as u64)),
-            Some(Bound::Ref(x)) => V::Id(w.id(x)),
+            Some(Bound::Ref(x)) if w.e.flavour != Flavour::SpirvDebug => V::Id(w.id(x)),
+            Some(Bound::Ref(_)) => {
+                // llvm-spirv-14 reads only constant counts.
+                w.ledger
+                    .approx(r, "a count held by a variable: written as 0 (llvm-spirv-14 reads only constants)");
+                V::Num(0)
+            }
             Some(_) | None if w.e.flavour == Flavour::Shader100 => V::Num(0),
             _ => {
                 w.ledger.approx(
