@@ -143,8 +143,12 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 })?),
                 None => None,
             };
+            // `--into` names the module; a SPIR-V input is rewritten in place; else standalone.
             let base = match &base_bytes {
                 Some(b) => Base::Module(b),
+                None if input::detect(&inp.bytes) == Some(input::Format::Spirv) => {
+                    Base::Module(&inp.bytes)
+                }
                 None => Base::Standalone,
             };
             let (bytes, diags) =

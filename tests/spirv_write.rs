@@ -48,11 +48,18 @@ fn is_kernel(path: &Path) -> bool {
         .any(|i| i.opcode() == op::CAPABILITY && i.operands() == [6])
 }
 
+/// vulkan1.2 for Shader modules; opencl2.2 for Kernel ones, or the universal environment of
+/// their version when it is newer than OpenCL 2.2 takes (llvm-spirv-14 writes SPIR-V 1.4).
 fn env_of(path: &Path) -> &'static str {
-    if is_kernel(path) {
-        "opencl2.2"
-    } else {
-        "vulkan1.2"
+    if !is_kernel(path) {
+        return "vulkan1.2";
+    }
+    match words(path)[1] {
+        v if v <= 0x0001_0200 => "opencl2.2",
+        0x0001_0300 => "spv1.3",
+        0x0001_0400 => "spv1.4",
+        0x0001_0500 => "spv1.5",
+        _ => "spv1.6",
     }
 }
 
@@ -441,6 +448,43 @@ fn into_a_glslang_module_without_debug_info_validates() {
         assert!(dis.contains("DebugGlobalVariable"), "{fl}");
         if fl == "shader100" {
             assert_eq!(dis.matches("DebugFunctionDefinition").count(), 2, "{dis}");
+        }
+    }
+}
+
+/// `--into` the OpenCL kernel built without debug info (llvm-spirv-14 of `opt -strip-debug`),
+/// with the hand-written IR of the same kernel: validates; the `SPIRV.debug` result is read back by
+/// llvm-spirv-14 with its functions, types and globals.
+#[test]
+fn into_an_llvm_spirv_kernel_without_debug_info_validates_and_reads_back() {
+    let base = common::corpus().join("kernel.nodebug.spv");
+    let input = common::repo_root().join("corpus/ir/opencl_kernel.dwir");
+    let dir = tempfile::tempdir().unwrap();
+    for fl in FLAVOURS {
+        let out = dir.path().join(format!("{fl}.spv"));
+        convert(&input, &out, fl, &["--into", s(&base)]);
+        if fl != "spirv-debug" {
+            spirv_val(&out).unwrap_or_else(|e| panic!("{fl}: {e}"));
+            continue;
+        }
+        llvm_spirv_reads(&out).unwrap();
+        let o = Command::new(common::tool("llvm-dis-14"))
+            .arg(out.with_extension("bc"))
+            .arg("-o")
+            .arg("-")
+            .output()
+            .unwrap();
+        let ll = String::from_utf8_lossy(&o.stdout);
+        for want in [
+            "name: \"blend\"",
+            "name: \"histogram\"",
+            "name: \"gamma_lut\"",
+            "name: \"layer\"",
+        ] {
+            assert!(
+                ll.contains(want),
+                "{want} missing from the read-back module"
+            );
         }
     }
 }

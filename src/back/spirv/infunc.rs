@@ -44,6 +44,7 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
         }
     }
     lines(w, &mut out, &mut lost);
+    coarse(w, &mut out);
     for ev in &w.m.events {
         match event(w, ev) {
             Some((i, words)) => out.entry(i).or_default().extend(words),
@@ -105,6 +106,67 @@ fn definitions(w: &mut Writer, out: &mut Inserts) {
     }
 }
 
+/// Functions matched by name only: their own positions do not apply, so each block gets the
+/// function's scope and line (consumers such as llvm-spirv-14 want a location on every call).
+fn coarse(w: &mut Writer, out: &mut Inserts) {
+    let mut untrusted: Vec<(Handle<Scope>, usize)> = w
+        .code
+        .matched
+        .iter()
+        .filter(|(_, (_, trusted))| !trusted)
+        .map(|(h, (f, _))| (*h, *f))
+        .collect();
+    untrusted.sort();
+    for (h, f) in untrusted {
+        let s = w.m.scopes.get(h);
+        let at = s.at.unwrap_or_default();
+        w.ledger.approx(
+            Ref::Scope(h),
+            "matched by name, not by id: its code is described at function granularity (its scope and line on every block)",
+        );
+        let sc = w.id(Ref::Scope(h));
+        let (first, end) = (w.code.funcs[f].first, w.code.funcs[f].end);
+        let labels: Vec<u32> = (first..end)
+            .filter(|i| w.code.insns[*i].1 == op::LABEL)
+            .map(|i| w.code.insns[i].0)
+            .collect();
+        for pos in labels {
+            let Some(i) = w.code.insertion(pos) else {
+                continue;
+            };
+            let mut words = Vec::new();
+            if let Some((_, ws)) = w.e.ext_words("DebugScope", &[("Scope", V::Id(sc))]) {
+                words.extend(ws);
+            }
+            words.extend(line_words(w, at, None, None));
+            out.entry(i).or_default().extend(words);
+        }
+    }
+}
+
+/// DebugLine (NonSemantic) or OpLine for a place.
+fn line_words(
+    w: &mut Writer,
+    at: crate::ir::Loc,
+    end_line: Option<u32>,
+    end_col: Option<u32>,
+) -> Vec<u32> {
+    if !holds(w.e.flavour, Feature::LineRange) {
+        let file = file_string(w, at.file);
+        return insn(op::LINE, &[file, at.line, at.column]);
+    }
+    let (src, line, col) = w.loc_args(Some(at));
+    let args = [
+        ("Source", src),
+        ("Line Start", line),
+        ("Line End", V::Num(end_line.unwrap_or(at.line))),
+        ("Column Start", col),
+        ("Column End", V::Num(end_col.unwrap_or(at.column))),
+    ];
+    w.e.ext_words("DebugLine", &args)
+        .map_or(Vec::new(), |(_, ws)| ws)
+}
+
 fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
     let ranged =
         w.m.lines
@@ -123,28 +185,10 @@ fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
             lost.lines += 1;
             continue;
         };
-        let (src, line, col) = w.loc_args(Some(row.at));
-        let words = if holds(w.e.flavour, Feature::LineRange) {
-            let end_line = V::Num(row.end_line.unwrap_or(row.at.line));
-            let end_col = V::Num(row.end_column.unwrap_or(row.at.column));
-            let args = [
-                ("Source", src),
-                ("Line Start", line),
-                ("Line End", end_line),
-                ("Column Start", col),
-                ("Column End", end_col),
-            ];
-            w.e.ext_words("DebugLine", &args).map(|(_, ws)| ws)
-        } else {
-            let file = file_string(w, row.at.file);
-            Some(insn(op::LINE, &[file, row.at.line, row.at.column]))
-        };
-        if let Some(ws) = words {
-            out.entry(i).or_default().extend(ws);
-        }
+        let words = line_words(w, row.at, row.end_line, row.end_column);
+        out.entry(i).or_default().extend(words);
     }
 }
-
 /// The OpString naming a file, for OpLine.
 fn file_string(w: &mut Writer, f: Option<Handle<crate::ir::File>>) -> u32 {
     let f = f.or_else(|| w.m.units.values().find_map(|u| u.file));
