@@ -613,3 +613,31 @@ fn cli_convert_flavour_strict_and_report() {
         "{l:?}"
     );
 }
+
+/// A 20 000-deep chain of pointers and qualifiers, each referring to the next entity (so the
+/// writer must follow the whole chain before it can write the first): no stack exhaustion, valid.
+#[test]
+fn deep_type_chains_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 20_000;
+    let mut ir =
+        String::from("; dwarv-ir 1 source=ir\nf0 = file \"deep.comp\"\nu0 = unit glsl file=f0\n");
+    for i in 0..n - 1 {
+        if i % 2 == 0 {
+            ir.push_str(&format!(
+                "t{i} = pointer t{} space=private sc=7 bits=64\n",
+                i + 1
+            ));
+        } else {
+            ir.push_str(&format!("t{i} = qualified const t{}\n", i + 1));
+        }
+    }
+    ir.push_str(&format!("t{} = base \"int\" enc=signed bits=32\n", n - 1));
+    let input = dir.path().join("deep.dwir");
+    std::fs::write(&input, ir).unwrap();
+    for fl in ["shader100", "opencl100"] {
+        let out = dir.path().join(format!("{fl}.spv"));
+        convert(&input, &out, fl, &[]);
+        spirv_val(&out).unwrap_or_else(|e| panic!("{fl}: {e}"));
+    }
+}

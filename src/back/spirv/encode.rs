@@ -112,10 +112,17 @@ impl Emitter {
         e
     }
 
+    /// A fresh id. At the end of the id space it keeps returning the last one; the writer
+    /// refuses such a module (see `exhausted`).
     pub fn id(&mut self) -> u32 {
         let id = self.bound;
-        self.bound += 1;
+        self.bound = self.bound.saturating_add(1);
         id
+    }
+
+    /// Whether the module ran out of ids (the bound must stay below 2^32).
+    pub fn exhausted(&self) -> bool {
+        self.bound == u32::MAX
     }
 
     pub fn void(&mut self) -> u32 {

@@ -147,6 +147,11 @@ fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics),
             w.ledger.push(kind, "module", format!("{n} {what}"));
         }
     }
+    if w.e.exhausted() {
+        return Err(Error::Usage(
+            "the module's id bound leaves no room for the debug info's ids".into(),
+        ));
+    }
     let diags = std::mem::take(&mut w.ledger.diags);
     let out = match &bin {
         Some(b) => module::weave(w.e, b, inserts),
