@@ -641,3 +641,35 @@ fn deep_type_chains_are_written() {
         spirv_val(&out).unwrap_or_else(|e| panic!("{fl}: {e}"));
     }
 }
+
+/// Every corpus module `--into` every SPIR-V module the corpus builds (with or without debug info
+/// of their own, Shader and Kernel), in every flavour spirv-val judges: the result validates.
+/// The IR rarely describes the base's code: this checks that matching and placement never break
+/// a module.
+#[test]
+fn any_ir_into_any_corpus_module_validates() {
+    let bases = [
+        "particles.nodebug.spv",
+        "particles.spv",
+        "shade.spv",
+        "kernel.nodebug.spv",
+        "kernel.ocl100.spv",
+        "kernel.legacy.spv",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for input in corpus_ir() {
+        let stem = input.file_stem().unwrap().to_str().unwrap().to_string();
+        for base in bases {
+            let base_path = common::corpus().join(base);
+            for fl in ["shader100", "opencl100", "debuginfo"] {
+                let out = dir.path().join(format!("{stem}.{base}.{fl}.spv"));
+                convert(&input, &out, fl, &["--into", s(&base_path)]);
+                if let Err(e) = spirv_val(&out) {
+                    failures.push(format!("{stem} into {base} as {fl}: {e}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

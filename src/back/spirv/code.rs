@@ -27,6 +27,9 @@ pub struct CodeInfo {
     pub kernel: bool,
     /// The module's capabilities (the standalone module's, when there is no base).
     pub caps: Vec<u32>,
+    /// The module's SPIR-V version word and extensions.
+    pub version: u32,
+    pub extensions: Vec<String>,
     /// (offset, opcode) of every instruction of the normal form.
     pub insns: Vec<(u32, u16)>,
     pub at: HashMap<u32, usize>,
@@ -52,6 +55,7 @@ impl CodeInfo {
             c.insns.push((insn.offset as u32, opcode));
             c.at.insert(insn.offset as u32, i);
             match opcode {
+                op::EXTENSION => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
                 op::CAPABILITY => {
                     c.caps.extend(insn.operands().first());
                     c.kernel |= insn.operands().first() == Some(&6);
@@ -89,6 +93,7 @@ impl CodeInfo {
             }
         }
         c.names = names(bin);
+        c.version = bin.version;
         c
     }
 
@@ -101,7 +106,13 @@ impl CodeInfo {
             0 | 1 | 4 | 5 | 7 | 11 => None,
             _ => return false,
         };
-        needs.map_or(true, |c| self.caps.contains(&c))
+        // StorageBuffer is core from SPIR-V 1.3, an extension before.
+        let storage_buffer_ok = sc != 12
+            || self.version >= 0x0001_0300
+            || self.extensions.iter().any(|e| {
+                e == "SPV_KHR_storage_buffer_storage_class" || e == "SPV_KHR_variable_pointers"
+            });
+        storage_buffer_ok && needs.map_or(true, |c| self.caps.contains(&c))
     }
 
     pub fn defines(&self, id: u32) -> bool {

@@ -110,6 +110,7 @@ fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics),
     code.kernel = kernel;
     if bin.is_none() {
         code.caps = module::standalone_caps(kernel).to_vec();
+        code.version = module::standalone_version(kernel);
     }
     let interned = encode::Interned {
         void: code.void,

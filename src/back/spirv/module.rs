@@ -29,6 +29,15 @@ pub fn standalone_caps(kernel: bool) -> &'static [u32] {
     }
 }
 
+/// SPIR-V 1.0 for Kernel modules (what OpenCL consumers take), 1.3 for Shader ones.
+pub fn standalone_version(kernel: bool) -> u32 {
+    if kernel {
+        0x0001_0000
+    } else {
+        0x0001_0300
+    }
+}
+
 /// A module holding only debug info: Kernel + Physical64/OpenCL (with Linkage, as it has no
 /// entry point) for OpenCL-ish languages, Shader + Logical/GLSL450 with an empty GLCompute `main`
 /// otherwise.
@@ -59,7 +68,7 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
         tail.extend(insn(op::RETURN, &[]));
         tail.extend(insn(op::FUNCTION_END, &[]));
     }
-    let version = if kernel { 0x0001_0000 } else { 0x0001_0300 };
+    let version = standalone_version(kernel);
     let mut out = vec![crate::spirv::binary::MAGIC, version, 0, e.bound, 0];
     out.extend(head);
     out.extend(entry);
