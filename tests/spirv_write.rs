@@ -332,6 +332,54 @@ fn ledger_opencl_kernel_into_debuginfo_is_exact() {
     assert_eq!(ledger_of("corpus/ir/opencl_kernel.dwir", "debuginfo"), want);
 }
 
+/// `SPIRV.debug` is judged by llvm-spirv-14, which aborts on macros and inlined variables.
+#[test]
+fn ledger_opencl_kernel_into_spirv_debug_is_exact() {
+    let external = "flags the set has no bit for: external";
+    let inlined =
+        "inlined variable written as its origin (llvm-spirv-14 cannot read DebugInlinedVariable)";
+    let macro_ = "macro: llvm-spirv-14 cannot read DebugMacroDef/DebugMacroUndef";
+    let dir = "directory joined into the file name (no directory operand)";
+    let mut want = expect(&[
+        ("approximated", "f0 (file \"kernel.cl\")", dir),
+        (
+            "dropped",
+            "u0 (unit)",
+            "producer: the set has no operand for it",
+        ),
+        ("approximated", "f1 (file \"opencl-c-base.h\")", dir),
+        ("dropped", "s1 (scope \"composite\")", external),
+        ("dropped", "s4 (scope \"histogram\")", external),
+        (
+            "dropped",
+            "i0 (inlined-at)",
+            "column of the call site: DebugInlinedAt has only a line",
+        ),
+        ("dropped", "v0 (variable \"g_pixels_done\")", external),
+        ("dropped", "v1 (variable \"gamma_lut\")", external),
+        ("approximated", "v17 (variable)", inlined),
+        ("approximated", "v18 (variable)", inlined),
+        ("approximated", "v19 (variable)", inlined),
+        ("dropped", "m0 (macro \"TILE\")", macro_),
+        ("dropped", "m1 (macro \"USE_GAMMA\")", macro_),
+        ("dropped", "m2 (macro \"USE_GAMMA\")", macro_),
+    ]);
+    let standalone = "a standalone module has no code to anchor them to";
+    for (n, what) in [
+        (23, "line rows"),
+        (8, "scope runs"),
+        (27, "declare/value events"),
+    ] {
+        want.push((
+            "unmatched".into(),
+            "module".into(),
+            format!("{n} {what} not written: {standalone}"),
+        ));
+    }
+    let got = ledger_of("corpus/ir/opencl_kernel.dwir", "spirv-debug");
+    assert_eq!(sorted(got), sorted(want));
+}
+
 #[test]
 fn ledger_sample_into_shader100_lists_the_checksum() {
     let got = ledger_of("corpus/ir/sample.dwir", "shader100");
