@@ -695,3 +695,45 @@ fn any_ir_into_any_corpus_module_validates() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What 0.99 cannot say (DebugSource, Language, the atomic qualifier, Fragment, imported
+/// entities) is ledgered there; the `.100` sets lose only the language C++ has no value for.
+#[test]
+fn ledger_of_the_099_gaps_is_exact() {
+    let input = "tests/spirv/dropped_in_099.dwir";
+    let want = expect(&[
+        (
+            "dropped",
+            "f0 (file \"a.cpp\")",
+            "source text/checksum: the set has no DebugSource",
+        ),
+        (
+            "dropped",
+            "u0 (unit)",
+            "language: the set's DebugCompilationUnit has no Language",
+        ),
+        (
+            "dropped",
+            "t1 (type)",
+            "the set has no such qualifier; the base type stands for it",
+        ),
+        (
+            "dropped",
+            "e0 (expression)",
+            "operation 0x1000: the set has no DebugOperation for it",
+        ),
+        (
+            "dropped",
+            "im0 (import)",
+            "imported entity: the set has no DebugImportedEntity",
+        ),
+    ]);
+    assert_eq!(ledger_of(input, "debuginfo"), want);
+    let language = expect(&[(
+        "approximated",
+        "u0 (unit)",
+        "language 0x4 has no value in the set; written as 0",
+    )]);
+    assert_eq!(ledger_of(input, "opencl100"), language);
+    assert_eq!(ledger_of(input, "shader100"), language);
+}
