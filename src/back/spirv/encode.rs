@@ -273,3 +273,70 @@ impl Emitter {
         Some(id)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ops_of(words: &[u32]) -> &[u32] {
+        // OpExtInst: word 0, result type, result id, set, opcode, operands…
+        &words[5..]
+    }
+
+    #[test]
+    fn numbers_are_literals_or_interned_constants_per_set() {
+        let args = [
+            ("Name", V::Str("int".into())),
+            ("Size", V::Num(32)),
+            ("Encoding", V::Num(4)),
+        ];
+        let mut ocl = Emitter::new(Flavour::OpenCl100, 1, Interned::default());
+        let (_, w) = ocl.ext_words("DebugTypeBasic", &args).unwrap();
+        let ops = ops_of(&w);
+        assert_eq!(ops.len(), 3);
+        assert_eq!(ops[2], 4, "Encoding is a literal in OpenCL.100");
+        assert_eq!(
+            Some(&ops[1]),
+            ocl.interned.consts.get(&32),
+            "Size is an OpConstant"
+        );
+
+        let mut ns = Emitter::new(Flavour::Shader100, 1, Interned::default());
+        let (_, w) = ns.ext_words("DebugTypeBasic", &args).unwrap();
+        let ops = ops_of(&w).to_vec();
+        assert_eq!(ops.len(), 4, "NonSemantic adds Flags (0 when not given)");
+        assert_eq!(Some(&ops[2]), ns.interned.consts.get(&4));
+        assert_eq!(Some(&ops[3]), ns.interned.consts.get(&0));
+        // Interned: the same value is the same id.
+        let (_, again) = ns.ext_words("DebugTypeBasic", &args).unwrap();
+        assert_eq!(ops_of(&again), &ops[..]);
+        assert_eq!(ns.interned.strings.len(), 1);
+    }
+
+    #[test]
+    fn absent_operands_are_one_debug_info_none_and_optional_ones_are_left_out() {
+        let mut e = Emitter::new(Flavour::OpenCl100, 1, Interned::default());
+        let (_, w) = e
+            .ext_words("DebugLexicalBlock", &[("Line", V::Num(3))])
+            .unwrap();
+        let ops = ops_of(&w).to_vec();
+        assert_eq!(ops.len(), 4, "Name is optional and left out");
+        assert_eq!(
+            ops[0], ops[3],
+            "Source and Parent share the one DebugInfoNone"
+        );
+        assert_eq!(ops[1], 3);
+        assert!(
+            e.ext_words("DebugTypeMatrix", &[]).is_none(),
+            "not in OpenCL.100"
+        );
+    }
+
+    #[test]
+    fn strings_end_at_nul() {
+        let mut e = Emitter::new(Flavour::Shader100, 1, Interned::default());
+        let a = e.string("ab\0cd");
+        assert_eq!(e.string("ab"), a);
+        assert_eq!(e.nul_cut, 1);
+    }
+}
