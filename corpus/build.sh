@@ -8,6 +8,7 @@
 #   kernel.nodebug.bc kernel.nodebug.spv                  same, debug info stripped
 #   kernel.gfx900.o                                       AMDGPU ELF, DWARF 5, -O2
 #   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
+#   particles.nodebug.spv                                 glslang -V, no debug info (the code part)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
@@ -50,6 +51,8 @@ step "GLSL -> SPIR-V with NonSemantic debug info (-gVS)"
 # Relative input names here become the DebugSource file names.
 glslangValidator -V -gVS -o "$OUT/particles.spv" particles.comp >/dev/null
 glslangValidator -V -gVS -o "$OUT/shade.spv" shade.frag >/dev/null
+step "GLSL -> SPIR-V without debug info (the code part, for --into)"
+glslangValidator -V -o "$OUT/particles.nodebug.spv" particles.comp >/dev/null
 
 step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.o"

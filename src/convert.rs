@@ -4,10 +4,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::back::spirv::{Base, WriteOptions};
 use crate::diag::Diagnostics;
 use crate::error::{Error, Result};
 use crate::input;
-use crate::ir::{Language, Module, SourceFormat};
+use crate::ir::{Module, SourceFormat};
 use crate::output::write_atomic;
 use crate::spec::spirv::Flavour;
 
@@ -61,23 +62,16 @@ pub fn default_flavour(m: &Module) -> Flavour {
             return f;
         }
     }
-    let opencl_like = [
-        Language::OPENCL,
-        Language::OPENCL_CPP,
-        Language::CPP_FOR_OPENCL,
-        Language::C89,
-        Language::C,
-        Language::C99,
-        Language::C11,
-        Language::C17,
-        Language::C23,
-    ];
     let spir_target = m.source.format == SourceFormat::Llvm
         && m.source
             .flavour
             .as_deref()
             .is_some_and(|t| t.starts_with("spir"));
-    if spir_target || m.units.values().any(|u| opencl_like.contains(&u.language)) {
+    if spir_target
+        || m.units
+            .values()
+            .any(|u| crate::back::spirv::kernel_language(u.language))
+    {
         Flavour::OpenCl100
     } else {
         Flavour::Shader100
@@ -136,16 +130,31 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         path: inp.name.clone(),
         findings,
     })?;
-    let diagnostics = Diagnostics::default();
+    let mut diagnostics = Diagnostics::default();
     let bytes = match target {
         Target::Ir => crate::ir::text::print(&module).into_bytes(),
         Target::Spirv => {
             let flavour = opts.flavour.unwrap_or_else(|| default_flavour(&module));
             report.flavour = Some(flavour.cli_name());
-            return Err(Error::UnsupportedOutput {
-                target: "SPIR-V",
-                reason: "the SPIR-V writer is not built yet",
-            });
+            let base_bytes = match &opts.into {
+                Some(path) => Some(std::fs::read(path).map_err(|source| Error::Io {
+                    path: path.clone(),
+                    source,
+                })?),
+                None => None,
+            };
+            // `--into` names the module; a SPIR-V input is rewritten in place; else standalone.
+            let base = match &base_bytes {
+                Some(b) => Base::Module(b),
+                None if input::detect(&inp.bytes) == Some(input::Format::Spirv) => {
+                    Base::Module(&inp.bytes)
+                }
+                None => Base::Standalone,
+            };
+            let (bytes, diags) =
+                crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
+            diagnostics.losses.extend(diags.losses);
+            bytes
         }
         Target::Dwarf => {
             return Err(Error::UnsupportedOutput {

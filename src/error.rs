@@ -38,6 +38,11 @@ pub enum Error {
     },
     #[error("{0}")]
     Usage(String),
+    #[error("{context}: {source}")]
+    Spirv {
+        context: String,
+        source: crate::spirv::SpirvError,
+    },
     #[error("refused under --strict: {count} loss(es); the first: {first}")]
     Strict { count: usize, first: String },
 }

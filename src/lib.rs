@@ -6,6 +6,7 @@
 //! - [`input`] / [`output`]: format detection, loading, atomic writes;
 //! - [`convert`]: the conversion driver; [`cli`]: the command line.
 
+pub mod back;
 pub mod cli;
 pub mod convert;
 pub mod diag;

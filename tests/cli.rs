@@ -245,8 +245,15 @@ fn failed_conversions_exit_2_and_leave_no_output() {
             "bad_enum.dwir:3:19",
         ),
         (
-            &["convert", "corpus/ir/sample.dwir", "-o", "OUT.spv"],
-            "writing SPIR-V is not supported yet",
+            &[
+                "convert",
+                "corpus/ir/sample.dwir",
+                "-o",
+                "OUT.spv",
+                "--into",
+                "corpus/ir/sample.dwir",
+            ],
+            "the module to write into",
         ),
         (
             &["convert", "corpus/ir/sample.dwir", "-o", "OUT.bin"],

@@ -201,7 +201,7 @@ fn is_candidate(opcode: u16) -> bool {
 }
 
 /// The core grammar, indexed by opcode.
-fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
+pub(crate) fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
     static TABLE: OnceLock<HashMap<u16, &'static Instruction<'static>>> = OnceLock::new();
     TABLE
         .get_or_init(|| {

@@ -1,0 +1,3 @@
+//! Writers: one public entry per target format, each returning the output and the losses.
+
+pub mod spirv;

@@ -1,0 +1,289 @@
+//! The code a module's debug info is woven into: its functions and ids, how IR functions match
+//! them, and where an in-function instruction anchored at a normal-form offset may go.
+
+use std::collections::HashMap;
+
+use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
+use crate::spirv::binary::{self, op, result_id, Module as Bin};
+
+/// One OpFunction of the base module: instruction indices of OpFunction and OpFunctionEnd.
+#[derive(Clone, Debug)]
+pub struct Func {
+    pub id: u32,
+    pub first: usize,
+    pub end: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Def {
+    pub opcode: u16,
+    pub func: Option<usize>,
+    pub index: usize,
+}
+
+/// What the writer knows about the base module (empty for a standalone module).
+#[derive(Default)]
+pub struct CodeInfo {
+    pub kernel: bool,
+    /// The module's capabilities (the standalone module's, when there is no base).
+    pub caps: Vec<u32>,
+    /// The module's SPIR-V version word and extensions.
+    pub version: u32,
+    pub extensions: Vec<String>,
+    /// (offset, opcode) of every instruction of the normal form.
+    pub insns: Vec<(u32, u16)>,
+    pub at: HashMap<u32, usize>,
+    pub defs: HashMap<u32, Def>,
+    pub funcs: Vec<Func>,
+    /// IR function → (base function index, whether its code positions can be trusted).
+    pub matched: HashMap<Handle<Scope>, (usize, bool)>,
+    /// Names the module gives ids: OpName, entry-point and linkage names.
+    pub names: HashMap<u32, Vec<String>>,
+    pub void: Option<u32>,
+    pub uint: Option<u32>,
+    pub bool_: Option<u32>,
+}
+
+const LINKAGE_ATTRIBUTES: u32 = 41;
+
+impl CodeInfo {
+    pub fn analyse(bin: &Bin<'_>) -> CodeInfo {
+        let mut c = CodeInfo::default();
+        let mut func: Option<usize> = None;
+        for (i, insn) in bin.insns.iter().enumerate() {
+            let opcode = insn.opcode();
+            c.insns.push((insn.offset as u32, opcode));
+            c.at.insert(insn.offset as u32, i);
+            match opcode {
+                op::EXTENSION => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
+                op::CAPABILITY => {
+                    c.caps.extend(insn.operands().first());
+                    c.kernel |= insn.operands().first() == Some(&6);
+                }
+                op::FUNCTION => {
+                    let id = result_id(insn).unwrap_or(0);
+                    c.funcs.push(Func {
+                        id,
+                        first: i,
+                        end: i,
+                    });
+                    func = Some(c.funcs.len() - 1);
+                }
+                op::FUNCTION_END => {
+                    if let Some(f) = func.take() {
+                        c.funcs[f].end = i;
+                    }
+                }
+                op::TYPE_VOID if func.is_none() => c.void = c.void.or(result_id(insn)),
+                op::TYPE_BOOL if func.is_none() => c.bool_ = c.bool_.or(result_id(insn)),
+                op::TYPE_INT if insn.operands().get(1..3) == Some(&[32, 0]) => {
+                    c.uint = c.uint.or(result_id(insn))
+                }
+                _ => {}
+            }
+            if let Some(id) = any_result_id(insn) {
+                c.defs.insert(
+                    id,
+                    Def {
+                        opcode,
+                        func,
+                        index: i,
+                    },
+                );
+            }
+        }
+        c.names = names(bin);
+        c.version = bin.version;
+        c
+    }
+
+    /// Whether the module may use a storage class (its capability, per the core grammar).
+    pub fn allows_storage_class(&self, sc: u32) -> bool {
+        let needs = match sc {
+            2 | 3 | 6 | 9 | 12 => Some(1), // Shader
+            8 => Some(38),                 // GenericPointer
+            10 => Some(21),                // AtomicStorage
+            0 | 1 | 4 | 5 | 7 | 11 => None,
+            _ => return false,
+        };
+        // StorageBuffer is core from SPIR-V 1.3, an extension before.
+        let storage_buffer_ok = sc != 12
+            || self.version >= 0x0001_0300
+            || self.extensions.iter().any(|e| {
+                e == "SPV_KHR_storage_buffer_storage_class" || e == "SPV_KHR_variable_pointers"
+            });
+        storage_buffer_ok && needs.map_or(true, |c| self.caps.contains(&c))
+    }
+
+    pub fn defines(&self, id: u32) -> bool {
+        self.defs.contains_key(&id)
+    }
+
+    /// The OpFunction an IR function was matched to.
+    pub fn function_of(&self, h: Handle<Scope>) -> Option<u32> {
+        self.matched.get(&h).map(|(f, _)| self.funcs[*f].id)
+    }
+
+    fn is_global(&self, id: u32) -> bool {
+        self.defs.get(&id).is_some_and(|d| {
+            d.func.is_none()
+                && matches!(
+                    d.opcode,
+                    op::VARIABLE
+                        | op::CONSTANT
+                        | op::CONSTANT_COMPOSITE
+                        | op::CONSTANT_TRUE
+                        | op::CONSTANT_FALSE
+                        | op::CONSTANT_NULL
+                )
+        })
+    }
+
+    fn named(&self, id: u32, wanted: &[&str]) -> bool {
+        self.names
+            .get(&id)
+            .is_some_and(|ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
+    }
+
+    /// The global OpVariable (or constant) a DebugGlobalVariable names: the bound id when it is a
+    /// global whose names (if any) agree, else the one global variable the module names so.
+    pub fn global_of(&self, bound: Option<u32>, wanted: &[&str]) -> Option<u32> {
+        if let Some(id) = bound.filter(|id| self.is_global(*id)) {
+            if !self.names.contains_key(&id) || self.named(id, wanted) {
+                return Some(id);
+            }
+        }
+        let mut found = self
+            .defs
+            .iter()
+            .filter(|(id, d)| d.opcode == op::VARIABLE && self.is_global(**id))
+            .filter(|(id, _)| self.named(**id, wanted))
+            .map(|(id, _)| *id);
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    }
+
+    /// The base function whose body holds normal-form offset `pos`, if it is an instruction start.
+    pub fn func_at(&self, pos: u32) -> Option<usize> {
+        let i = *self.at.get(&pos)?;
+        self.funcs.iter().position(|f| f.first < i && i < f.end)
+    }
+
+    /// Where an instruction anchored at `pos` goes: the index of the instruction it precedes —
+    /// after OpFunction, parameters, labels, OpPhi and OpVariable, before a merge that precedes
+    /// the anchor branch. `None` when `pos` is no instruction inside a function body, or the end.
+    pub fn insertion(&self, pos: u32) -> Option<usize> {
+        let f = self.func_at(pos)?;
+        let mut i = self.at[&pos];
+        while i < self.funcs[f].end
+            && matches!(
+                self.insns[i].1,
+                op::FUNCTION | op::FUNCTION_PARAMETER | op::LABEL | op::PHI | op::VARIABLE
+            )
+        {
+            i += 1;
+        }
+        if i >= self.funcs[f].end {
+            return None;
+        }
+        if i > 0 && matches!(self.insns[i - 1].1, op::LOOP_MERGE | op::SELECTION_MERGE) {
+            i -= 1;
+        }
+        Some(i)
+    }
+
+    /// The entry-block insertion point of a base function (after its variables).
+    pub fn entry(&self, f: usize) -> Option<usize> {
+        let pos = self.insns.get(self.funcs[f].first + 1)?.0;
+        self.insertion(pos)
+    }
+}
+
+/// The result id of any instruction that has one, per the core grammar.
+fn any_result_id(insn: &binary::Insn<'_>) -> Option<u32> {
+    if let Some(id) = result_id(insn) {
+        return Some(id);
+    }
+    let g = crate::spirv::normal::grammar(insn.opcode())?;
+    let mut at = 0;
+    for o in g.operands {
+        match o.kind {
+            rspirv::grammar::OperandKind::IdResultType => at += 1,
+            rspirv::grammar::OperandKind::IdResult => return insn.operands().get(at).copied(),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Names the base module gives functions: OpName, entry-point names, linkage names.
+fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
+    let mut out: HashMap<u32, Vec<String>> = HashMap::new();
+    for insn in &bin.insns {
+        let (target, at) = match insn.opcode() {
+            op::NAME => (insn.operand(0).ok(), 1),
+            op::ENTRY_POINT => (insn.operand(1).ok(), 2),
+            op::DECORATE if insn.operand(1).ok() == Some(LINKAGE_ATTRIBUTES) => {
+                (insn.operand(0).ok(), 2)
+            }
+            _ => continue,
+        };
+        if let (Some(t), Ok((s, _))) = (target, insn.string(at)) {
+            out.entry(t).or_default().push(s);
+        }
+    }
+    out
+}
+
+/// Matches IR functions to base OpFunctions: by `binding` when the id is an OpFunction whose names
+/// (if any) agree — then its code positions are trusted —, else by OpName, entry-point name or
+/// linkage name (the function is described, its code-anchored records are not placed).
+pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
+    let names = std::mem::take(&mut c.names);
+    let mut unmatched = Vec::new();
+    let mut taken = vec![false; c.funcs.len()];
+    for (h, s) in m.scopes.iter() {
+        let ScopeKind::Function(f) = &s.kind else {
+            continue;
+        };
+        let wanted: Vec<&str> = [f.linkage.as_deref(), s.name.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let agrees = |id: u32| {
+            names
+                .get(&id)
+                .map_or(true, |ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
+        };
+        let by_id = match &f.binding {
+            Some(Value::Spirv(id)) => c
+                .funcs
+                .iter()
+                .position(|g| g.id == *id)
+                .filter(|i| !taken[*i] && agrees(*id)),
+            _ => None,
+        };
+        let found = by_id.map(|i| (i, true)).or_else(|| {
+            c.funcs
+                .iter()
+                .enumerate()
+                .find(|(i, g)| {
+                    !taken[*i]
+                        && names
+                            .get(&g.id)
+                            .is_some_and(|ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
+                })
+                .map(|(i, _)| (i, false))
+        });
+        match found {
+            Some((i, trusted)) => {
+                taken[i] = true;
+                c.matched.insert(h, (i, trusted));
+            }
+            None if f.binding.is_some() || s.flags.has("definition") => unmatched.push(h),
+            None => {}
+        }
+    }
+    c.names = names;
+    unmatched
+}

@@ -1,0 +1,342 @@
+//! Operands by name → words, per the target set's [`Layout`]: numbers as literal words or interned
+//! `OpConstant`s, strings as interned `OpString`s, absent references as one `DebugInfoNone`.
+
+use std::collections::HashMap;
+
+use crate::spec::spirv::{Flavour, Layout, Q, W};
+use crate::spirv::binary::op;
+
+/// The most words one instruction may have.
+pub const MAX_WORDS: usize = 0xffff;
+/// The most bytes (NUL excluded) a string operand may have in an instruction of `fixed` other words.
+pub fn max_string_bytes(fixed: usize) -> usize {
+    (MAX_WORDS - fixed) * 4 - 1
+}
+
+/// An operand value, before the set decides how to encode it.
+#[derive(Clone, Debug)]
+pub enum V {
+    Str(String),
+    Num(u32),
+    Bool(bool),
+    Id(u32),
+    None,
+    /// An optional operand left out.
+    Absent,
+    List(Vec<V>),
+    /// Enumerator (value, name) pairs.
+    Pairs(Vec<(u32, String)>),
+}
+
+/// Ids of core types and constants the debug instructions need, interned.
+#[derive(Default)]
+pub struct Interned {
+    pub void: Option<u32>,
+    pub uint: Option<u32>,
+    pub bool_: Option<u32>,
+    pub strings: HashMap<String, u32>,
+    pub consts: HashMap<u32, u32>,
+    pub bools: [Option<u32>; 2],
+}
+
+/// The module being written: id allocation and the sections debug info adds.
+pub struct Emitter {
+    pub flavour: Flavour,
+    pub bound: u32,
+    pub import: u32,
+    pub interned: Interned,
+    /// OpStrings (debug section 7a).
+    pub strings: Vec<u32>,
+    /// Types and constants debug info needs.
+    pub types: Vec<u32>,
+    /// Module-level debug instructions.
+    pub debug: Vec<u32>,
+    /// The result id the next debug instruction takes (reserved earlier), if any.
+    pub preset: Option<u32>,
+    /// Instructions whose operand list had to be cut to the word-count limit.
+    pub cut: u32,
+    /// Strings cut at an embedded NUL.
+    pub nul_cut: u32,
+    none: Option<u32>,
+}
+
+pub fn insn(opcode: u16, operands: &[u32]) -> Vec<u32> {
+    let mut w = Vec::with_capacity(operands.len() + 1);
+    w.push(((operands.len() as u32 + 1) << 16) | u32::from(opcode));
+    w.extend_from_slice(operands);
+    w
+}
+
+pub fn string_words(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.push(0);
+    while bytes.len() % 4 != 0 {
+        bytes.push(0);
+    }
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Operand names compared without case, spaces, punctuation and the grammars' spelling slips.
+fn norm(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match s.as_str() {
+        "paramtertypes" => "parametertypes".into(),
+        "literalflags" => "flags".into(),
+        _ => s,
+    }
+}
+
+impl Emitter {
+    pub fn new(flavour: Flavour, bound: u32, interned: Interned) -> Emitter {
+        let mut e = Emitter {
+            flavour,
+            bound,
+            import: 0,
+            interned,
+            strings: Vec::new(),
+            types: Vec::new(),
+            debug: Vec::new(),
+            preset: None,
+            cut: 0,
+            nul_cut: 0,
+            none: None,
+        };
+        e.import = e.id();
+        e
+    }
+
+    /// A fresh id. At the end of the id space it keeps returning the last one; the writer
+    /// refuses such a module (see `exhausted`).
+    pub fn id(&mut self) -> u32 {
+        let id = self.bound;
+        self.bound = self.bound.saturating_add(1);
+        id
+    }
+
+    /// Whether the module ran out of ids (the bound must stay below 2^32).
+    pub fn exhausted(&self) -> bool {
+        self.bound == u32::MAX
+    }
+
+    pub fn void(&mut self) -> u32 {
+        if let Some(v) = self.interned.void {
+            return v;
+        }
+        let id = self.id();
+        self.types.extend(insn(op::TYPE_VOID, &[id]));
+        self.interned.void = Some(id);
+        id
+    }
+
+    fn uint(&mut self) -> u32 {
+        if let Some(v) = self.interned.uint {
+            return v;
+        }
+        let id = self.id();
+        self.types.extend(insn(op::TYPE_INT, &[id, 32, 0]));
+        self.interned.uint = Some(id);
+        id
+    }
+
+    pub fn constant(&mut self, n: u32) -> u32 {
+        if let Some(id) = self.interned.consts.get(&n) {
+            return *id;
+        }
+        let ty = self.uint();
+        let id = self.id();
+        self.types.extend(insn(op::CONSTANT, &[ty, id, n]));
+        self.interned.consts.insert(n, id);
+        id
+    }
+
+    fn boolean(&mut self, b: bool) -> u32 {
+        if let Some(id) = self.interned.bools[usize::from(b)] {
+            return id;
+        }
+        let ty = match self.interned.bool_ {
+            Some(t) => t,
+            None => {
+                let t = self.id();
+                self.types.extend(insn(op::TYPE_BOOL, &[t]));
+                self.interned.bool_ = Some(t);
+                t
+            }
+        };
+        let id = self.id();
+        let opcode = if b {
+            op::CONSTANT_TRUE
+        } else {
+            op::CONSTANT_FALSE
+        };
+        self.types.extend(insn(opcode, &[ty, id]));
+        self.interned.bools[usize::from(b)] = Some(id);
+        id
+    }
+
+    /// The OpString of `s` (callers keep `s` within [`max_string_bytes`]).
+    pub fn string(&mut self, s: &str) -> u32 {
+        // A literal string ends at its first NUL.
+        let s = match s.find('\0') {
+            Some(n) => {
+                self.nul_cut += 1;
+                &s[..n]
+            }
+            None => s,
+        };
+        if let Some(id) = self.interned.strings.get(s) {
+            return *id;
+        }
+        let id = self.id();
+        let mut ops = vec![id];
+        ops.extend(string_words(s));
+        self.strings.extend(insn(op::STRING, &ops));
+        self.interned.strings.insert(s.to_string(), id);
+        id
+    }
+
+    /// The module's one DebugInfoNone.
+    pub fn none(&mut self) -> u32 {
+        if let Some(n) = self.none {
+            return n;
+        }
+        let id = self.ext_words("DebugInfoNone", &[]).map(|(id, w)| {
+            self.debug.extend(w);
+            id
+        });
+        let id = id.unwrap_or(0);
+        self.none = Some(id);
+        id
+    }
+
+    fn word(&mut self, w: W, v: &V) -> Vec<u32> {
+        match (w, v) {
+            (_, V::Absent) => vec![],
+            (_, V::List(vs)) => vs.iter().flat_map(|v| self.word(w, v)).collect(),
+            (W::Lit, V::Num(n)) => vec![*n],
+            (W::Lit, V::Bool(b)) => vec![u32::from(*b)],
+            (W::Lit, _) => vec![0],
+            (_, V::Str(s)) => vec![self.string(s)],
+            (_, V::Num(n)) => vec![self.constant(*n)],
+            (_, V::Bool(b)) => vec![self.boolean(*b)],
+            (_, V::Id(id)) => vec![*id],
+            (_, V::None) => vec![self.none()],
+            (_, V::Pairs(ps)) => {
+                // Every grammar says PairIdRefIdRef: the value is an OpConstant in every set
+                // (spirv-val checks it; llvm-spirv writes and reads it so).
+                let mut out = Vec::new();
+                for (n, name) in ps {
+                    out.push(self.constant(*n));
+                    out.push(self.string(name));
+                }
+                out
+            }
+        }
+    }
+
+    /// Encodes a debug instruction from named operands; `None` if the set has no such instruction.
+    /// Missing operands are DebugInfoNone (ids) or 0 (literals); optional ones are left out.
+    pub fn ext_words(&mut self, name: &str, args: &[(&str, V)]) -> Option<(u32, Vec<u32>)> {
+        let layout: &Layout = self.flavour.layout_by_name(name)?;
+        let id = self.preset.take().unwrap_or_else(|| self.id());
+        let void = self.void();
+        let mut ops = vec![void, id, self.import, layout.opcode];
+        for o in layout.operands {
+            let key = norm(o.name);
+            let v = args.iter().find(|(n, _)| norm(n) == key).map(|(_, v)| v);
+            let v = match (v, o.q) {
+                (Some(v), _) => v.clone(),
+                (None, Q::One) if key == "flags" => V::Num(0),
+                (None, Q::One) => V::None,
+                (None, _) => V::Absent,
+            };
+            let words = self.word(o.w, &v);
+            ops.extend(words);
+        }
+        if ops.len() >= MAX_WORDS {
+            ops.truncate(MAX_WORDS - 1);
+            self.cut += 1;
+        }
+        Some((id, insn(op::EXT_INST, &ops)))
+    }
+
+    /// Encodes a module-level debug instruction into the debug section.
+    pub fn ext(&mut self, name: &str, args: &[(&str, V)]) -> Option<u32> {
+        let (id, w) = self.ext_words(name, args)?;
+        self.debug.extend(w);
+        Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ops_of(words: &[u32]) -> &[u32] {
+        // OpExtInst: word 0, result type, result id, set, opcode, operands…
+        &words[5..]
+    }
+
+    #[test]
+    fn numbers_are_literals_or_interned_constants_per_set() {
+        let args = [
+            ("Name", V::Str("int".into())),
+            ("Size", V::Num(32)),
+            ("Encoding", V::Num(4)),
+        ];
+        let mut ocl = Emitter::new(Flavour::OpenCl100, 1, Interned::default());
+        let (_, w) = ocl.ext_words("DebugTypeBasic", &args).unwrap();
+        let ops = ops_of(&w);
+        assert_eq!(ops.len(), 3);
+        assert_eq!(ops[2], 4, "Encoding is a literal in OpenCL.100");
+        assert_eq!(
+            Some(&ops[1]),
+            ocl.interned.consts.get(&32),
+            "Size is an OpConstant"
+        );
+
+        let mut ns = Emitter::new(Flavour::Shader100, 1, Interned::default());
+        let (_, w) = ns.ext_words("DebugTypeBasic", &args).unwrap();
+        let ops = ops_of(&w).to_vec();
+        assert_eq!(ops.len(), 4, "NonSemantic adds Flags (0 when not given)");
+        assert_eq!(Some(&ops[2]), ns.interned.consts.get(&4));
+        assert_eq!(Some(&ops[3]), ns.interned.consts.get(&0));
+        // Interned: the same value is the same id.
+        let (_, again) = ns.ext_words("DebugTypeBasic", &args).unwrap();
+        assert_eq!(ops_of(&again), &ops[..]);
+        assert_eq!(ns.interned.strings.len(), 1);
+    }
+
+    #[test]
+    fn absent_operands_are_one_debug_info_none_and_optional_ones_are_left_out() {
+        let mut e = Emitter::new(Flavour::OpenCl100, 1, Interned::default());
+        let (_, w) = e
+            .ext_words("DebugLexicalBlock", &[("Line", V::Num(3))])
+            .unwrap();
+        let ops = ops_of(&w).to_vec();
+        assert_eq!(ops.len(), 4, "Name is optional and left out");
+        assert_eq!(
+            ops[0], ops[3],
+            "Source and Parent share the one DebugInfoNone"
+        );
+        assert_eq!(ops[1], 3);
+        assert!(
+            e.ext_words("DebugTypeMatrix", &[]).is_none(),
+            "not in OpenCL.100"
+        );
+    }
+
+    #[test]
+    fn strings_end_at_nul() {
+        let mut e = Emitter::new(Flavour::Shader100, 1, Interned::default());
+        let a = e.string("ab\0cd");
+        assert_eq!(e.string("ab"), a);
+        assert_eq!(e.nul_cut, 1);
+    }
+}

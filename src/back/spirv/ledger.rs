@@ -1,0 +1,111 @@
+//! The loss ledger: what the target set (or the target module) cannot express, each with the IR
+//! place it came from. The rules per set live here as data so that the writer stays one writer.
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::ir::{verify, Module, Ref};
+use crate::spec::spirv::Flavour;
+
+/// Something of the IR that a set may not be able to hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    Matrix,
+    LineRange,
+    EntryPoint,
+    BuildId,
+    StoragePath,
+    Source,
+    Language,
+    Import,
+    Atomic,
+    Fragment,
+    Checksum,
+    SourceContinued,
+    LinkageOfComposite,
+    Inheritance,
+    /// DebugMacroDef/Undef and DebugInlinedVariable: llvm-spirv-14, the one consumer of
+    /// `SPIRV.debug`, aborts on them ("Not implemented SPIR-V debug instruction").
+    MacroAndInlinedVariable,
+}
+
+/// Which sets hold a feature (`true`): the one table of set capabilities beyond the layouts.
+pub fn holds(f: Flavour, feature: Feature) -> bool {
+    use Feature::*;
+    let ns = f == Flavour::Shader100;
+    let ocl = matches!(f, Flavour::OpenCl100 | Flavour::SpirvDebug);
+    match feature {
+        Matrix | LineRange | EntryPoint | BuildId | StoragePath | SourceContinued => ns,
+        Source | Language | Atomic | Fragment | LinkageOfComposite => ns || ocl,
+        // llvm-spirv-14 asserts on the OpenCL.100 DebugImportedEntity operand count.
+        Import => ns || f == Flavour::OpenCl100,
+        Checksum => ocl,
+        // spirv-val 2025.5 checks NonSemantic DebugTypeInheritance against the OpenCL.100 layout
+        // (with a Child operand the NonSemantic spec removed).
+        Inheritance => !ns,
+        MacroAndInlinedVariable => f != Flavour::SpirvDebug,
+    }
+}
+
+pub struct Ledger<'m> {
+    pub m: &'m Module,
+    pub diags: Diagnostics,
+}
+
+impl<'m> Ledger<'m> {
+    pub fn new(m: &'m Module) -> Self {
+        Ledger {
+            m,
+            diags: Diagnostics::default(),
+        }
+    }
+    pub fn place(&self, r: Ref) -> String {
+        verify::describe(self.m, r)
+    }
+    pub fn dropped(&mut self, r: Ref, msg: impl Into<String>) {
+        let p = self.place(r);
+        self.diags.push(LossKind::Dropped, p, msg);
+    }
+    pub fn approx(&mut self, r: Ref, msg: impl Into<String>) {
+        let p = self.place(r);
+        self.diags.push(LossKind::Approximated, p, msg);
+    }
+    pub fn push(&mut self, kind: LossKind, place: impl Into<String>, msg: impl Into<String>) {
+        self.diags.push(kind, place, msg);
+    }
+}
+
+/// Cuts `s` to at most `max` bytes on a UTF-8 character boundary; returns (head, rest).
+pub fn split_utf8(s: &str, max: usize) -> (&str, &str) {
+    if s.len() <= max {
+        return (s, "");
+    }
+    let mut cut = max;
+    while cut > 0 && !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.split_at(cut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_on_char_boundaries() {
+        let s = "aé€😀";
+        for max in 0..s.len() + 2 {
+            let (h, r) = split_utf8(s, max);
+            assert!(h.len() <= max);
+            assert_eq!(format!("{h}{r}"), s);
+        }
+        assert_eq!(split_utf8("aé", 2), ("a", "é"));
+    }
+
+    #[test]
+    fn set_capabilities() {
+        assert!(holds(Flavour::Shader100, Feature::Matrix));
+        assert!(!holds(Flavour::OpenCl100, Feature::Matrix));
+        assert!(!holds(Flavour::DebugInfo, Feature::Source));
+        assert!(holds(Flavour::SpirvDebug, Feature::Checksum));
+        assert!(!holds(Flavour::Shader100, Feature::Checksum));
+    }
+}

@@ -1,0 +1,235 @@
+//! The SPIR-V debug-info writer: one writer for every debug set, driven by the set's instruction
+//! layouts (`spec::spirv_grammar`) and enum tables (`spec::spirv`), following
+//! docs/spirv-mapping.md in the writing direction.
+//!
+//! - `encode`: operands by name → words (literals or interned OpConstants, OpStrings, DebugInfoNone);
+//! - `order`: emission order (no forward references but those the set allows);
+//! - `types`, `scopes`, `operands`: what each IR entity becomes;
+//! - `code`, `infunc`: the given module's functions and the in-function instructions;
+//! - `module`: the layout of a standalone module, or the weaving into a given one;
+//! - `ledger`: what the set cannot express, with the IR place.
+
+mod code;
+mod encode;
+mod infunc;
+pub mod ledger;
+mod module;
+mod operands;
+mod order;
+mod scc;
+mod scopes;
+mod types;
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::error::Error;
+use crate::ir::{Handle, Language, Module, Ref};
+use crate::spec::spirv::Flavour;
+use crate::spirv::binary::{to_words, Module as Bin};
+use crate::spirv::NormalForm;
+
+/// What to write the debug info into.
+#[derive(Clone, Copy, Debug)]
+pub enum Base<'a> {
+    /// A new module that holds only the debug info.
+    Standalone,
+    /// A given module (any byte order): its own debug info is dropped (its normal form is taken)
+    /// and the IR's is woven in. Covers in-place rewriting and `--into`.
+    Module(&'a [u8]),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct WriteOptions<'a> {
+    pub flavour: Flavour,
+    pub base: Base<'a>,
+}
+
+/// Languages whose standalone modules are Kernel modules.
+pub fn kernel_language(l: Language) -> bool {
+    [
+        Language::OPENCL,
+        Language::OPENCL_CPP,
+        Language::CPP_FOR_OPENCL,
+        Language::C89,
+        Language::C,
+        Language::C99,
+        Language::C11,
+        Language::C17,
+        Language::C23,
+        Language::SYCL,
+    ]
+    .contains(&l)
+}
+
+/// Writes the module's debug info as SPIR-V (little-endian bytes) and lists what was lost.
+/// The module must pass `ir::verify::check`.
+pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
+    // The entity writers recurse along reference chains; give them room for deep ones.
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn_scoped(s, || write_here(m, opts))
+            .map_err(|e| Error::Usage(format!("cannot start the writer thread: {e}")))?
+            .join()
+            .unwrap_or_else(|_| Err(Error::Usage("the SPIR-V writer panicked".into())))
+    })
+}
+
+fn spirv_err(e: crate::spirv::SpirvError) -> Error {
+    Error::Spirv {
+        context: "the module to write into".into(),
+        source: e,
+    }
+}
+
+fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
+    let words = match opts.base {
+        Base::Standalone => None,
+        Base::Module(bytes) => {
+            let words = to_words(bytes).map_err(spirv_err)?;
+            let bin = Bin::parse(&words).map_err(spirv_err)?;
+            let nf = NormalForm::compute(&bin).map_err(spirv_err)?;
+            Some(nf.words(&bin))
+        }
+    };
+    let bin = match &words {
+        Some(w) => Some(Bin::parse(w).map_err(spirv_err)?),
+        None => None,
+    };
+    let mut code = bin
+        .as_ref()
+        .map(code::CodeInfo::analyse)
+        .unwrap_or_default();
+    let unmatched = match &bin {
+        Some(_) => code::match_functions(&mut code, m),
+        None => Vec::new(),
+    };
+    let kernel = match &bin {
+        Some(_) => code.kernel,
+        None => m.units.values().any(|u| kernel_language(u.language)),
+    };
+    code.kernel = kernel;
+    if bin.is_none() {
+        code.caps = module::standalone_caps(kernel).to_vec();
+        code.version = module::standalone_version(kernel);
+    }
+    let interned = encode::Interned {
+        void: code.void,
+        uint: code.uint,
+        bool_: code.bool_,
+        ..Default::default()
+    };
+    let bound = bin.as_ref().map_or(1, |b| b.bound.max(1));
+    let e = encode::Emitter::new(opts.flavour, bound, interned);
+    let mut w = order::Writer::new(m, e, code);
+    for h in unmatched {
+        let p = w.ledger.place(Ref::Scope(h));
+        w.ledger.push(
+            LossKind::Unmatched,
+            p,
+            "no OpFunction of the target module matches it (binding, OpName, entry point, linkage)",
+        );
+    }
+    emit_all(&mut w);
+    let inserts = infunc::write(&mut w, bin.is_none());
+    let cuts = [
+        (
+            w.e.cut,
+            LossKind::Dropped,
+            "instructions had more operands than 65535 words hold; the rest was cut",
+        ),
+        (
+            w.e.nul_cut,
+            LossKind::Approximated,
+            "strings hold a NUL character: cut there (a SPIR-V string ends at NUL)",
+        ),
+    ];
+    for (n, kind, what) in cuts {
+        if n > 0 {
+            w.ledger.push(kind, "module", format!("{n} {what}"));
+        }
+    }
+    if w.e.exhausted() {
+        return Err(Error::Usage(
+            "the module's id bound leaves no room for the debug info's ids".into(),
+        ));
+    }
+    let diags = std::mem::take(&mut w.ledger.diags);
+    let out = match &bin {
+        Some(b) => module::weave(w.e, b, inserts),
+        None => module::standalone(w.e, kernel),
+    };
+    let bytes = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+    Ok((bytes, diags))
+}
+
+fn all<T>(n: usize, f: impl Fn(Handle<T>) -> Ref) -> impl Iterator<Item = Ref> {
+    (0..n).map(move |i| f(Handle::new(i as u32)))
+}
+
+/// Every entity, in the text form's order, each after what it needs.
+fn emit_all(w: &mut order::Writer) {
+    let m = w.m;
+    let refs = all(m.units.len(), Ref::Unit)
+        .chain(all(m.files.len(), Ref::File))
+        .chain(all(m.types.len(), Ref::Type))
+        .chain(all(m.scopes.len(), Ref::Scope))
+        .chain(all(m.inlined.len(), Ref::Inlined))
+        .chain(all(m.vars.len(), Ref::Var))
+        .chain(all(m.exprs.len(), Ref::Expr))
+        .chain(all(m.macros.len(), Ref::Macro))
+        .chain(all(m.imports.len(), Ref::Import))
+        .chain(all(m.entry_points.len(), Ref::EntryPoint));
+    for r in refs {
+        w.id(r);
+        w.drain();
+    }
+    module_info(w);
+    let unwritable = [
+        (m.loclists.len(), "location lists"),
+        (m.labels.len(), "labels"),
+        (m.call_sites.len(), "call sites"),
+        (m.properties.len(), "ObjC properties"),
+        (m.cies.len() + m.fdes.len(), "call-frame entries"),
+    ];
+    for (n, what) in unwritable {
+        if n > 0 {
+            w.ledger.push(
+                LossKind::Dropped,
+                "module",
+                format!("{n} {what}: no SPIR-V debug instruction describes them"),
+            );
+        }
+    }
+}
+
+fn module_info(w: &mut order::Writer) {
+    use encode::V;
+    use ledger::{holds, Feature};
+    let info = &w.m.info;
+    if let Some(b) = &info.build_id {
+        if holds(w.e.flavour, Feature::BuildId) {
+            let args = [
+                ("Identifier", V::Str(b.id.clone())),
+                ("Flags", V::Num(b.flags)),
+            ];
+            w.e.ext("DebugBuildIdentifier", &args);
+        } else {
+            w.ledger.push(
+                LossKind::Dropped,
+                "module",
+                "build id: the set has no DebugBuildIdentifier",
+            );
+        }
+    }
+    if let Some(p) = &info.storage_path {
+        if holds(w.e.flavour, Feature::StoragePath) {
+            w.e.ext("DebugStoragePath", &[("Path", V::Str(p.clone()))]);
+        } else {
+            w.ledger.push(
+                LossKind::Dropped,
+                "module",
+                "storage path: the set has no DebugStoragePath",
+            );
+        }
+    }
+}

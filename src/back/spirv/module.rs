@@ -1,0 +1,166 @@
+//! Module layout: a standalone module around the debug info, or the debug info woven into a given
+//! module's normal form (logical layout sections of the SPIR-V spec, 2.4).
+
+use super::encode::{insn, string_words, Emitter};
+use super::infunc::Inserts;
+use crate::spec::spirv::Flavour;
+use crate::spirv::binary::{op, Module as Bin};
+
+pub const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
+const EXECUTION_MODE_ID: u16 = 331;
+const SOURCE_CONTINUED: u16 = 2;
+
+fn with_string(opcode: u16, head: &[u32], s: &str) -> Vec<u32> {
+    let mut ops = head.to_vec();
+    ops.extend(string_words(s));
+    insn(opcode, &ops)
+}
+
+fn import(e: &Emitter) -> Vec<u32> {
+    with_string(op::EXT_INST_IMPORT, &[e.import], e.flavour.import_name())
+}
+
+/// Capabilities of a standalone module: Addresses, Linkage, Kernel, GenericPointer; or Shader.
+pub fn standalone_caps(kernel: bool) -> &'static [u32] {
+    if kernel {
+        &[4, 5, 6, 38]
+    } else {
+        &[1]
+    }
+}
+
+/// SPIR-V 1.0 for Kernel modules (what OpenCL consumers take), 1.3 for Shader ones.
+pub fn standalone_version(kernel: bool) -> u32 {
+    if kernel {
+        0x0001_0000
+    } else {
+        0x0001_0300
+    }
+}
+
+/// A module holding only debug info: Kernel + Physical64/OpenCL (with Linkage, as it has no
+/// entry point) for OpenCL-ish languages, Shader + Logical/GLSL450 with an empty GLCompute `main`
+/// otherwise.
+pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
+    let mut tail = Vec::new();
+    let mut head = Vec::new();
+    let mut entry = Vec::new();
+    for cap in standalone_caps(kernel) {
+        head.extend(insn(op::CAPABILITY, &[*cap]));
+    }
+    if e.flavour == Flavour::Shader100 {
+        head.extend(with_string(op::EXTENSION, &[], NON_SEMANTIC_EXTENSION));
+    }
+    head.extend(import(&e));
+    if kernel {
+        head.extend(insn(op::MEMORY_MODEL, &[2, 2])); // Physical64 OpenCL
+    } else {
+        head.extend(insn(op::MEMORY_MODEL, &[0, 1])); // Logical GLSL450
+        let void = e.void();
+        let fnty = e.id();
+        let main = e.id();
+        let label = e.id();
+        e.types.extend(insn(33, &[fnty, void])); // OpTypeFunction
+        entry.extend(with_string(op::ENTRY_POINT, &[5, main], "main")); // GLCompute
+        entry.extend(insn(op::EXECUTION_MODE, &[main, 17, 1, 1, 1])); // LocalSize
+        tail.extend(insn(op::FUNCTION, &[void, main, 0, fnty]));
+        tail.extend(insn(op::LABEL, &[label]));
+        tail.extend(insn(op::RETURN, &[]));
+        tail.extend(insn(op::FUNCTION_END, &[]));
+    }
+    let version = standalone_version(kernel);
+    let mut out = vec![crate::spirv::binary::MAGIC, version, 0, e.bound, 0];
+    out.extend(head);
+    out.extend(entry);
+    out.extend(e.strings);
+    out.extend(e.types);
+    out.extend(e.debug);
+    out.extend(tail);
+    out
+}
+
+/// Where each new section goes in the base module: the index of the instruction it precedes.
+struct Points {
+    extension: usize,
+    import: usize,
+    strings: usize,
+    globals: usize,
+}
+
+fn points(bin: &Bin<'_>) -> Points {
+    let first_not = |ops: &[u16]| {
+        bin.insns
+            .iter()
+            .position(|i| !ops.contains(&i.opcode()))
+            .unwrap_or(bin.insns.len())
+    };
+    let extension = first_not(&[op::CAPABILITY]);
+    let import = first_not(&[op::CAPABILITY, op::EXTENSION]).max(extension);
+    let strings = first_not(&[
+        op::CAPABILITY,
+        op::EXTENSION,
+        op::EXT_INST_IMPORT,
+        op::MEMORY_MODEL,
+        op::ENTRY_POINT,
+        op::EXECUTION_MODE,
+        EXECUTION_MODE_ID,
+        op::STRING,
+        op::SOURCE_EXTENSION,
+        op::SOURCE,
+        SOURCE_CONTINUED,
+    ])
+    .max(import);
+    let globals = bin
+        .insns
+        .iter()
+        .position(|i| i.opcode() == op::FUNCTION)
+        .unwrap_or(bin.insns.len())
+        .max(strings);
+    Points {
+        extension,
+        import,
+        strings,
+        globals,
+    }
+}
+
+fn has_extension(bin: &Bin<'_>, name: &str) -> bool {
+    bin.insns
+        .iter()
+        .any(|i| i.opcode() == op::EXTENSION && i.string(0).is_ok_and(|(s, _)| s == name))
+}
+
+/// The base module's normal form with the debug info woven in.
+pub fn weave(e: Emitter, bin: &Bin<'_>, mut inserts: Inserts) -> Vec<u32> {
+    let p = points(bin);
+    let mut at: Inserts = Inserts::new();
+    let mut add = |i: usize, words: Vec<u32>| at.entry(i).or_default().extend(words);
+    if e.flavour == Flavour::Shader100 && !has_extension(bin, NON_SEMANTIC_EXTENSION) {
+        add(
+            p.extension,
+            with_string(op::EXTENSION, &[], NON_SEMANTIC_EXTENSION),
+        );
+    }
+    add(p.import, import(&e));
+    add(p.strings, e.strings.clone());
+    let mut globals = e.types.clone();
+    globals.extend(&e.debug);
+    add(p.globals, globals);
+    for (i, words) in std::mem::take(&mut inserts) {
+        add(i, words);
+    }
+    let extra: usize = at.values().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(bin.words.len() + extra);
+    out.extend_from_slice(&bin.words[..5]);
+    out[3] = e.bound;
+    for (i, insn) in bin.insns.iter().enumerate() {
+        if let Some(words) = at.remove(&i) {
+            out.extend(words);
+        }
+        out.extend_from_slice(insn.words);
+    }
+    for (_, words) in at {
+        out.extend(words);
+    }
+    out
+}

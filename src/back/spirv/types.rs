@@ -1,0 +1,478 @@
+//! Types → DebugType* instructions (docs/spirv-mapping.md "Types", read in the writing direction).
+
+use super::encode::V;
+use super::ledger::{holds, Feature};
+use super::order::Writer;
+use crate::ir::{Bound, Handle, Memory, PtrKind, Ref, TemplateParamKind, Type, TypeKind, Value};
+use crate::spec::spirv::{to_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
+
+pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
+    let m = w.m;
+    let t = m.types.get(h);
+    let r = Ref::Type(h);
+    match &t.kind {
+        TypeKind::Basic { encoding } => {
+            let enc = w.enum_value(r, w.e.flavour.encodings(), *encoding, "encoding");
+            let args = [
+                ("Name", name(t)),
+                ("Size", w.size(r, t.size)),
+                ("Encoding", V::Num(enc)),
+                ("Flags", V::Num(w.flags(r, t.flags))),
+            ];
+            w.ext(r, "DebugTypeBasic", &args)
+        }
+        TypeKind::Pointer {
+            kind,
+            pointee,
+            space,
+        } => {
+            let base = w.base_or_void(r, *pointee);
+            let mut flags = t.flags;
+            match kind {
+                PtrKind::Reference => flags = flags.with("lvalue_reference"),
+                PtrKind::RvalueReference => flags = flags.with("rvalue_reference"),
+                PtrKind::Pointer => {}
+            }
+            let sc = storage_class(w, r, space.storage_class, space.memory);
+            let args = [
+                ("Base Type", base),
+                ("Storage Class", V::Num(sc)),
+                ("Flags", V::Num(w.flags(r, flags))),
+            ];
+            w.ext(r, "DebugTypePointer", &args)
+        }
+        TypeKind::Qualified { qualifier, base } => {
+            let base = w.base_or_void(r, *base);
+            match to_set(w.e.flavour.qualifiers(), *qualifier) {
+                Some(q) => w.ext(
+                    r,
+                    "DebugTypeQualifier",
+                    &[("Base Type", base), ("Type Qualifier", V::Num(q))],
+                ),
+                None => {
+                    w.ledger.dropped(
+                        r,
+                        "the set has no such qualifier; the base type stands for it",
+                    );
+                    match base {
+                        V::Id(id) => id,
+                        _ => w.e.none(),
+                    }
+                }
+            }
+        }
+        TypeKind::Typedef { base } => {
+            let basic = base.is_some_and(|b| matches!(m.types.get(b).kind, TypeKind::Basic { .. }));
+            // spirv-val 2025.5 takes only a DebugTypeBasic as a typedef's base; llvm-spirv-14,
+            // the judge of SPIRV.debug, takes any type.
+            if !basic && w.e.flavour != Flavour::SpirvDebug {
+                w.ledger.approx(
+                    r,
+                    "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
+                );
+                return match w.base_or_void(r, *base) {
+                    V::Id(id) => id,
+                    _ => w.e.none(),
+                };
+            }
+            let base = w.base_or_void(r, *base);
+            let mut args = vec![("Name", name(t)), ("Base Type", base)];
+            args.extend(w.place(t.at, t.scope));
+            w.ext(r, "DebugTypedef", &args)
+        }
+        TypeKind::Array { element, dims, .. } => array(w, h, *element, dims),
+        TypeKind::Vector { element, count } => {
+            let base = w.ty(*element);
+            let args = [("Base Type", base), ("Component Count", V::Num(*count))];
+            w.ext(r, "DebugTypeVector", &args)
+        }
+        TypeKind::Matrix {
+            column,
+            count,
+            column_major,
+        } => {
+            let col = w.ty(*column);
+            if holds(w.e.flavour, Feature::Matrix) {
+                let args = [
+                    ("Vector Type", col),
+                    ("Vector Count", V::Num(*count)),
+                    ("Column Major", V::Bool(*column_major)),
+                ];
+                return w.ext(r, "DebugTypeMatrix", &args);
+            }
+            w.ledger.approx(
+                r,
+                "the set has no DebugTypeMatrix: written as an array of its column vectors",
+            );
+            let counts = V::List(vec![V::Num(*count)]);
+            w.ext(
+                r,
+                "DebugTypeArray",
+                &[("Base Type", col), ("Component Counts", counts)],
+            )
+        }
+        TypeKind::Function {
+            ret,
+            params,
+            variadic,
+            ..
+        } => {
+            if *variadic {
+                w.ledger.dropped(r, "variadic: the set cannot say so");
+            }
+            let ret = match ret {
+                Some(h) => V::Id(w.id(Ref::Type(*h))),
+                None => V::Id(w.e.void()),
+            };
+            let ps = params.iter().map(|p| w.base_or_void(r, *p)).collect();
+            let args = [
+                ("Flags", V::Num(w.flags(r, t.flags))),
+                ("Return Type", ret),
+                ("Parameter Types", V::List(ps)),
+            ];
+            w.ext(r, "DebugTypeFunction", &args)
+        }
+        TypeKind::Enum {
+            underlying,
+            enumerators,
+            ..
+        } => {
+            let under = w.base_or_void(r, *underlying);
+            let mut pairs = Vec::new();
+            for en in enumerators {
+                let v = u32::try_from(en.value)
+                    .ok()
+                    .or_else(|| i32::try_from(en.value).ok().map(|v| v as u32));
+                if v.is_none() {
+                    w.ledger.approx(
+                        r,
+                        format!("enumerator {} = {} cut to 32 bits", en.name, en.value),
+                    );
+                }
+                pairs.push((v.unwrap_or(en.value as u32), en.name.clone()));
+            }
+            let mut args = vec![("Name", name(t)), ("Underlying Type", under)];
+            args.extend(w.place(t.at, t.scope));
+            args.push(("Size", w.size(r, t.size)));
+            args.push(("Flags", V::Num(w.flags(r, t.flags))));
+            args.push(("Value, Name", V::Pairs(pairs)));
+            w.ext(r, "DebugTypeEnum", &args)
+        }
+        TypeKind::Composite { tag, elements, .. } => composite(w, h, *tag, elements),
+        TypeKind::Member {
+            base, offset_bits, ..
+        } => member(w, h, *base, *offset_bits),
+        TypeKind::Inheritance { .. } if !holds(w.e.flavour, Feature::Inheritance) => {
+            w.ledger.dropped(
+                r,
+                "inheritance: spirv-val 2025.5 checks NonSemantic DebugTypeInheritance against another layout",
+            );
+            w.e.none()
+        }
+        TypeKind::Inheritance { base, offset_bits } => {
+            let child = if w.layout_has("DebugTypeInheritance", "Child") {
+                w.opt(t.scope)
+            } else {
+                V::Absent
+            };
+            let parent = w.ty(*base);
+            let args = [
+                ("Child", child),
+                ("Parent", parent),
+                ("Offset", V::Num(w.num(r, offset_bits.unwrap_or(0)))),
+                ("Size", w.size(r, t.size).or_zero()),
+                ("Flags", V::Num(w.flags(r, t.flags))),
+            ];
+            w.ext(r, "DebugTypeInheritance", &args)
+        }
+        TypeKind::PtrToMember { pointee, class } => {
+            let args = [("Member Type", w.ty(*pointee)), ("Parent", w.ty(*class))];
+            w.ext(r, "DebugTypePtrToMember", &args)
+        }
+        TypeKind::Template { target, params } => {
+            let target = w.opt(*target);
+            let ps = params.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
+            let args = [("Target", target), ("Parameters", V::List(ps))];
+            w.ext(r, "DebugTypeTemplate", &args)
+        }
+        TypeKind::TemplateParam { .. } => template_param(w, h),
+        TypeKind::Unspecified | TypeKind::String { .. } | TypeKind::Other { .. } => {
+            w.ledger.approx(
+                r,
+                "no SPIR-V debug type describes it: written as a DebugTypeBasic of unspecified encoding",
+            );
+            let size = w.size(r, t.size).or_zero();
+            let args = [("Name", name(t)), ("Size", size), ("Encoding", V::Num(0))];
+            w.ext(r, "DebugTypeBasic", &args)
+        }
+    }
+}
+
+fn name(t: &Type) -> V {
+    V::Str(t.name.clone().unwrap_or_default())
+}
+
+impl V {
+    fn or_zero(self) -> V {
+        match self {
+            V::None => V::Num(0),
+            v => v,
+        }
+    }
+}
+
+fn storage_class(w: &mut Writer, r: Ref, exact: Option<u32>, memory: Memory) -> u32 {
+    if let Some(sc) = exact.filter(|sc| w.code.allows_storage_class(*sc)) {
+        return sc;
+    }
+    let by_memory = to_set(STORAGE_CLASSES, memory).filter(|sc| w.code.allows_storage_class(*sc));
+    let fallback = match memory {
+        Memory::GLOBAL | Memory::STORAGE_BUFFER | Memory::UNIFORM | Memory::PUSH_CONSTANT
+            if w.code.allows_storage_class(5) && w.code.kernel =>
+        {
+            5
+        }
+        _ => 7, // Function
+    };
+    let sc = by_memory.unwrap_or(fallback);
+    if exact.is_some_and(|e| e != sc)
+        || (exact.is_none() && memory != Memory::NONE && by_memory.is_none())
+    {
+        w.ledger.approx(
+            r,
+            format!(
+                "storage class {} is not one this module may use: written as {sc}",
+                exact.map_or(format!("of {memory:?}"), |s| format!("{s:#x}"))
+            ),
+        );
+    }
+    sc
+}
+
+fn array(
+    w: &mut Writer,
+    h: Handle<Type>,
+    element: Option<Handle<Type>>,
+    dims: &[crate::ir::Subrange],
+) -> u32 {
+    let r = Ref::Type(h);
+    let t = w.m.types.get(h);
+    let base = w.base_or_void(r, element);
+    let mut counts = Vec::new();
+    for d in dims {
+        counts.push(match d.count {
+            Some(Bound::Const(n)) if n > 0 => V::Num(w.num(r, n as u64)),
+            Some(Bound::Ref(x)) if w.e.flavour != Flavour::SpirvDebug => V::Id(w.id(x)),
+            Some(Bound::Ref(_)) => {
+                // llvm-spirv-14 reads only constant counts.
+                w.ledger
+                    .approx(r, "a count held by a variable: written as 0 (llvm-spirv-14 reads only constants)");
+                V::Num(0)
+            }
+            Some(_) | None if w.e.flavour == Flavour::Shader100 => V::Num(0),
+            _ => {
+                w.ledger.approx(
+                    r,
+                    "runtime-sized: written with count 1 (spirv-val rejects count 0 outside NonSemantic)",
+                );
+                V::Num(1)
+            }
+        });
+        let lower_zero = matches!(d.lower, None | Some(Bound::Const(0)));
+        if !lower_zero || d.upper.is_some() || d.stride.is_some() {
+            w.ledger.dropped(
+                r,
+                "a dimension's lower/upper bound or stride: only counts are written",
+            );
+        }
+    }
+    if let TypeKind::Array {
+        stride: Some(_), ..
+    } = &t.kind
+    {
+        w.ledger
+            .dropped(r, "array stride: the set has no operand for it");
+    }
+    w.ext(
+        r,
+        "DebugTypeArray",
+        &[("Base Type", base), ("Component Counts", V::List(counts))],
+    )
+}
+
+fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static str, V)> {
+    let t = w.m.types.get(h);
+    let r = Ref::Type(h);
+    let tag = match &t.kind {
+        TypeKind::Composite { tag, .. } => *tag,
+        _ => crate::ir::CompositeTag::STRUCT,
+    };
+    let tag = to_set(COMPOSITE_TAGS, tag).unwrap_or_else(|| {
+        if !fwd {
+            w.ledger.approx(r, "composite tag written as Structure");
+        }
+        1
+    });
+    let mut args = vec![("Name", name(t)), ("Tag", V::Num(tag))];
+    args.extend(w.place(t.at, t.scope));
+    let linkage = t
+        .linkage
+        .clone()
+        .or_else(|| t.name.clone())
+        .unwrap_or_default();
+    args.push(("Linkage Name", V::Str(linkage)));
+    let mut flags = t.flags;
+    if fwd {
+        flags = flags.with("fwd_decl");
+        args.push(("Size", V::None));
+    } else {
+        args.push(("Size", w.size(r, t.size)));
+    }
+    args.push(("Flags", V::Num(w.flags(r, flags))));
+    args
+}
+
+/// The FlagFwdDecl stand-in of a composite that is referred to before it is complete.
+pub fn composite_decl(w: &mut Writer, h: Handle<Type>) -> u32 {
+    let args = composite_head(w, h, true);
+    w.e.ext("DebugTypeComposite", &args)
+        .unwrap_or_else(|| w.e.none())
+}
+
+fn composite(
+    w: &mut Writer,
+    h: Handle<Type>,
+    _tag: crate::ir::CompositeTag,
+    elements: &[Ref],
+) -> u32 {
+    let r = Ref::Type(h);
+    let mut args = composite_head(w, h, false);
+    let listed: Vec<Ref> = elements
+        .iter()
+        .copied()
+        .filter(|e| listable(w, *e))
+        .collect();
+    if listed.len() != elements.len() {
+        w.ledger.approx(
+            r,
+            "nested types, static members and method declarations are written but not listed as Members (spirv-val accepts only members, inheritance and functions there)",
+        );
+    }
+    let members = if w.literal() {
+        w.reserve_elements(&listed)
+    } else {
+        listed.iter().map(|e| V::Id(w.id(*e))).collect()
+    };
+    for e in elements.iter().filter(|e| !listed.contains(e)) {
+        w.later(*e);
+    }
+    args.push(("Members", V::List(members)));
+    w.ext(r, "DebugTypeComposite", &args)
+}
+
+fn member(w: &mut Writer, h: Handle<Type>, base: Option<Handle<Type>>, offset: Option<u64>) -> u32 {
+    let r = Ref::Type(h);
+    let t = w.m.types.get(h);
+    let ty = w.base_or_void(r, base);
+    let mut args = vec![("Name", name(t)), ("Type", ty)];
+    // NonSemantic's DebugTypeMember has no Parent (the composite lists it).
+    if w.layout_has("DebugTypeMember", "Parent") {
+        args.extend(w.place(t.at, t.scope));
+    } else {
+        let (s, l, c) = w.loc_args(t.at);
+        args.extend([("Source", s), ("Line", l), ("Column", c)]);
+    }
+    args.push(("Offset", V::Num(w.num(r, offset.unwrap_or(0)))));
+    args.push(("Size", w.size(r, t.size).or_zero()));
+    args.push(("Flags", V::Num(w.flags(r, t.flags))));
+    if let TypeKind::Member { value: Some(v), .. } = &t.kind {
+        match v {
+            Value::Int(n) if (0..=i128::from(u32::MAX)).contains(n) => {
+                args.push(("Value", V::Num(*n as u32)))
+            }
+            _ => w
+                .ledger
+                .dropped(r, "a member value other than a 32-bit number"),
+        }
+    }
+    w.ext(r, "DebugTypeMember", &args)
+}
+
+fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
+    let r = Ref::Type(h);
+    let t = w.m.types.get(h);
+    let TypeKind::TemplateParam {
+        kind,
+        ty,
+        value,
+        pack,
+        ..
+    } = &t.kind
+    else {
+        return w.e.none();
+    };
+    let (src, line, col) = w.loc_args(t.at);
+    let nm = name(t);
+    match kind {
+        TemplateParamKind::Pack => {
+            let ps = pack.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
+            let args = [
+                ("Name", nm),
+                ("Source", src),
+                ("Line", line),
+                ("Column", col),
+                ("Template Parameters", V::List(ps)),
+            ];
+            w.ext(r, "DebugTypeTemplateParameterPack", &args)
+        }
+        TemplateParamKind::Template => {
+            let tn = match value {
+                Some(Value::Str(s)) => V::Str(s.clone()),
+                _ => V::Str(String::new()),
+            };
+            let args = [
+                ("Name", nm),
+                ("Template Name", tn),
+                ("Source", src),
+                ("Line", line),
+                ("Column", col),
+            ];
+            w.ext(r, "DebugTypeTemplateTemplateParameter", &args)
+        }
+        _ => {
+            let actual = w.base_or_void(r, *ty);
+            let val = match value {
+                Some(Value::Int(n)) if (0..=i128::from(u32::MAX)).contains(n) => V::Num(*n as u32),
+                Some(Value::Spirv(id)) if w.code.defines(*id) => V::Id(*id),
+                Some(_) => {
+                    w.ledger
+                        .dropped(r, "a template value other than a 32-bit number");
+                    V::None
+                }
+                None => V::None,
+            };
+            let args = [
+                ("Name", nm),
+                ("Actual Type", actual),
+                ("Value", val),
+                ("Source", src),
+                ("Line", line),
+                ("Column", col),
+            ];
+            w.ext(r, "DebugTypeTemplateParameter", &args)
+        }
+    }
+}
+
+/// Whether spirv-val accepts an element among a composite's Members.
+fn listable(w: &Writer, e: Ref) -> bool {
+    match e {
+        Ref::Type(h) => match w.m.types.get(h).kind {
+            TypeKind::Member { .. } => true,
+            TypeKind::Inheritance { .. } => holds(w.e.flavour, Feature::Inheritance),
+            _ => false,
+        },
+        Ref::Scope(h) => matches!(w.m.scopes.get(h).kind, crate::ir::ScopeKind::Function(_)),
+        _ => false,
+    }
+}
