@@ -302,12 +302,16 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
             let bound = w.code.global_of(bound, &wanted);
             args.push(("Variable", bound.map_or(V::None, V::Id)));
             args.push(("Flags", flags));
-            if v.declaration.is_some() {
-                // The operand must be a DebugTypeMember; the IR's declaration is a variable.
-                w.ledger.dropped(
+            match v.declaration {
+                Some(Ref::Type(t)) if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Member { .. }) => {
+                    args.push(("Static Member Declaration", V::Id(w.id(Ref::Type(t)))));
+                }
+                // The operand must be a DebugTypeMember; a DWARF specification may be a variable.
+                Some(_) => w.ledger.dropped(
                     r,
                     "static member declaration: the set wants a DebugTypeMember, the IR has a variable",
-                );
+                ),
+                None => {}
             }
             w.ext(r, "DebugGlobalVariable", &args)
         }
