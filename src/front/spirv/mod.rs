@@ -199,6 +199,7 @@ impl<'a> Ctx<'a> {
             );
             return Ok(());
         };
+        let layout = operands::layout_for(flavour, layout, insn.words.len().saturating_sub(5));
         let dec = Dec::new(insn, flavour, layout, kind)?;
         if self.by_id.insert(id, self.decs.len()).is_some() || self.strings.contains_key(&id) {
             return fail(insn.offset, Some(id), format!("id %{id} is defined twice"));
@@ -311,6 +312,7 @@ impl<'a> Ctx<'a> {
         types::member_scopes(self);
         scopes::intern_texts(self);
         scopes::inlined_files(self);
+        scopes::fit_params(self);
         let findings = ir::verify::verify(&self.out);
         let Some(first) = findings.first() else {
             return Ok(());

@@ -139,15 +139,44 @@ impl Ctx<'_> {
         let Some(id) = d.word(op) else {
             return Ok(None);
         };
+        let id = if op == "Target" {
+            id
+        } else {
+            self.untemplate(id)
+        };
         match self.entity_id(d, op, id)? {
             Some(r) if !kinds.contains(&r.kind()) => self.wrong(d, op, need, id),
             r => Ok(r),
         }
     }
 
-    /// A lexical scope: a unit, scope or composite (or absent).
+    /// llvm-spirv wraps templated composites and functions in a DebugTypeTemplate and names the
+    /// wrapper where the composite or function is meant (a parent, a scope, a declaration):
+    /// such references read as the template's Target.
+    pub(super) fn untemplate(&self, mut id: u32) -> u32 {
+        for _ in 0..8 {
+            match self.by_id.get(&id).and_then(|&i| self.decs.get(i)) {
+                Some((_, d)) if d.kind == Kind::TypeTemplate => match d.word("Target") {
+                    Some(t) => id = t,
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        id
+    }
+
+    /// A lexical scope: a unit, scope or composite (or absent). llvm-spirv names a file scope
+    /// by the file's OpString: that reads as the (first) unit, approximated.
     pub(super) fn parent(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<Ref>> {
         use crate::ir::EntityKind as K;
+        if let Some(id) = d.word(op) {
+            if let Tgt::Str(s) = self.target(id) {
+                let msg = format!("`{op}` is the file name {s:?}: read as the unit");
+                self.loss(LossKind::Approximated, d, msg);
+                return Ok((!self.out.units.is_empty()).then(|| Ref::Unit(Handle::new(0))));
+            }
+        }
         self.entity_of(
             d,
             op,
@@ -209,7 +238,9 @@ impl Ctx<'_> {
     /// A size or bound: a constant, a variable or expression that computes it, or absent.
     pub(super) fn bound_id(&mut self, d: &Dec<'_>, op: &str, id: u32) -> RResult<Option<Bound>> {
         match self.target(id) {
-            Tgt::Const(v) => match i64::try_from(v) {
+            // 64-bit constants are unsigned in OpenCL modules: LLVM's count -1 is 2^64 - 1 there.
+            Tgt::Const(v) => match i64::try_from(v).or_else(|_| u64::try_from(v).map(|u| u as i64))
+            {
                 Ok(v) => Ok(Some(Bound::Const(v))),
                 Err(_) => self.wrong(d, op, "a 64-bit constant", id),
             },

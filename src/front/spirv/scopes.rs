@@ -389,3 +389,50 @@ pub(super) fn inlined_files(cx: &mut Ctx<'_>) {
         cx.out.inlined.get_mut(Handle::new(i as u32)).at.file = file;
     }
 }
+
+/// A parameter numbered beyond its function type's parameter count, or numbered like an
+/// earlier parameter of the same scope (old LLVM inputs translated by llvm-spirv have both),
+/// reads as a local variable, approximated: the IR requires parameters to fit the signature.
+pub(super) fn fit_params(cx: &mut Ctx<'_>) {
+    let mut seen = std::collections::HashSet::new();
+    let mut demote = Vec::new();
+    for (h, v) in cx.out.vars.iter() {
+        let (VarKind::Param(n), Some(scope)) = (&v.kind, v.scope) else {
+            continue;
+        };
+        let count = match scope {
+            Ref::Scope(s) => cx
+                .out
+                .scopes
+                .try_get(s)
+                .and_then(|s| s.function())
+                .and_then(|f| f.ty)
+                .and_then(|t| cx.out.types.try_get(t))
+                .and_then(|t| match &t.kind {
+                    crate::ir::TypeKind::Function {
+                        params,
+                        variadic: false,
+                        ..
+                    } => Some(params.len()),
+                    _ => None,
+                }),
+            _ => None,
+        };
+        let too_far = count.is_some_and(|c| *n as usize > c);
+        if too_far || *n == 0 || !seen.insert((scope, *n)) {
+            demote.push((h, *n, count));
+        }
+    }
+    for (h, n, count) in demote {
+        cx.out.vars.get_mut(h).kind = VarKind::Local;
+        let (offset, id) = cx.origin.get(&Ref::Var(h)).copied().unwrap_or((0, 0));
+        cx.diag.push(
+            LossKind::Approximated,
+            format!("word {offset} (%{id})"),
+            format!(
+                "parameter {n} does not fit its function ({} parameter(s), or the number is taken): read as a local",
+                count.map_or("?".to_string(), |c| c.to_string())
+            ),
+        );
+    }
+}

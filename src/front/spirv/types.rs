@@ -128,7 +128,9 @@ fn build(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Type> {
         Kind::Typedef | Kind::TypeEnum | Kind::TypeComposite | Kind::TypeMember => {
             cx.parent(d, "Parent")?
         }
-        Kind::TypeInheritance => cx.ty(d, "Child")?.map(Ref::Type),
+        Kind::TypeInheritance => {
+            cx.entity_of(d, "Child", &[crate::ir::EntityKind::Type], "a composite")?
+        }
         _ => None,
     };
     if d.has("Flags") {
