@@ -22,7 +22,15 @@ fn load(name: &str) -> Module {
     let (m, _) = read(&bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
     ir::verify::check(&m).unwrap_or_else(|f| panic!("{name}: {f}"));
     check_positions(&bytes, &m, name);
+    prints_and_reads_back(&m, name);
     m
+}
+
+/// The module's IR text parses back to the same module.
+fn prints_and_reads_back(m: &Module, name: &str) {
+    let text = ir::text::print(m);
+    let back = ir::text::parse(&text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(back == *m, "{name}: the printed IR does not read back");
 }
 
 /// Every code position is the offset of an instruction of the normal form; a range may also
@@ -252,6 +260,7 @@ fn peer_corpus_reads_cleanly() {
                 }
                 assert!(ir::verify::check(&m).is_ok(), "{name}");
                 check_positions(&bytes, &m, &name);
+                prints_and_reads_back(&m, &name);
             }
             Err(e) => errors.push(e.to_string()),
         }

@@ -15,7 +15,7 @@ pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()>
     let mut ops = Vec::new();
     for &id in d.words("Operands ...") {
         match cx.target(id) {
-            Tgt::Debug(Kind::Operation) => ops.push(operation(cx, d, id)?),
+            Tgt::Debug(Kind::Operation) => ops.extend(operation(cx, d, id)?),
             Tgt::None => {}
             _ => return cx.wrong(d, "Operands", "a DebugOperation", id),
         }
@@ -26,7 +26,7 @@ pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()>
 
 /// One DebugOperation: its code through the set's table (an unknown one is kept as
 /// `0x1_0000 + n`, with a loss) and its operands (literals, or OpConstant ids in NonSemantic).
-fn operation(cx: &mut Ctx<'_>, expr: &Dec<'_>, id: u32) -> RResult<Op> {
+fn operation(cx: &mut Ctx<'_>, expr: &Dec<'_>, id: u32) -> RResult<Option<Op>> {
     let Some(d) = cx
         .by_id
         .get(&id)
@@ -38,6 +38,15 @@ fn operation(cx: &mut Ctx<'_>, expr: &Dec<'_>, id: u32) -> RResult<Op> {
     let n = cx.u32n(&d, "OpCode")?;
     let code = match from_set(d.flavour.operations(), n) {
         Some(c) => OpCode(c),
+        None if n >= OpCode::SPIRV_BASE => {
+            // Beyond the space kept for SPIR-V operations: no set has such a value.
+            cx.loss(
+                LossKind::Dropped,
+                &d,
+                format!("DebugOperation {n} is out of range: dropped"),
+            );
+            return Ok(None);
+        }
         None => {
             cx.loss(
                 LossKind::Unknown,
@@ -60,5 +69,5 @@ fn operation(cx: &mut Ctx<'_>, expr: &Dec<'_>, id: u32) -> RResult<Op> {
         };
         args.push(Arg::Int(v));
     }
-    Ok(Op { code, args })
+    Ok(Some(Op { code, args }))
 }
