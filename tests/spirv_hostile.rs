@@ -252,3 +252,26 @@ fn cli_exits_2_with_the_offset_and_writes_nothing() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn opencl100_module_intel_and_an_unknown_operation() {
+    let m = module(&[
+        // DebugModuleINTEL Name Source Parent Line ConfigurationMacros IncludePath APINotes IsDecl
+        ext(20, 36, &[7, 10, 11, 3, 8, 8, 8, 1]),
+        ext(21, 30, &[60, 1, 2]), // DebugOperation 60: no such operation
+        ext(22, 31, &[21]),
+    ]);
+    let (module, diag) = read(&m, "intel.spv").unwrap();
+    ir::verify::check(&module).unwrap();
+    let scope = module.scopes.values().next().unwrap();
+    assert_eq!(scope.name.as_deref(), Some("S"));
+    assert!(matches!(
+        &scope.kind,
+        ir::ScopeKind::Module { include_path: Some(p), is_decl: true, .. } if p == "m"
+    ));
+    let op = &module.exprs.values().next().unwrap().ops[0];
+    assert_eq!(op.code, ir::OpCode(ir::OpCode::SPIRV_BASE + 60));
+    assert_eq!(op.args.len(), 2);
+    assert_eq!(diag.losses.len(), 1);
+    assert!(diag.losses[0].place.contains("%21"));
+}
