@@ -11,7 +11,7 @@ use crate::ir::{
     CodePos, CodeRange, EntityKind as K, Event, EventKind, Handle, InlinedAt, LineFlags, LineRow,
     Loc, Ref, ScopeRun, Value,
 };
-use crate::spirv::binary::op;
+use crate::spirv::binary::{op, Insn};
 
 use super::operands::{fail, Dec, Kind, RResult};
 use super::resolve::Tgt;
@@ -61,30 +61,7 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
             continue;
         }
         match insn.opcode() {
-            op::LINE => {
-                let file_id = insn.operand(0)?;
-                let Some(file) = string_file(cx, file_id) else {
-                    return fail(
-                        insn.offset,
-                        None,
-                        format!(
-                            "OpLine's File %{file_id} is {}, not an OpString",
-                            cx.what(file_id)
-                        ),
-                    );
-                };
-                let at = Loc {
-                    file: Some(file),
-                    line: insn.operand(1)?,
-                    column: insn.operand(2)?,
-                };
-                close_line(cx, &mut st, here);
-                st.line = Some(Open {
-                    start: here,
-                    what: Line { at, end: None },
-                    origin: (insn.offset, None),
-                });
-            }
+            op::LINE => core_line(cx, &mut st, insn, here)?,
             op::NO_LINE => close_line(cx, &mut st, here),
             op::FUNCTION => st.in_function = true,
             op::FUNCTION_END => {
@@ -100,6 +77,41 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
     }
     close_all(cx, &mut st, end);
     Ok(())
+}
+
+/// OpLine File Line Column: a row without a span.
+fn core_line(cx: &mut Ctx<'_>, st: &mut State, insn: &Insn<'_>, here: u32) -> RResult<()> {
+    let file_id = insn.operand(0)?;
+    let Some(file) = string_file(cx, file_id) else {
+        let what = cx.what(file_id);
+        return fail(
+            insn.offset,
+            None,
+            format!("OpLine's File %{file_id} is {what}, not an OpString"),
+        );
+    };
+    let at = Loc {
+        file: Some(file),
+        line: insn.operand(1)?,
+        column: insn.operand(2)?,
+    };
+    open_line(cx, st, here, Line { at, end: None }, (insn.offset, None));
+    Ok(())
+}
+
+fn open_line(
+    cx: &mut Ctx<'_>,
+    st: &mut State,
+    here: u32,
+    what: Line,
+    origin: (usize, Option<u32>),
+) {
+    close_line(cx, st, here);
+    st.line = Some(Open {
+        start: here,
+        what,
+        origin,
+    });
 }
 
 fn string_file(cx: &mut Ctx<'_>, id: u32) -> Option<Handle<crate::ir::File>> {
@@ -126,22 +138,7 @@ fn debug(cx: &mut Ctx<'_>, st: &mut State, d: &Dec<'_>, here: u32) -> RResult<()
         return Ok(());
     }
     match d.kind {
-        Kind::Scope => {
-            let scope =
-                cx.entity_of(d, "Scope", &[K::Unit, K::Scope, K::Type], "a lexical scope")?;
-            let inlined = match cx.entity_of(d, "Inlined At", &[K::Inlined], "a DebugInlinedAt")? {
-                Some(Ref::Inlined(h)) => Some(h),
-                _ => None,
-            };
-            close_scope(cx, st, here);
-            if let Some(scope) = scope {
-                st.scope = Some(Open {
-                    start: here,
-                    what: (scope, inlined),
-                    origin: (d.offset, Some(d.id)),
-                });
-            }
-        }
+        Kind::Scope => debug_scope(cx, st, d, here)?,
         Kind::NoScope => close_scope(cx, st, here),
         Kind::Line => {
             let at = Loc {
@@ -149,13 +146,8 @@ fn debug(cx: &mut Ctx<'_>, st: &mut State, d: &Dec<'_>, here: u32) -> RResult<()
                 line: cx.u32n(d, "Line Start")?,
                 column: cx.u32n(d, "Column Start")?,
             };
-            let end = (cx.u32n(d, "Line End")?, cx.u32n(d, "Column End")?);
-            close_line(cx, st, here);
-            st.line = Some(Open {
-                start: here,
-                what: Line { at, end: Some(end) },
-                origin: (d.offset, Some(d.id)),
-            });
+            let end = Some((cx.u32n(d, "Line End")?, cx.u32n(d, "Column End")?));
+            open_line(cx, st, here, Line { at, end }, (d.offset, Some(d.id)));
         }
         Kind::NoLine => close_line(cx, st, here),
         _ => event(cx, st, d, here)?,
@@ -163,42 +155,59 @@ fn debug(cx: &mut Ctx<'_>, st: &mut State, d: &Dec<'_>, here: u32) -> RResult<()
     Ok(())
 }
 
-/// DebugDeclare / DebugValue. The 0.99 grammar's DebugValue has no Local Variable operand
-/// while its specification (seed 001) has one: when the first operand is a local variable the
-/// specification's layout is followed, otherwise the event has no variable and is dropped.
-fn event(cx: &mut Ctx<'_>, st: &State, d: &Dec<'_>, here: u32) -> RResult<()> {
-    let kind = match d.kind {
-        Kind::Declare => EventKind::Declare,
-        _ => EventKind::Value,
+fn debug_scope(cx: &mut Ctx<'_>, st: &mut State, d: &Dec<'_>, here: u32) -> RResult<()> {
+    let scope = cx.entity_of(d, "Scope", &[K::Unit, K::Scope, K::Type], "a lexical scope")?;
+    let inlined = match cx.entity_of(d, "Inlined At", &[K::Inlined], "a DebugInlinedAt")? {
+        Some(Ref::Inlined(h)) => Some(h),
+        _ => None,
     };
-    let ops = d.ops;
-    let spec_layout = !d.has("Local Variable");
-    let (var_id, value_id, expr_id, indexes) = if spec_layout {
-        let first_is_var = ops
-            .first()
-            .is_some_and(|id| matches!(cx.target(*id), Tgt::Ref(Ref::Var(_))));
-        if !first_is_var {
-            cx.loss(
-                LossKind::Dropped,
-                d,
-                "DebugValue without a local variable: dropped",
-            );
-            return Ok(());
-        }
-        let get = |i: usize| ops.get(i).copied();
-        (get(0), get(1), get(2), ops.get(3..).unwrap_or(&[]))
-    } else {
-        let value_op = if kind == EventKind::Declare {
+    close_scope(cx, st, here);
+    if let Some(scope) = scope {
+        st.scope = Some(Open {
+            start: here,
+            what: (scope, inlined),
+            origin: (d.offset, Some(d.id)),
+        });
+    }
+    Ok(())
+}
+
+/// The ids of an event: local variable, value, expression, indexes.
+type EventIds<'a> = (Option<u32>, Option<u32>, Option<u32>, &'a [u32]);
+
+/// DebugDeclare / DebugValue operands. The 0.99 grammar's DebugValue has no Local Variable
+/// operand while its specification (seed 001) has one: when the first operand is a local
+/// variable the specification's layout is followed, otherwise there is no variable (`None`).
+fn event_ids<'a>(cx: &Ctx<'_>, d: &Dec<'a>) -> Option<EventIds<'a>> {
+    if d.has("Local Variable") {
+        let value = if d.kind == Kind::Declare {
             "Variable"
         } else {
             "Value"
         };
-        (
+        return Some((
             d.word("Local Variable"),
-            d.word(value_op),
+            d.word(value),
             d.word("Expression"),
             d.words("Indexes"),
-        )
+        ));
+    }
+    let ops = d.ops;
+    let first_is_var = ops
+        .first()
+        .is_some_and(|id| matches!(cx.target(*id), Tgt::Ref(Ref::Var(_))));
+    let get = |i: usize| ops.get(i).copied();
+    first_is_var.then(|| (get(0), get(1), get(2), ops.get(3..).unwrap_or(&[])))
+}
+
+fn event(cx: &mut Ctx<'_>, st: &State, d: &Dec<'_>, here: u32) -> RResult<()> {
+    let Some((var_id, value_id, expr_id, indexes)) = event_ids(cx, d) else {
+        cx.loss(
+            LossKind::Dropped,
+            d,
+            "DebugValue without a local variable: dropped",
+        );
+        return Ok(());
     };
     let var = match var_id.map(|id| (id, cx.target(id))) {
         Some((_, Tgt::Ref(Ref::Var(h)))) => h,
@@ -221,20 +230,9 @@ fn event(cx: &mut Ctx<'_>, st: &State, d: &Dec<'_>, here: u32) -> RResult<()> {
         None | Some((_, Tgt::None)) => None,
         Some((id, _)) => return cx.wrong(d, "Expression", "a DebugExpression", id),
     };
-    let mut idx = Vec::with_capacity(indexes.len());
-    for &id in indexes {
-        match cx.target(id) {
-            Tgt::Const(v) if u32::try_from(v).is_ok() => idx.push(v as u32),
-            _ => {
-                cx.loss(
-                    LossKind::Dropped,
-                    d,
-                    format!("index %{id} is not a 32-bit constant: the event is dropped"),
-                );
-                return Ok(());
-            }
-        }
-    }
+    let Some(indexes) = constant_indexes(cx, d, indexes) else {
+        return Ok(());
+    };
     let (scope, inlined) = match &st.scope {
         Some(Open {
             what: (Ref::Scope(s), inl),
@@ -243,18 +241,38 @@ fn event(cx: &mut Ctx<'_>, st: &State, d: &Dec<'_>, here: u32) -> RResult<()> {
         _ => (None, None),
     };
     cx.out.events.push(Event {
-        kind,
+        kind: if d.kind == Kind::Declare {
+            EventKind::Declare
+        } else {
+            EventKind::Value
+        },
         pos: CodePos::Spirv(here),
         var,
         values: vec![value],
         expr,
-        indexes: idx,
+        indexes,
         scope,
         inlined,
         at: st.line.as_ref().map(|l| l.what.at),
     });
     cx.note_row(Row::Event, d.offset, Some(d.id));
     Ok(())
+}
+
+/// Indexes must be 32-bit constants; an event with another index is dropped (ledgered).
+fn constant_indexes(cx: &mut Ctx<'_>, d: &Dec<'_>, ids: &[u32]) -> Option<Vec<u32>> {
+    let mut out = Vec::with_capacity(ids.len());
+    for &id in ids {
+        match cx.target(id) {
+            Tgt::Const(v) if u32::try_from(v).is_ok() => out.push(v as u32),
+            _ => {
+                let msg = format!("index %{id} is not a 32-bit constant: the event is dropped");
+                cx.loss(LossKind::Dropped, d, msg);
+                return None;
+            }
+        }
+    }
+    Some(out)
 }
 
 fn range(start: u32, end: u32) -> CodeRange {

@@ -29,7 +29,7 @@ use crate::ir::{self, EntityKind, File, Handle, Ref, Source, SourceFormat};
 use crate::spirv::binary::{self, op};
 use crate::spirv::NormalForm;
 
-use operands::{fail, kind_of, Dec, Kind, RResult};
+use operands::{fail, Dec, Kind, RResult};
 
 /// Reads a SPIR-V module's debug information. `name` names the input in errors.
 pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error> {
@@ -189,8 +189,7 @@ impl<'a> Ctx<'a> {
         let flavour = import.flavour;
         let opcode = insn.operand(3)?;
         let id = self.m.check_id(insn, insn.operand(1)?)?;
-        let layout = flavour.layout(opcode);
-        let Some((layout, kind)) = layout.and_then(|l| kind_of(l.name).map(|k| (l, k))) else {
+        let Some((layout, kind)) = operands::lookup(flavour, opcode) else {
             self.unknown_ids.insert(id);
             self.diag.push(
                 LossKind::Unknown,

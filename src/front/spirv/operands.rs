@@ -143,6 +143,26 @@ pub fn kind_of(name: &str) -> Option<Kind> {
     KINDS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
 }
 
+/// The layout and kind of an instruction number of a set, from a table built once.
+pub fn lookup(flavour: Flavour, opcode: u32) -> Option<(&'static Layout, Kind)> {
+    type Table = Vec<Option<(&'static Layout, Kind)>>;
+    static TABLES: std::sync::OnceLock<Vec<(Flavour, Table)>> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        crate::spec::spirv::FLAVOURS
+            .iter()
+            .map(|(f, _, _)| {
+                let max = f.layouts().iter().map(|l| l.opcode).max().unwrap_or(0);
+                let table = (0..=max)
+                    .map(|op| f.layout(op).and_then(|l| kind_of(l.name).map(|k| (l, k))))
+                    .collect();
+                (*f, table)
+            })
+            .collect()
+    });
+    let (_, table) = tables.iter().find(|(f, _)| *f == flavour)?;
+    table.get(opcode as usize).copied().flatten()
+}
+
 const fn operand(name: &'static str, w: W) -> Operand {
     Operand { name, w, q: Q::One }
 }

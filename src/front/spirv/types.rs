@@ -72,7 +72,34 @@ pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()>
 }
 
 fn build(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Type> {
-    let kind = match d.kind {
+    let mut t = Type::new(kind(cx, d)?);
+    t.name = cx.name(d, "Name")?;
+    if d.has("Source") {
+        t.at = cx.loc(d)?;
+    }
+    t.scope = match d.kind {
+        Kind::Typedef | Kind::TypeEnum | Kind::TypeComposite | Kind::TypeMember => {
+            cx.parent(d, "Parent")?
+        }
+        Kind::TypeInheritance => {
+            cx.entity_of(d, "Child", &[crate::ir::EntityKind::Type], "a composite")?
+        }
+        _ => None,
+    };
+    if d.has("Flags") {
+        t.flags = cx.flags(d, "Flags")?;
+    }
+    if d.has("Size") {
+        t.size = cx.size(d)?;
+    }
+    if d.kind == Kind::TypeComposite {
+        t.linkage = cx.name(d, "Linkage Name")?;
+    }
+    Ok(t)
+}
+
+fn kind(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    Ok(match d.kind {
         Kind::TypeBasic => TypeKind::Basic {
             encoding: encoding(cx, d)?,
         },
@@ -118,31 +145,7 @@ fn build(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Type> {
         },
         Kind::TypeTemplate => template(cx, d)?,
         _ => template_param(cx, d)?,
-    };
-    let mut t = Type::new(kind);
-    t.name = cx.name(d, "Name")?;
-    if d.has("Source") {
-        t.at = cx.loc(d)?;
-    }
-    t.scope = match d.kind {
-        Kind::Typedef | Kind::TypeEnum | Kind::TypeComposite | Kind::TypeMember => {
-            cx.parent(d, "Parent")?
-        }
-        Kind::TypeInheritance => {
-            cx.entity_of(d, "Child", &[crate::ir::EntityKind::Type], "a composite")?
-        }
-        _ => None,
-    };
-    if d.has("Flags") {
-        t.flags = cx.flags(d, "Flags")?;
-    }
-    if d.has("Size") {
-        t.size = cx.size(d)?;
-    }
-    if d.kind == Kind::TypeComposite {
-        t.linkage = cx.name(d, "Linkage Name")?;
-    }
-    Ok(t)
+    })
 }
 
 fn encoding(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Encoding> {
