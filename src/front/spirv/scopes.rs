@@ -22,7 +22,16 @@ pub(super) fn source(
     r: Option<Ref>,
     last: Option<Handle<crate::ir::File>>,
 ) -> RResult<Option<Handle<crate::ir::File>>> {
-    let text = cx.string(d, "Text")?;
+    // llvm-spirv writes DebugInfoNone (or, in some versions, another id) when it has no text.
+    let text = match d.word("Text").map(|id| (id, cx.target(id))) {
+        Some((_, Tgt::Str(s))) => Some(s.to_string()),
+        None | Some((_, Tgt::None)) => None,
+        Some((id, _)) => {
+            let msg = format!("Text %{id} is {}, not an OpString: dropped", cx.what(id));
+            cx.loss(LossKind::Dropped, d, msg);
+            None
+        }
+    };
     if d.kind == Kind::SourceContinued {
         let Some(f) = last else {
             cx.loss(
