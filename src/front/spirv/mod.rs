@@ -84,6 +84,8 @@ pub(crate) struct Ctx<'a> {
     string_files: HashMap<u32, Handle<File>>,
     /// The joined DebugSource text of each file (index = file handle), before interning.
     file_texts: Vec<Option<String>>,
+    /// DebugFunctionDefinition links (function scope, OpFunction id), applied at the end.
+    definitions: Vec<(Handle<ir::Scope>, u32)>,
     /// OpSource's language, for sets without a Language operand.
     source_language: Option<u32>,
     out: ir::Module,
@@ -117,6 +119,7 @@ impl<'a> Ctx<'a> {
             aliases: HashMap::new(),
             string_files: HashMap::new(),
             file_texts: Vec::new(),
+            definitions: Vec::new(),
             source_language: None,
             out,
             diag: Diagnostics::default(),
@@ -309,6 +312,7 @@ impl<'a> Ctx<'a> {
     /// Pass 5: what needs every entity filled, then the IR rules.
     fn finish(&mut self) -> RResult<()> {
         types::member_scopes(self);
+        scopes::bind_definitions(self);
         scopes::intern_texts(self);
         scopes::inlined_files(self);
         scopes::fit_params(self);

@@ -314,18 +314,30 @@ fn entry_point(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::EntryPoint> 
 
 /// DebugFunctionDefinition: binds the DebugFunction to its OpFunction.
 fn definition(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<()> {
+    let id = d.word("Function").unwrap_or(0);
+    let is_function = cx
+        .by_id
+        .get(&id)
+        .and_then(|&i| cx.decs.get(i))
+        .is_some_and(|(_, f)| f.kind == Kind::Function);
     let f = cx.entity_of(d, "Function", &[K::Scope], "a DebugFunction")?;
     let def = cx.code(d, "Definition")?;
-    if let Some(Ref::Scope(h)) = f {
-        match &mut cx.out.scopes.get_mut(h).kind {
-            ScopeKind::Function(info) => info.binding = def.map(Value::Spirv),
-            _ => {
-                let id = d.word("Function").unwrap_or(0);
-                return cx.wrong(d, "Function", "a DebugFunction", id);
-            }
-        }
+    match (f, def) {
+        (Some(Ref::Scope(h)), Some(def)) if is_function => cx.definitions.push((h, def)),
+        (Some(_), _) if !is_function => return cx.wrong(d, "Function", "a DebugFunction", id),
+        _ => {}
     }
     Ok(())
+}
+
+/// Binds each DebugFunction to the OpFunction its DebugFunctionDefinition names (after every
+/// DebugFunction is filled, whatever the order).
+pub(super) fn bind_definitions(cx: &mut Ctx<'_>) {
+    for (h, def) in std::mem::take(&mut cx.definitions) {
+        if let ScopeKind::Function(info) = &mut cx.out.scopes.get_mut(h).kind {
+            info.binding = Some(Value::Spirv(def));
+        }
+    }
 }
 
 /// Joined DebugSource texts → checksums (llvm-spirv's `//__CSK_MD5:<hex>`) and shared texts.
