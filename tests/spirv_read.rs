@@ -366,3 +366,17 @@ fn build_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
     }
     made
 }
+
+#[test]
+fn cli_dump_prints_the_ir_of_a_spirv_input() {
+    for name in ["particles.spv", "kernel.ocl100.spv"] {
+        let path = common::corpus().join(name);
+        let o = common::run_ok(
+            Command::new(env!("CARGO_BIN_EXE_dwarv"))
+                .arg("dump")
+                .arg(&path),
+        );
+        let (m, _) = read(&corpus_file(name), name).unwrap();
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), ir::text::print(&m));
+    }
+}
