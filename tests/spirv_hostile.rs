@@ -275,3 +275,21 @@ fn opencl100_module_intel_and_an_unknown_operation() {
     assert_eq!(diag.losses.len(), 1);
     assert!(diag.losses[0].place.contains("%21"));
 }
+
+#[test]
+fn deep_chains_read_without_recursion() {
+    // 20 000 nested blocks and a 20 000-long typedef chain, every parent a forward reference.
+    let n = 20_000u32;
+    let mut extra = Vec::new();
+    for i in 0..n {
+        let parent = if i + 1 == n { 11 } else { 1000 + i + 1 };
+        extra.push(ext(1000 + i, 21, &[10, i, 0, parent]));
+        let base = if i + 1 == n { 12 } else { 30_000 + i + 1 };
+        extra.push(ext(30_000 + i, 7, &[7, base, 10, i, 0, 11]));
+    }
+    let mut m = module(&extra);
+    m[12..16].copy_from_slice(&100_000u32.to_le_bytes()); // the id bound
+    let (module, _) = read(&m, "deep.spv").unwrap();
+    ir::verify::check(&module).unwrap();
+    assert_eq!(module.scopes.len(), n as usize);
+}
