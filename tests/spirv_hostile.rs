@@ -293,3 +293,35 @@ fn deep_chains_read_without_recursion() {
     ir::verify::check(&module).unwrap();
     assert_eq!(module.scopes.len(), n as usize);
 }
+
+#[test]
+fn reader_diagnostics_reach_the_report_and_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("unknown.spv");
+    std::fs::write(&input, module(&[ext(20, 99, &[1, 2, 3])])).unwrap();
+    let out = dir.path().join("out.dwir");
+    let report = dir.path().join("report.json");
+    let run = |strict: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_dwarv"));
+        c.args([
+            "convert",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .arg("--report")
+        .arg(&report);
+        if strict {
+            c.arg("--strict");
+        }
+        c.output().unwrap().status.code()
+    };
+    assert_eq!(run(false), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let losses = &json["diagnostics"]["losses"];
+    assert_eq!(losses[0]["kind"], "unknown");
+    assert!(losses[0]["place"].as_str().unwrap().contains("(%20)"));
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(run(true), Some(3));
+    assert!(!out.exists());
+}
