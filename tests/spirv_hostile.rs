@@ -182,7 +182,14 @@ fn a_scope_parent_cycle_is_an_input_error() {
 #[test]
 fn a_dangling_id_is_an_error_naming_offset_and_id() {
     let m = module(&[ext(20, 3, &[77, 5, 0])]); // pointer to %77, which nothing defines
-    expect_err(&m, "(%20)", "`Base Type` must be a debug type, but %77 is");
+    expect_err(
+        &m,
+        "(%20)",
+        "`Base Type` must be a debug type, but %77 is not defined",
+    );
+    // A global bound to %88, which nothing defines (code ids are checked too).
+    let m = module(&[ext(20, 18, &[8, 12, 10, 1, 0, 11, 8, 88, 0])]);
+    expect_err(&m, "(%20)", "`Variable` must be a variable, constant or expression, but %88 is not defined by any instruction");
 }
 
 #[test]

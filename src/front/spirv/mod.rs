@@ -70,6 +70,8 @@ pub(crate) struct Ctx<'a> {
     consts: HashMap<u32, i128>,
     int_types: HashMap<u32, (u32, bool)>,
     voids: HashSet<u32>,
+    /// Result ids of every other instruction (the code), to tell code ids from dangling ones.
+    defined: HashSet<u32>,
     /// Every debug instruction of a known opcode, with its instruction index, in module order.
     decs: Vec<(usize, Dec<'a>)>,
     /// Debug result id → index into `decs`.
@@ -112,6 +114,7 @@ impl<'a> Ctx<'a> {
             consts: HashMap::new(),
             int_types: HashMap::new(),
             voids: HashSet::new(),
+            defined: HashSet::new(),
             decs: Vec::new(),
             by_id: HashMap::new(),
             unknown_ids: HashSet::new(),
@@ -156,6 +159,9 @@ impl<'a> Ctx<'a> {
                 op::SOURCE => self.source_language = Some(insn.operand(0)?),
                 op::EXT_INST => self.debug_insn(i, insn)?,
                 _ => {}
+            }
+            if let Some(id) = code_result(insn) {
+                self.defined.insert(id);
             }
         }
         Ok(())
@@ -390,6 +396,32 @@ fn entity_kind(k: Kind) -> Option<EntityKind> {
         Kind::EntryPoint => EntityKind::EntryPoint,
         _ => return None,
     })
+}
+
+/// The result id of a core instruction (by the grammar), if it has one.
+fn code_result(insn: &binary::Insn<'_>) -> Option<u32> {
+    use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
+    use std::sync::OnceLock;
+    // Per opcode: 0 no result, 1 result id first, 2 result type then result id.
+    static LAYOUT: OnceLock<HashMap<u16, u8>> = OnceLock::new();
+    let layout = LAYOUT.get_or_init(|| {
+        INSTRUCTION_TABLE
+            .iter()
+            .map(|i| {
+                let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
+                let at = match kinds.as_slice() {
+                    [OperandKind::IdResult, ..] => 1,
+                    [OperandKind::IdResultType, OperandKind::IdResult] => 2,
+                    _ => 0,
+                };
+                (u32::from(i.opcode) as u16, at)
+            })
+            .collect()
+    });
+    match layout.get(&insn.opcode()).copied().unwrap_or(0) {
+        0 => None,
+        at => insn.words.get(usize::from(at)).copied(),
+    }
 }
 
 /// Address size from OpMemoryModel: 4 for Physical32, 8 for Physical64/PhysicalStorageBuffer64.

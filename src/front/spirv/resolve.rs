@@ -19,8 +19,10 @@ pub(super) enum Tgt<'s> {
     Debug(Kind),
     /// An instruction of a known set with an opcode dwarv does not know.
     Unknown,
-    /// Not a string, constant or debug instruction: a code id, or nothing at all.
+    /// Not a string, constant or debug instruction: an id the code defines.
     Code,
+    /// An id no instruction defines.
+    Undefined,
 }
 
 impl Ctx<'_> {
@@ -48,7 +50,10 @@ impl Ctx<'_> {
         if self.unknown_ids.contains(&id) {
             return Tgt::Unknown;
         }
-        Tgt::Code
+        if self.defined.contains(&id) {
+            return Tgt::Code;
+        }
+        Tgt::Undefined
     }
 
     /// A phrase naming what an id is, for messages.
@@ -64,8 +69,9 @@ impl Ctx<'_> {
             Tgt::Const(_) => "an OpConstant".into(),
             Tgt::Debug(k) => format!("{k:?}"),
             Tgt::Unknown => "an unknown debug instruction".into(),
-            Tgt::Code if id == 0 || id >= self.m.bound => "outside the id bound".into(),
-            Tgt::Code => "not a debug instruction, string or constant".into(),
+            Tgt::Code => "an instruction of the code".into(),
+            Tgt::Undefined if id == 0 || id >= self.m.bound => "outside the id bound".into(),
+            Tgt::Undefined => "not defined by any instruction".into(),
         }
     }
 
