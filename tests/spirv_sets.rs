@@ -239,3 +239,30 @@ fn llvm_spirv_o2_reads_values_and_inlined_scopes() {
     assert!(!m.inlined.is_empty());
     assert!(m.scope_runs.iter().any(|r| r.inlined.is_some()));
 }
+
+#[test]
+fn spirv_opt_output_reads_values_with_indexes_and_inlining() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["particles", "shade"] {
+        let out = dir.path().join(format!("{name}.opt.spv"));
+        common::run_ok(
+            Command::new(common::tool("spirv-opt"))
+                .arg("-O")
+                .arg(common::corpus().join(format!("{name}.spv")))
+                .arg("-o")
+                .arg(&out),
+        );
+        let m = read_ok(&std::fs::read(&out).unwrap(), name);
+        assert!(!m.inlined.is_empty(), "{name}: no inlined-at");
+        assert!(
+            m.events.iter().any(|e| e.kind == EventKind::Value),
+            "{name}"
+        );
+        if name == "particles" {
+            assert!(m
+                .events
+                .iter()
+                .any(|e| !e.indexes.is_empty() && e.inlined.is_some()));
+        }
+    }
+}
