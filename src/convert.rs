@@ -125,12 +125,11 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     }
     let inp = input::read(input_path)?;
     report.bytes_in = inp.bytes.len() as u64;
-    let module = input::lower(&inp)?;
+    let (module, mut diagnostics) = input::lower_with_diagnostics(&inp)?;
     crate::ir::verify::check(&module).map_err(|findings| Error::Invalid {
         path: inp.name.clone(),
         findings,
     })?;
-    let mut diagnostics = Diagnostics::default();
     let bytes = match target {
         Target::Ir => crate::ir::text::print(&module).into_bytes(),
         Target::Spirv => {

@@ -29,6 +29,14 @@ pub enum Error {
         format: &'static str,
         reason: &'static str,
     },
+    /// Malformed SPIR-V: the word offset of the damage and, when there is one, the id involved.
+    #[error("{path}: word {offset}{}: {message}", id.map(|i| format!(" (%{i})")).unwrap_or_default())]
+    Spirv {
+        path: String,
+        offset: usize,
+        id: Option<u32>,
+        message: String,
+    },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
     #[error("writing {target} is not supported yet: {reason}")]
@@ -38,11 +46,6 @@ pub enum Error {
     },
     #[error("{0}")]
     Usage(String),
-    #[error("{context}: {source}")]
-    Spirv {
-        context: String,
-        source: crate::spirv::SpirvError,
-    },
     #[error("refused under --strict: {count} loss(es); the first: {first}")]
     Strict { count: usize, first: String },
 }

@@ -3,6 +3,7 @@
 
 use std::io::Read;
 
+use crate::diag::Diagnostics;
 use crate::error::{Error, Result};
 use crate::ir::{self, Module};
 
@@ -120,6 +121,12 @@ pub fn read(path: &str) -> Result<Input> {
 
 /// Lowers an input to IR without validating it.
 pub fn lower(input: &Input) -> Result<Module> {
+    lower_with_diagnostics(input).map(|(m, _)| m)
+}
+
+/// Lowers an input to IR without validating it, with the reader's diagnostics (what it skipped
+/// or approximated).
+pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
     let format = detect(&input.bytes).ok_or_else(|| Error::UnknownFormat {
         path: input.name.clone(),
     })?;
@@ -141,9 +148,9 @@ pub fn lower(input: &Input) -> Result<Module> {
                     message: format!("invalid UTF-8 at byte offset {}", e.valid_up_to()),
                 })
             })?;
-            Ok(ir::text::parse(text, &input.name)?)
+            Ok((ir::text::parse(text, &input.name)?, Diagnostics::default()))
         }
-        Format::Spirv => Err(unsupported("the SPIR-V reader is not built yet")),
+        Format::Spirv => crate::front::spirv::read(&input.bytes, &input.name),
         Format::Elf => Err(unsupported("the DWARF reader is not built yet")),
         Format::LlvmBitcode | Format::LlvmText => {
             Err(unsupported("the LLVM reader is not built yet"))

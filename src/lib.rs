@@ -1,6 +1,7 @@
 //! dwarv: translate source-level debug information between compilers' native form (LLVM IR debug
 //! metadata, DWARF, Intel vISA tables) and SPIR-V's debug sets, through one neutral IR.
 //!
+//! - [`front`]: readers lowering each input format to the IR;
 //! - [`ir`]: the neutral IR, its text form, validator and structural diff;
 //! - [`spec`]: constants and per-format tables;
 //! - [`input`] / [`output`]: format detection, loading, atomic writes;
@@ -11,6 +12,7 @@ pub mod cli;
 pub mod convert;
 pub mod diag;
 pub mod error;
+pub mod front;
 pub mod input;
 pub mod ir;
 pub mod output;

@@ -299,7 +299,7 @@ fn other_formats_are_detected_by_content_and_refused_clearly() {
         (
             "k.dwir",
             vec![0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0],
-            "SPIR-V input is not supported yet",
+            "k.dwir: word 2: shorter than the 5-word SPIR-V header",
         ),
         (
             "k.spv",

@@ -76,8 +76,10 @@ pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), 
 
 fn spirv_err(e: crate::spirv::SpirvError) -> Error {
     Error::Spirv {
-        context: "the module to write into".into(),
-        source: e,
+        path: "the module to write into".into(),
+        offset: e.offset,
+        id: None,
+        message: e.message,
     }
 }
 

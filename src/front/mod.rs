@@ -1,0 +1,4 @@
+//! Readers: each lowers one input format to `ir::Module` plus the diagnostics of what it
+//! skipped or approximated.
+
+pub mod spirv;

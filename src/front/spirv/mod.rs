@@ -1,0 +1,435 @@
+//! The SPIR-V reader: a module carrying any of the debug sets (`DebugInfo`, `OpenCL.DebugInfo.100`,
+//! `SPIRV.debug`, `NonSemantic.Shader.DebugInfo.100` and its versioned imports) → IR.
+//!
+//! Reading runs in passes, none of them recursive, so forward references (OpenCL.100 members
+//! before their composite) and reference cycles cost nothing special:
+//! 1. index: strings, integer constants, `OpTypeVoid`s, and every debug instruction with its
+//!    operands split by its set's layout (`operands`);
+//! 2. allocate: one IR entity per debug instruction that defines one, in instruction order, so
+//!    every result id has its handle before any operand is looked at;
+//! 3. fill: each entity's fields from its operands (`types`, `scopes`, `expr`);
+//! 4. code: the in-function instructions in order (`code`): scope runs, line rows, events;
+//! 5. finish: member scopes, source texts, then `ir::verify` — a module that breaks an IR rule
+//!    (a scope cycle…) is an input error naming the instruction.
+//!
+//! The mapping is docs/spirv-mapping.md.
+
+mod code;
+mod expr;
+mod operands;
+mod resolve;
+mod scopes;
+mod types;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::error::Error;
+use crate::ir::{self, EntityKind, File, Handle, Ref, Source, SourceFormat};
+use crate::spirv::binary::{self, op};
+use crate::spirv::NormalForm;
+
+use operands::{fail, Dec, Kind, RResult};
+
+/// Reads a SPIR-V module's debug information. `name` names the input in errors.
+pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error> {
+    read_inner(bytes).map_err(|e| Error::Spirv {
+        path: name.to_string(),
+        offset: e.offset,
+        id: e.id,
+        message: e.message,
+    })
+}
+
+fn read_inner(bytes: &[u8]) -> RResult<(ir::Module, Diagnostics)> {
+    let words = binary::to_words(bytes)?;
+    let m = binary::Module::parse(&words)?;
+    let nf = NormalForm::compute(&m)?;
+    let mut cx = Ctx::new(&m, &nf);
+    cx.index()?;
+    cx.allocate()?;
+    cx.fill()?;
+    code::walk(&mut cx)?;
+    cx.finish()?;
+    Ok((cx.out, cx.diag))
+}
+
+/// Which table a code-anchored row sits in (for error messages about rows).
+#[derive(Clone, Copy)]
+enum Row {
+    Line,
+    Scope,
+    Event,
+}
+
+pub(crate) struct Ctx<'a> {
+    m: &'a binary::Module<'a>,
+    nf: &'a NormalForm,
+    strings: HashMap<u32, String>,
+    /// Integer (and boolean) constants by id.
+    consts: HashMap<u32, i128>,
+    int_types: HashMap<u32, (u32, bool)>,
+    voids: HashSet<u32>,
+    /// Result ids of every other instruction (the code), to tell code ids from dangling ones.
+    defined: HashSet<u32>,
+    /// Every debug instruction of a known opcode, with its instruction index, in module order.
+    decs: Vec<(usize, Dec<'a>)>,
+    /// Debug result id → index into `decs`.
+    by_id: HashMap<u32, usize>,
+    /// Result ids of debug instructions with an opcode dwarv does not know.
+    unknown_ids: HashSet<u32>,
+    /// The IR entity each debug result id became.
+    refs: HashMap<u32, Ref>,
+    /// NonSemantic forward declarations completed later: fwd id → the full composite's id.
+    aliases: HashMap<u32, u32>,
+    /// Files named by an OpString (OpLine, 0.99 Source operands), by string id.
+    string_files: HashMap<u32, Handle<File>>,
+    /// The joined DebugSource text of each file (index = file handle), before interning.
+    file_texts: Vec<Option<String>>,
+    /// DebugFunctionDefinition links (function scope, OpFunction id), applied at the end.
+    definitions: Vec<(Handle<ir::Scope>, u32)>,
+    /// OpSource's language, for sets without a Language operand.
+    source_language: Option<u32>,
+    out: ir::Module,
+    diag: Diagnostics,
+    /// The instruction each entity came from (word offset, id), for error messages.
+    origin: HashMap<Ref, (usize, u32)>,
+    rows: [Vec<(usize, Option<u32>)>; 3],
+}
+
+impl<'a> Ctx<'a> {
+    fn new(m: &'a binary::Module<'a>, nf: &'a NormalForm) -> Self {
+        let mut out = ir::Module {
+            source: Source {
+                format: SourceFormat::Spirv,
+                flavour: nf.imports.first().map(|d| d.name.clone()),
+            },
+            ..Default::default()
+        };
+        out.info.address_size = address_size(m);
+        Ctx {
+            m,
+            nf,
+            strings: HashMap::new(),
+            consts: HashMap::new(),
+            int_types: HashMap::new(),
+            voids: HashSet::new(),
+            defined: HashSet::new(),
+            decs: Vec::new(),
+            by_id: HashMap::new(),
+            unknown_ids: HashSet::new(),
+            refs: HashMap::new(),
+            aliases: HashMap::new(),
+            string_files: HashMap::new(),
+            file_texts: Vec::new(),
+            definitions: Vec::new(),
+            source_language: None,
+            out,
+            diag: Diagnostics::default(),
+            origin: HashMap::new(),
+            rows: Default::default(),
+        }
+    }
+
+    /// Pass 1: strings, constants and the debug instructions.
+    fn index(&mut self) -> RResult<()> {
+        let m = self.m;
+        for (i, insn) in m.insns.iter().enumerate() {
+            match insn.opcode() {
+                op::STRING => {
+                    let id = m.check_id(insn, insn.operand(0)?)?;
+                    self.strings.insert(id, insn.string(1)?.0);
+                }
+                op::TYPE_VOID => {
+                    self.voids.insert(insn.operand(0)?);
+                }
+                op::TYPE_INT => {
+                    let signed = insn.operand(2)? != 0;
+                    self.int_types
+                        .insert(insn.operand(0)?, (insn.operand(1)?, signed));
+                }
+                op::TYPE_BOOL => {
+                    self.int_types.insert(insn.operand(0)?, (1, false));
+                }
+                op::CONSTANT => self.constant(insn)?,
+                op::CONSTANT_TRUE | op::CONSTANT_FALSE | op::CONSTANT_NULL => {
+                    let v = i128::from(insn.opcode() == op::CONSTANT_TRUE);
+                    self.consts.insert(insn.operand(1)?, v);
+                }
+                op::SOURCE => self.source_language = Some(insn.operand(0)?),
+                op::EXT_INST => self.debug_insn(i, insn)?,
+                _ => {}
+            }
+            if let Some(id) = code_result(insn) {
+                self.defined.insert(id);
+            }
+        }
+        Ok(())
+    }
+
+    fn constant(&mut self, insn: &binary::Insn<'_>) -> RResult<()> {
+        let (ty, id) = (insn.operand(0)?, insn.operand(1)?);
+        let Some(&(width, signed)) = self.int_types.get(&ty) else {
+            return Ok(()); // a float constant: never a debug number
+        };
+        let lo = u64::from(insn.operand(2)?);
+        let v = if width > 32 {
+            lo | u64::from(insn.operand(3)?) << 32
+        } else {
+            lo
+        };
+        let v = match (signed, width) {
+            (true, 1..=63) => {
+                let shift = 64 - width;
+                i128::from(((v << shift) as i64) >> shift)
+            }
+            (true, _) => i128::from(v as i64),
+            _ => i128::from(v),
+        };
+        self.consts.insert(id, v);
+        Ok(())
+    }
+
+    fn debug_insn(&mut self, index: usize, insn: &binary::Insn<'a>) -> RResult<()> {
+        let set = insn.operand(2)?;
+        let Some(import) = self.nf.import(set) else {
+            return Ok(());
+        };
+        let flavour = import.flavour;
+        let opcode = insn.operand(3)?;
+        let id = self.m.check_id(insn, insn.operand(1)?)?;
+        let Some((layout, kind)) = operands::lookup(flavour, opcode) else {
+            self.unknown_ids.insert(id);
+            self.diag.push(
+                LossKind::Unknown,
+                format!("word {} (%{id})", insn.offset),
+                format!("unknown {} instruction {opcode}: skipped", import.name),
+            );
+            return Ok(());
+        };
+        let layout = operands::layout_for(flavour, layout, insn.words.len().saturating_sub(5));
+        let dec = Dec::new(insn, flavour, layout, kind)?;
+        if self.by_id.insert(id, self.decs.len()).is_some() || self.strings.contains_key(&id) {
+            return fail(insn.offset, Some(id), format!("id %{id} is defined twice"));
+        }
+        self.decs.push((index, dec));
+        Ok(())
+    }
+
+    /// Pass 2: one entity per defining debug instruction, in instruction order.
+    fn allocate(&mut self) -> RResult<()> {
+        self.aliases = types::forward_aliases(self)?;
+        for i in 0..self.decs.len() {
+            let d = &self.decs[i].1;
+            if self.aliases.contains_key(&d.id) {
+                continue;
+            }
+            let (id, offset) = (d.id, d.offset);
+            let r = match entity_kind(d.kind) {
+                Some(kind) => self.push_placeholder(kind),
+                None => continue,
+            };
+            if r.kind() == EntityKind::File {
+                self.file_texts.push(None);
+            }
+            self.refs.insert(id, r);
+            self.origin.insert(r, (offset, id));
+        }
+        for (fwd, full) in self.aliases.clone() {
+            if let Some(r) = self.refs.get(&full).copied() {
+                self.refs.insert(fwd, r);
+            }
+        }
+        Ok(())
+    }
+
+    fn push_placeholder(&mut self, kind: EntityKind) -> Ref {
+        use ir::{Expr, Scope, ScopeKind, Type, TypeKind, VarKind, Variable};
+        let o = &mut self.out;
+        match kind {
+            EntityKind::File => Ref::File(o.files.push(File {
+                name: String::new(),
+                directory: None,
+                checksum: None,
+                source: None,
+            })),
+            EntityKind::Unit => Ref::Unit(o.units.push(ir::Unit::default())),
+            EntityKind::Type => Ref::Type(o.types.push(Type::new(TypeKind::Unspecified))),
+            EntityKind::Scope => Ref::Scope(
+                o.scopes
+                    .push(Scope::new(ScopeKind::LexicalBlock { ranges: Vec::new() })),
+            ),
+            EntityKind::Var => Ref::Var(o.vars.push(Variable::new(VarKind::Local))),
+            EntityKind::Inlined => Ref::Inlined(o.inlined.push(ir::InlinedAt {
+                at: ir::Loc::default(),
+                scope: None,
+                parent: None,
+            })),
+            EntityKind::Expr => Ref::Expr(o.exprs.push(Expr::default())),
+            EntityKind::Macro => Ref::Macro(o.macros.push(ir::Macro {
+                kind: ir::MacroKind::DEFINE,
+                parent: None,
+                line: 0,
+                file: None,
+                name: None,
+                value: None,
+                definition: None,
+            })),
+            EntityKind::Import => Ref::Import(o.imports.push(ir::Import {
+                kind: ir::ImportKind::MODULE,
+                name: None,
+                scope: None,
+                entity: None,
+                at: None,
+                elements: Vec::new(),
+            })),
+            _ => Ref::EntryPoint(o.entry_points.push(ir::EntryPoint {
+                function: None,
+                unit: None,
+                signature: String::new(),
+                arguments: String::new(),
+            })),
+        }
+    }
+
+    /// Pass 3: the fields of every entity, and the module-level facts.
+    fn fill(&mut self) -> RResult<()> {
+        let mut last_source: Option<Handle<File>> = None;
+        for i in 0..self.decs.len() {
+            let d = self.decs[i].1.clone();
+            if self.aliases.contains_key(&d.id) {
+                continue;
+            }
+            let r = self.refs.get(&d.id).copied();
+            match d.kind {
+                Kind::Source | Kind::SourceContinued => {
+                    last_source = scopes::source(self, &d, r, last_source)?;
+                    continue;
+                }
+                k if types::is_type(k) => types::fill(self, &d, r)?,
+                Kind::Expression => expr::fill(self, &d, r)?,
+                _ => scopes::fill(self, &d, r)?,
+            }
+            last_source = None;
+        }
+        Ok(())
+    }
+
+    /// Pass 5: what needs every entity filled, then the IR rules.
+    fn finish(&mut self) -> RResult<()> {
+        types::member_scopes(self);
+        scopes::bind_definitions(self);
+        scopes::intern_texts(self);
+        scopes::inlined_files(self);
+        scopes::fit_params(self);
+        let findings = ir::verify::verify(&self.out);
+        let Some(first) = findings.first() else {
+            return Ok(());
+        };
+        let (offset, id) = self.place_of(&first.subject);
+        fail(
+            offset,
+            id,
+            format!(
+                "the debug info breaks an IR rule: {first}{}",
+                if findings.len() > 1 {
+                    format!(" (and {} more)", findings.len() - 1)
+                } else {
+                    String::new()
+                }
+            ),
+        )
+    }
+
+    /// The instruction behind a verifier subject (`t3 (member …)`, `line 4`).
+    fn place_of(&self, subject: &str) -> (usize, Option<u32>) {
+        let mut words = subject.split_whitespace();
+        let head = words.next().unwrap_or("");
+        let row = match head {
+            "line" => Some(Row::Line),
+            "scope" => Some(Row::Scope),
+            "event" => Some(Row::Event),
+            _ => None,
+        };
+        if let Some(row) = row {
+            let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+            let rows = &self.rows[row as usize];
+            return rows
+                .get(n.saturating_sub(1))
+                .map_or((0, None), |(o, id)| (*o, *id));
+        }
+        let split = head.find(|c: char| c.is_ascii_digit()).unwrap_or(0);
+        let (prefix, index) = head.split_at(split);
+        let r = EntityKind::from_prefix(prefix)
+            .zip(index.parse::<u32>().ok())
+            .map(|(k, i)| Ref::from_parts(k, i));
+        r.and_then(|r| self.origin.get(&r))
+            .map_or((0, None), |(o, id)| (*o, Some(*id)))
+    }
+
+    fn note_row(&mut self, row: Row, offset: usize, id: Option<u32>) {
+        self.rows[row as usize].push((offset, id));
+    }
+
+    fn loss(&mut self, kind: LossKind, d: &Dec<'_>, message: impl Into<String>) {
+        self.diag
+            .push(kind, format!("word {} (%{})", d.offset, d.id), message);
+    }
+}
+
+/// The arena a debug instruction's entity goes to, if it defines one.
+fn entity_kind(k: Kind) -> Option<EntityKind> {
+    Some(match k {
+        Kind::Source => EntityKind::File,
+        Kind::CompilationUnit => EntityKind::Unit,
+        k if types::is_type(k) => EntityKind::Type,
+        Kind::FunctionDeclaration
+        | Kind::Function
+        | Kind::LexicalBlock
+        | Kind::LexicalBlockDiscriminator
+        | Kind::ModuleIntel => EntityKind::Scope,
+        Kind::GlobalVariable | Kind::LocalVariable | Kind::InlinedVariable => EntityKind::Var,
+        Kind::InlinedAt => EntityKind::Inlined,
+        Kind::Expression => EntityKind::Expr,
+        Kind::MacroDef | Kind::MacroUndef => EntityKind::Macro,
+        Kind::ImportedEntity => EntityKind::Import,
+        Kind::EntryPoint => EntityKind::EntryPoint,
+        _ => return None,
+    })
+}
+
+/// The result id of a core instruction (by the grammar), if it has one.
+fn code_result(insn: &binary::Insn<'_>) -> Option<u32> {
+    use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
+    use std::sync::OnceLock;
+    // Per opcode: 0 no result, 1 result id first, 2 result type then result id.
+    static LAYOUT: OnceLock<HashMap<u16, u8>> = OnceLock::new();
+    let layout = LAYOUT.get_or_init(|| {
+        INSTRUCTION_TABLE
+            .iter()
+            .map(|i| {
+                let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
+                let at = match kinds.as_slice() {
+                    [OperandKind::IdResult, ..] => 1,
+                    [OperandKind::IdResultType, OperandKind::IdResult] => 2,
+                    _ => 0,
+                };
+                (u32::from(i.opcode) as u16, at)
+            })
+            .collect()
+    });
+    match layout.get(&insn.opcode()).copied().unwrap_or(0) {
+        0 => None,
+        at => insn.words.get(usize::from(at)).copied(),
+    }
+}
+
+/// Address size from OpMemoryModel: 4 for Physical32, 8 for Physical64/PhysicalStorageBuffer64.
+fn address_size(m: &binary::Module<'_>) -> Option<u8> {
+    let insn = m.insns.iter().find(|i| i.opcode() == op::MEMORY_MODEL)?;
+    match insn.operand(0).ok()? {
+        1 => Some(4),
+        2 | 5348 => Some(8),
+        _ => None,
+    }
+}

@@ -1,0 +1,311 @@
+//! One debug instruction's operands, split by name from its set's [`Layout`], and the reader's
+//! error type.
+
+use crate::spec::spirv::{Flavour, Layout, Operand, Q, W};
+use crate::spirv::binary::{Insn, SpirvError};
+
+/// A reader error: the word offset of the damage, the id involved (if any) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RErr {
+    pub offset: usize,
+    pub id: Option<u32>,
+    pub message: String,
+}
+
+pub type RResult<T> = Result<T, RErr>;
+
+impl From<SpirvError> for RErr {
+    fn from(e: SpirvError) -> Self {
+        RErr {
+            offset: e.offset,
+            id: None,
+            message: e.message,
+        }
+    }
+}
+
+pub fn fail<T>(offset: usize, id: Option<u32>, message: impl Into<String>) -> RResult<T> {
+    Err(RErr {
+        offset,
+        id,
+        message: message.into(),
+    })
+}
+
+/// What a debug instruction is, whatever its set and opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    InfoNone,
+    CompilationUnit,
+    TypeBasic,
+    TypePointer,
+    TypeQualifier,
+    TypeArray,
+    TypeVector,
+    Typedef,
+    TypeFunction,
+    TypeEnum,
+    TypeComposite,
+    TypeMember,
+    TypeInheritance,
+    TypePtrToMember,
+    TypeTemplate,
+    TypeTemplateParameter,
+    TypeTemplateTemplateParameter,
+    TypeTemplateParameterPack,
+    GlobalVariable,
+    FunctionDeclaration,
+    Function,
+    LexicalBlock,
+    LexicalBlockDiscriminator,
+    Scope,
+    NoScope,
+    InlinedAt,
+    LocalVariable,
+    InlinedVariable,
+    Declare,
+    Value,
+    Operation,
+    Expression,
+    MacroDef,
+    MacroUndef,
+    ImportedEntity,
+    Source,
+    ModuleIntel,
+    FunctionDefinition,
+    SourceContinued,
+    Line,
+    NoLine,
+    BuildIdentifier,
+    StoragePath,
+    EntryPoint,
+    TypeMatrix,
+}
+
+const KINDS: &[(&str, Kind)] = &[
+    ("DebugInfoNone", Kind::InfoNone),
+    ("DebugCompilationUnit", Kind::CompilationUnit),
+    ("DebugTypeBasic", Kind::TypeBasic),
+    ("DebugTypePointer", Kind::TypePointer),
+    ("DebugTypeQualifier", Kind::TypeQualifier),
+    ("DebugTypeArray", Kind::TypeArray),
+    ("DebugTypeVector", Kind::TypeVector),
+    ("DebugTypedef", Kind::Typedef),
+    ("DebugTypeFunction", Kind::TypeFunction),
+    ("DebugTypeEnum", Kind::TypeEnum),
+    ("DebugTypeComposite", Kind::TypeComposite),
+    ("DebugTypeMember", Kind::TypeMember),
+    ("DebugTypeInheritance", Kind::TypeInheritance),
+    ("DebugTypePtrToMember", Kind::TypePtrToMember),
+    ("DebugTypeTemplate", Kind::TypeTemplate),
+    ("DebugTypeTemplateParameter", Kind::TypeTemplateParameter),
+    (
+        "DebugTypeTemplateTemplateParameter",
+        Kind::TypeTemplateTemplateParameter,
+    ),
+    (
+        "DebugTypeTemplateParameterPack",
+        Kind::TypeTemplateParameterPack,
+    ),
+    ("DebugGlobalVariable", Kind::GlobalVariable),
+    ("DebugFunctionDeclaration", Kind::FunctionDeclaration),
+    ("DebugFunction", Kind::Function),
+    ("DebugLexicalBlock", Kind::LexicalBlock),
+    (
+        "DebugLexicalBlockDiscriminator",
+        Kind::LexicalBlockDiscriminator,
+    ),
+    ("DebugScope", Kind::Scope),
+    ("DebugNoScope", Kind::NoScope),
+    ("DebugInlinedAt", Kind::InlinedAt),
+    ("DebugLocalVariable", Kind::LocalVariable),
+    ("DebugInlinedVariable", Kind::InlinedVariable),
+    ("DebugDeclare", Kind::Declare),
+    ("DebugValue", Kind::Value),
+    ("DebugOperation", Kind::Operation),
+    ("DebugExpression", Kind::Expression),
+    ("DebugMacroDef", Kind::MacroDef),
+    ("DebugMacroUndef", Kind::MacroUndef),
+    ("DebugImportedEntity", Kind::ImportedEntity),
+    ("DebugSource", Kind::Source),
+    ("DebugModuleINTEL", Kind::ModuleIntel),
+    ("DebugFunctionDefinition", Kind::FunctionDefinition),
+    ("DebugSourceContinued", Kind::SourceContinued),
+    ("DebugLine", Kind::Line),
+    ("DebugNoLine", Kind::NoLine),
+    ("DebugBuildIdentifier", Kind::BuildIdentifier),
+    ("DebugStoragePath", Kind::StoragePath),
+    ("DebugEntryPoint", Kind::EntryPoint),
+    ("DebugTypeMatrix", Kind::TypeMatrix),
+];
+
+pub fn kind_of(name: &str) -> Option<Kind> {
+    KINDS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+}
+
+/// The layout and kind of an instruction number of a set, from a table built once.
+pub fn lookup(flavour: Flavour, opcode: u32) -> Option<(&'static Layout, Kind)> {
+    type Table = Vec<Option<(&'static Layout, Kind)>>;
+    static TABLES: std::sync::OnceLock<Vec<(Flavour, Table)>> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        crate::spec::spirv::FLAVOURS
+            .iter()
+            .map(|(f, _, _)| {
+                let max = f.layouts().iter().map(|l| l.opcode).max().unwrap_or(0);
+                let table = (0..=max)
+                    .map(|op| f.layout(op).and_then(|l| kind_of(l.name).map(|k| (l, k))))
+                    .collect();
+                (*f, table)
+            })
+            .collect()
+    });
+    let (_, table) = tables.iter().find(|(f, _)| *f == flavour)?;
+    table.get(opcode as usize).copied().flatten()
+}
+
+const fn operand(name: &'static str, w: W) -> Operand {
+    Operand { name, w, q: Q::One }
+}
+
+/// llvm-spirv 14 writes OpenCL.100 DebugImportedEntity with 8 operands: an unused word (0)
+/// after Tag, then the grammar's Source, Entity, Line, Column, Parent.
+pub static IMPORTED_ENTITY_LLVM_SPIRV14: Layout = Layout {
+    opcode: 34,
+    name: "DebugImportedEntity",
+    operands: &[
+        operand("Name", W::Id),
+        operand("Tag", W::Lit),
+        operand("(unused)", W::Lit),
+        operand("Source", W::Id),
+        operand("Entity", W::Id),
+        operand("Line", W::Lit),
+        operand("Column", W::Lit),
+        operand("Parent", W::Id),
+    ],
+};
+
+/// The layout to read an instruction with: the set's, or llvm-spirv 14's variant of it.
+pub fn layout_for(flavour: Flavour, layout: &'static Layout, operands: usize) -> &'static Layout {
+    let llvm_spirv = matches!(flavour, Flavour::OpenCl100 | Flavour::SpirvDebug);
+    if llvm_spirv && layout.name == "DebugImportedEntity" && operands == 8 {
+        return &IMPORTED_ENTITY_LLVM_SPIRV14;
+    }
+    layout
+}
+
+/// The grammar's operand names, with the 0.99 grammar's variants folded onto the common ones.
+fn canon(name: &str) -> &str {
+    match name {
+        "Literal Flags" => "Flags",
+        "Paramter Types" => "Parameter Types",
+        other => other,
+    }
+}
+
+/// Most operands any layout has (DebugFunction: 11).
+const MAX_SLOTS: usize = 12;
+
+/// A debug instruction with its operand words split by its layout.
+#[derive(Clone, Debug)]
+pub struct Dec<'a> {
+    pub offset: usize,
+    pub id: u32,
+    pub flavour: Flavour,
+    pub kind: Kind,
+    pub layout: &'static Layout,
+    pub ops: &'a [u32],
+    /// (start, count) into `ops`, per layout operand.
+    slots: [(u32, u32); MAX_SLOTS],
+}
+
+impl<'a> Dec<'a> {
+    /// Splits the operands (the words after the set and the instruction number); an operand
+    /// count the layout does not allow is an error.
+    pub fn new(
+        insn: &Insn<'a>,
+        flavour: Flavour,
+        layout: &'static Layout,
+        kind: Kind,
+    ) -> RResult<Self> {
+        let id = insn.operand(1)?;
+        let ops = insn.words.get(5..).unwrap_or(&[]);
+        let mut slots = [(0u32, 0u32); MAX_SLOTS];
+        let mut at = 0usize;
+        let bad = |why: String| {
+            fail(
+                insn.offset,
+                Some(id),
+                format!("{} has {} operand(s): {why}", layout.name, ops.len()),
+            )
+        };
+        for (i, op) in layout.operands.iter().enumerate() {
+            let left = ops.len() - at;
+            let n = match op.q {
+                Q::One if left == 0 => return bad(format!("`{}` is missing", op.name)),
+                Q::One => 1,
+                Q::Opt => left.min(1),
+                Q::Many if op.w == W::Pair && left % 2 != 0 => {
+                    return bad(format!("`{}` needs (value, name) pairs", op.name))
+                }
+                Q::Many => left,
+            };
+            if let Some(s) = slots.get_mut(i) {
+                *s = (at as u32, n as u32);
+            }
+            at += n;
+        }
+        if at < ops.len() {
+            return bad(format!(
+                "the layout allows at most {at} (extra words from word {})",
+                insn.offset + 5 + at
+            ));
+        }
+        Ok(Dec {
+            offset: insn.offset,
+            id,
+            flavour,
+            kind,
+            layout,
+            ops,
+            slots,
+        })
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.layout.name
+    }
+
+    fn index(&self, name: &str) -> Option<usize> {
+        self.layout
+            .operands
+            .iter()
+            .position(|o| canon(o.name) == name)
+    }
+
+    /// The words of a named operand (empty when the set has no such operand or it is absent).
+    pub fn words(&self, name: &str) -> &'a [u32] {
+        let Some((start, n)) = self.index(name).and_then(|i| self.slots.get(i)) else {
+            return &[];
+        };
+        self.ops
+            .get(*start as usize..(*start + *n) as usize)
+            .unwrap_or(&[])
+    }
+
+    /// The first word of a named operand, if present.
+    pub fn word(&self, name: &str) -> Option<u32> {
+        self.words(name).first().copied()
+    }
+
+    /// Whether the set encodes the operand as a literal word (true) or an id.
+    pub fn is_literal(&self, name: &str) -> bool {
+        self.index(name)
+            .and_then(|i| self.layout.operands.get(i))
+            .is_some_and(|o| o.w == W::Lit)
+    }
+
+    /// Whether the layout has an operand of that name at all.
+    pub fn has(&self, name: &str) -> bool {
+        self.index(name).is_some()
+    }
+}

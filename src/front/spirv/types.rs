@@ -1,0 +1,382 @@
+//! Debug type instructions → `ir::Type`.
+
+use std::collections::HashMap;
+
+use crate::ir::{
+    AddrSpace, Bound, CompositeTag, Encoding, Enumerator, Handle, Memory, PtrKind, Qualifier, Ref,
+    Subrange, TemplateParamKind, Type, TypeKind, Value,
+};
+use crate::spec::spirv::{from_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
+
+use super::operands::{fail, Dec, Kind, RResult};
+use super::resolve::Tgt;
+use super::Ctx;
+
+/// The generator id (high half of header word 2) of the Khronos LLVM/SPIR-V Translator.
+const LLVM_SPIRV_GENERATOR: u32 = 6;
+
+pub(super) fn is_type(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::TypeBasic
+            | Kind::TypePointer
+            | Kind::TypeQualifier
+            | Kind::TypeArray
+            | Kind::TypeVector
+            | Kind::Typedef
+            | Kind::TypeFunction
+            | Kind::TypeEnum
+            | Kind::TypeComposite
+            | Kind::TypeMember
+            | Kind::TypeInheritance
+            | Kind::TypePtrToMember
+            | Kind::TypeTemplate
+            | Kind::TypeTemplateParameter
+            | Kind::TypeTemplateTemplateParameter
+            | Kind::TypeTemplateParameterPack
+            | Kind::TypeMatrix
+    )
+}
+
+/// NonSemantic forward declarations (`FlagFwdDecl` composites) completed later by a full
+/// composite with the same name and parent: fwd id → full id. They read as one type.
+pub(super) fn forward_aliases(cx: &Ctx<'_>) -> RResult<HashMap<u32, u32>> {
+    let mut later: HashMap<(&str, u32), u32> = HashMap::new();
+    let mut aliases = HashMap::new();
+    for (_, d) in cx.decs.iter().rev() {
+        if d.kind != Kind::TypeComposite || d.flavour != Flavour::Shader100 {
+            continue;
+        }
+        let name = d.word("Name").and_then(|id| cx.strings.get(&id));
+        let (Some(name), Some(parent)) = (name, d.word("Parent")) else {
+            continue;
+        };
+        let flags = d.word("Flags").and_then(|id| cx.consts.get(&id)).copied();
+        let fwd = flags.is_some_and(|f| f & (1 << 4) != 0);
+        if !fwd {
+            later.insert((name.as_str(), parent), d.id);
+        } else if let Some(full) = later.get(&(name.as_str(), parent)) {
+            aliases.insert(d.id, *full);
+        }
+    }
+    Ok(aliases)
+}
+
+pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()> {
+    let Some(Ref::Type(h)) = r else {
+        return Ok(());
+    };
+    let t = build(cx, d)?;
+    *cx.out.types.get_mut(h) = t;
+    Ok(())
+}
+
+fn build(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Type> {
+    let mut t = Type::new(kind(cx, d)?);
+    t.name = cx.name(d, "Name")?;
+    if d.has("Source") {
+        t.at = cx.loc(d)?;
+    }
+    t.scope = match d.kind {
+        Kind::Typedef | Kind::TypeEnum | Kind::TypeComposite | Kind::TypeMember => {
+            cx.parent(d, "Parent")?
+        }
+        Kind::TypeInheritance => {
+            cx.entity_of(d, "Child", &[crate::ir::EntityKind::Type], "a composite")?
+        }
+        _ => None,
+    };
+    if d.has("Flags") {
+        t.flags = cx.flags(d, "Flags")?;
+    }
+    if d.has("Size") {
+        t.size = cx.size(d)?;
+    }
+    if d.kind == Kind::TypeComposite {
+        t.linkage = cx.name(d, "Linkage Name")?;
+    }
+    Ok(t)
+}
+
+fn kind(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    Ok(match d.kind {
+        Kind::TypeBasic => TypeKind::Basic {
+            encoding: encoding(cx, d)?,
+        },
+        Kind::TypePointer => pointer(cx, d)?,
+        Kind::TypeQualifier => {
+            let v = cx.u32n(d, "Type Qualifier")?;
+            TypeKind::Qualified {
+                qualifier: from_set(d.flavour.qualifiers(), v)
+                    .unwrap_or(Qualifier(0x8000u16.wrapping_add(v as u16))),
+                base: cx.ty(d, "Base Type")?,
+            }
+        }
+        Kind::TypeArray => array(cx, d)?,
+        Kind::TypeVector => TypeKind::Vector {
+            element: cx.ty(d, "Base Type")?,
+            count: cx.u32n(d, "Component Count")?,
+        },
+        Kind::TypeMatrix => TypeKind::Matrix {
+            column: cx.ty(d, "Vector Type")?,
+            count: cx.u32n(d, "Vector Count")?,
+            column_major: cx.num(d, "Column Major")?.unwrap_or(0) != 0,
+        },
+        Kind::Typedef => TypeKind::Typedef {
+            base: cx.ty(d, "Base Type")?,
+        },
+        Kind::TypeFunction => function(cx, d)?,
+        Kind::TypeEnum => enumeration(cx, d)?,
+        Kind::TypeComposite => composite(cx, d)?,
+        Kind::TypeMember => TypeKind::Member {
+            base: cx.ty(d, "Type")?,
+            offset_bits: cx.num(d, "Offset")?.and_then(|v| u64::try_from(v).ok()),
+            storage_offset_bits: None,
+            value: value(cx, d, "Value")?,
+            discriminant: None,
+            property: None,
+        },
+        Kind::TypeInheritance => TypeKind::Inheritance {
+            base: cx.ty(d, "Parent")?,
+            offset_bits: cx.num(d, "Offset")?.and_then(|v| u64::try_from(v).ok()),
+        },
+        Kind::TypePtrToMember => TypeKind::PtrToMember {
+            pointee: cx.ty(d, "Member Type")?,
+            class: cx.ty(d, "Parent")?,
+        },
+        Kind::TypeTemplate => template(cx, d)?,
+        _ => template_param(cx, d)?,
+    })
+}
+
+fn encoding(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Encoding> {
+    let v = cx.u32n(d, "Encoding")?;
+    Ok(from_set(d.flavour.encodings(), v).unwrap_or(Encoding(0x1_0000u32.wrapping_add(v))))
+}
+
+fn pointer(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    let sc = cx.num(d, "Storage Class")?.unwrap_or(0) as u32;
+    let flags = cx.flags(d, "Flags")?;
+    let kind = if flags.has("lvalue_reference") {
+        PtrKind::Reference
+    } else if flags.has("rvalue_reference") {
+        PtrKind::RvalueReference
+    } else {
+        PtrKind::Pointer
+    };
+    Ok(TypeKind::Pointer {
+        kind,
+        pointee: cx.ty(d, "Base Type")?,
+        space: AddrSpace {
+            memory: from_set(STORAGE_CLASSES, sc).unwrap_or(Memory::NONE),
+            storage_class: Some(sc),
+            ..AddrSpace::default()
+        },
+    })
+}
+
+/// Counts; llvm-spirv appends one lower bound per count (2N operands): those are read as
+/// `lower`. A count of 0 or DebugInfoNone is a runtime-sized dimension.
+fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    let element = cx.ty(d, "Base Type")?;
+    let ids = d.words("Component Counts");
+    let split = if has_lower_bounds(cx, d, ids) {
+        ids.len() / 2
+    } else {
+        ids.len()
+    };
+    let (counts, lowers) = ids.split_at(split);
+    let mut dims = Vec::with_capacity(counts.len());
+    for (i, &id) in counts.iter().enumerate() {
+        let count = cx
+            .bound_id(d, "Component Counts", id)?
+            .filter(|b| *b != Bound::Const(0));
+        let lower = match lowers.get(i) {
+            Some(&l) => cx.bound_id(d, "Component Counts", l)?,
+            None => None,
+        };
+        dims.push(Subrange {
+            count,
+            lower,
+            ..Subrange::default()
+        });
+    }
+    Ok(TypeKind::Array {
+        element,
+        dims,
+        stride: None,
+        data_location: None,
+        associated: None,
+        allocated: None,
+        rank: None,
+        column_major: false,
+    })
+}
+
+fn has_lower_bounds(cx: &Ctx<'_>, d: &Dec<'_>, ids: &[u32]) -> bool {
+    if !matches!(d.flavour, Flavour::OpenCl100 | Flavour::SpirvDebug)
+        || ids.len() < 2
+        || ids.len() % 2 != 0
+    {
+        return false;
+    }
+    cx.m.generator >> 16 == LLVM_SPIRV_GENERATOR
+        || ids[ids.len() / 2..]
+            .iter()
+            .all(|id| matches!(cx.target(*id), Tgt::None))
+}
+
+fn function(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    let ret = cx.ty(d, "Return Type")?;
+    let mut params = Vec::new();
+    for &id in d.words("Parameter Types") {
+        params.push(cx.ty_id(d, "Parameter Types", id)?);
+    }
+    Ok(TypeKind::Function {
+        ret,
+        params,
+        variadic: false,
+        calling_convention: 0,
+    })
+}
+
+fn enumeration(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    let mut enumerators = Vec::new();
+    for pair in d.words("Value, Name").chunks_exact(2) {
+        // Values are OpConstant ids in every set; a literal is accepted where numbers are.
+        let value = match cx.target(pair[0]) {
+            Tgt::Const(v) => v,
+            _ if d.flavour.literal_numbers() => i128::from(pair[0] as i32),
+            _ => return cx.wrong(d, "Value", "an integer OpConstant", pair[0]),
+        };
+        let name = match cx.target(pair[1]) {
+            Tgt::Str(s) => s.to_string(),
+            _ => return cx.wrong(d, "Name", "an OpString", pair[1]),
+        };
+        enumerators.push(Enumerator { name, value });
+    }
+    Ok(TypeKind::Enum {
+        underlying: cx.ty(d, "Underlying Type")?,
+        enumerators,
+        identifier: None,
+    })
+}
+
+fn composite(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    let tag = cx.u32n(d, "Tag")?;
+    let mut elements = Vec::new();
+    for &id in d.words("Members") {
+        match cx.entity_id(d, "Members", id)? {
+            Some(r @ (Ref::Type(_) | Ref::Scope(_) | Ref::Var(_))) => elements.push(r),
+            Some(_) => return cx.wrong(d, "Members", "a member, function or variable", id),
+            None => {}
+        }
+    }
+    Ok(TypeKind::Composite {
+        tag: from_set(COMPOSITE_TAGS, tag)
+            .unwrap_or(CompositeTag(0x8000u16.wrapping_add(tag as u16))),
+        elements,
+        identifier: None,
+        vtable_holder: None,
+        templates: Vec::new(),
+        discriminator: None,
+    })
+}
+
+/// A constant value operand: an OpConstant, another entity, or an id of the code.
+pub(super) fn value(cx: &mut Ctx<'_>, d: &Dec<'_>, op: &str) -> RResult<Option<Value>> {
+    let Some(id) = d.word(op) else {
+        return Ok(None);
+    };
+    Ok(match cx.target(id) {
+        Tgt::None | Tgt::Void | Tgt::Unknown => None,
+        Tgt::Const(v) => Some(Value::Int(v)),
+        Tgt::Ref(r) => Some(Value::Ref(r)),
+        Tgt::Str(s) => Some(Value::Str(s.to_string())),
+        Tgt::Code if id < cx.m.bound => Some(Value::Spirv(id)),
+        _ => return cx.wrong(d, op, "a constant or an entity", id),
+    })
+}
+
+fn type_list(cx: &mut Ctx<'_>, d: &Dec<'_>, op: &str) -> RResult<Vec<Handle<Type>>> {
+    let mut out = Vec::new();
+    for &id in d.words(op) {
+        match cx.ty_id(d, op, id)? {
+            Some(h) => out.push(h),
+            None => {
+                return fail(
+                    d.offset,
+                    Some(d.id),
+                    format!("{} operand `{op}` lists %{id}, which is no type", d.name()),
+                )
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn template(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    use crate::ir::EntityKind as K;
+    Ok(TypeKind::Template {
+        target: cx.entity_of(d, "Target", &[K::Type, K::Scope], "a type or function")?,
+        params: type_list(cx, d, "Parameters")?,
+    })
+}
+
+fn template_param(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    let (kind, ty, value, pack) = match d.kind {
+        Kind::TypeTemplateParameter => {
+            let v = value(cx, d, "Value")?;
+            let kind = if v.is_some() {
+                TemplateParamKind::Value
+            } else {
+                TemplateParamKind::Type
+            };
+            (kind, cx.ty(d, "Actual Type")?, v, Vec::new())
+        }
+        Kind::TypeTemplateTemplateParameter => (
+            TemplateParamKind::Template,
+            None,
+            cx.string(d, "Template Name")?.map(Value::Str),
+            Vec::new(),
+        ),
+        _ => (
+            TemplateParamKind::Pack,
+            None,
+            None,
+            type_list(cx, d, "Template Parameters")?,
+        ),
+    };
+    Ok(TypeKind::TemplateParam {
+        kind,
+        ty,
+        value,
+        pack,
+        is_default: false,
+    })
+}
+
+/// Members and inheritance listed by a composite sit in it (NonSemantic members have no Parent
+/// operand; OpenCL.100 ones name it, possibly before the composite exists).
+pub(super) fn member_scopes(cx: &mut Ctx<'_>) {
+    let mut links = Vec::new();
+    for (h, t) in cx.out.types.iter() {
+        if let TypeKind::Composite { elements, .. } = &t.kind {
+            for e in elements {
+                if let Ref::Type(m) = e {
+                    links.push((*m, h));
+                }
+            }
+        }
+    }
+    for (m, composite) in links {
+        let t = cx.out.types.get_mut(m);
+        if matches!(
+            t.kind,
+            TypeKind::Member { .. } | TypeKind::Inheritance { .. }
+        ) && t.scope.is_none()
+        {
+            t.scope = Some(Ref::Type(composite));
+        }
+    }
+}
