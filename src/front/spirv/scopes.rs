@@ -223,15 +223,12 @@ fn variable(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Variable> {
             _ => return cx.wrong(d, "Variable", "a variable, constant or expression", id),
         }
     }
-    match cx.entity_of(
+    v.declaration = cx.entity_of(
         d,
         "Static Member Declaration",
         &[K::Var, K::Type],
         "a member",
-    )? {
-        Some(r) => v.declaration = Some(r),
-        None => {}
-    }
+    )?;
     Ok(v)
 }
 
