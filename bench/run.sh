@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# dwarv benchmarks, printed as one table. Generates its inputs (cached in $OUT, default
+# target/bench): a large OpenCL C program → SPIR-V with OpenCL.DebugInfo.100 (clang-14 -g -O0 +
+# llvm-spirv-14) for the in-place rewrite, whose peer is spirv-opt with no passes (parse + write).
+#
+#   bash bench/run.sh                 # FUNCS=12000 gives a module of about 50 MB
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out="${OUT:-target/bench}"
+funcs="${FUNCS:-12000}"
+mkdir -p "$out"
+cargo build --release --quiet
+dwarv="$PWD/target/release/dwarv"
+spirv_opt="$PWD/.tools/bin/spirv-opt"
+
+big="$out/big_$funcs.spv"
+if [ ! -f "$big" ]; then
+  echo "generating $big ($funcs functions)…" >&2
+  python3 bench/gen_cl.py --funcs "$funcs" --kernels 200 > "$out/big_$funcs.cl"
+  clang-14 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c "$out/big_$funcs.cl" -o "$out/big_$funcs.bc"
+  llvm-spirv-14 "$out/big_$funcs.bc" -o "$big"
+fi
+
+# time_run LABEL CMD… → "LABEL seconds peak-KiB"
+time_run() {
+  local label="$1"; shift
+  local t
+  t=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n1)
+  echo "$label $t"
+}
+
+bytes=$(stat -c %s "$big")
+# Share of the words that are debug-set OpExtInsts (the words an in-place rewrite replaces).
+debug_share=$(python3 - "$big" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+w = struct.unpack("<%dI" % (len(d) // 4), d)
+i, sets, debug = 5, set(), 0
+while i < len(w):
+    n, op = w[i] >> 16, w[i] & 0xffff
+    if op == 11 and b"Debug" in struct.pack("<%dI" % (n - 2), *w[i + 2:i + n]):
+        sets.add(w[i + 1])
+    if op == 12 and w[i + 3] in sets:
+        debug += n
+    i += max(n, 1)
+print(f"{100 * debug / len(w):.1f}")
+PY
+)
+printf '%-44s %10s %10s %10s\n' "benchmark (input $((bytes / 1000000)) MB)" "wall s" "MB/s" "peak MiB"
+for flavour in opencl100 shader100; do
+  read -r label secs kib < <(time_run "dwarv in-place → $flavour" "$dwarv" convert "$big" -o "$out/out_$flavour.spv" --flavour "$flavour")
+  printf '%-44s %10s %10.0f %10d\n' "$label" "$secs" "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" $((kib / 1024))
+done
+read -r label secs kib < <(time_run "spirv-opt (no passes)" "$spirv_opt" "$big" -o "$out/opt.spv")
+printf '%-44s %10s %10.0f %10d\n' "$label" "$secs" "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" $((kib / 1024))
+[ -n "$debug_share" ] && echo "debug instructions: $debug_share% of the input's words"
