@@ -14,7 +14,11 @@ pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<()> {
     };
     if path == "-" {
         let mut out = std::io::stdout().lock();
-        return out.write_all(bytes).and_then(|_| out.flush()).map_err(io);
+        return match out.write_all(bytes).and_then(|_| out.flush()) {
+            // A reader that stopped early (`dwarv dump x | head`) is not an error.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.map_err(io),
+        };
     }
     let target = Path::new(path);
     let dir = match target.parent() {
