@@ -352,7 +352,14 @@ fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
             }
             continue;
         };
-        let words = line_words(w, row.at, row.end_line, row.end_column);
+        // A row without an end (an OpLine's) stays an OpLine in every set, so that it reads
+        // back without one; DebugLine would give it end = start.
+        let words = if row.end_line.is_none() && row.end_column.is_none() {
+            let file = file_string(w, row.at.file);
+            insn(op::LINE, &[file, row.at.line, row.at.column])
+        } else {
+            line_words(w, row.at, row.end_line, row.end_column)
+        };
         out.entry(i).or_default().extend(words);
     }
 }

@@ -196,7 +196,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     ];
     let parent = s.parent.or(f.unit.map(Ref::Unit));
     args.extend(w.place(s.at, parent));
-    let linkage = f.linkage.clone().or(s.name.clone()).unwrap_or_default();
+    let linkage = f.linkage.clone().unwrap_or_default();
     args.push(("Linkage Name", V::Str(fit(w, r, &linkage, "linkage name"))));
     args.push(("Flags", V::Num(w.flags(r, s.flags))));
     if decl {
@@ -289,7 +289,7 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
     let flags = V::Num(w.flags(r, v.flags));
     match &v.kind {
         VarKind::Global => {
-            let linkage = v.linkage.clone().or(v.name.clone()).unwrap_or_default();
+            let linkage = v.linkage.clone().unwrap_or_default();
             args.push(("Linkage Name", V::Str(linkage)));
             let bound = match &v.binding {
                 Some(Value::Spirv(id)) => Some(*id),

@@ -315,11 +315,8 @@ fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static s
     });
     let mut args = vec![("Name", name(t)), ("Tag", V::Num(tag))];
     args.extend(w.place(t.at, t.scope));
-    let linkage = t
-        .linkage
-        .clone()
-        .or_else(|| t.name.clone())
-        .unwrap_or_default();
+    // No linkage name is "" (as llvm-spirv writes it; the reader takes "" as none).
+    let linkage = t.linkage.clone().unwrap_or_default();
     args.push(("Linkage Name", V::Str(linkage)));
     let mut flags = t.flags;
     if fwd {
