@@ -339,6 +339,7 @@ fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
             format!("end line/column of {ranged} line rows: OpLine has only a start"),
         );
     }
+    let from_spirv = w.m.source.format == crate::ir::SourceFormat::Spirv;
     for row in &w.m.lines {
         let Some(i) = place(w, row.range.start) else {
             // A row from an OpLine before OpFunction (glslang) goes back there as an OpLine.
@@ -352,9 +353,9 @@ fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
             }
             continue;
         };
-        // A row without an end (an OpLine's) stays an OpLine in every set, so that it reads
-        // back without one; DebugLine would give it end = start.
-        let words = if row.end_line.is_none() && row.end_column.is_none() {
+        // In a SPIR-V input a row without an end was an OpLine: it stays one in every set, so
+        // that it reads back without one (DebugLine would give it end = start).
+        let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
             let file = file_string(w, row.at.file);
             insn(op::LINE, &[file, row.at.line, row.at.column])
         } else {
