@@ -75,6 +75,9 @@ fn spirv_pos(p: CodePos) -> Option<u32> {
     }
 }
 
+/// A scope and its inlined-at, as a DebugScope says them.
+type InScope = (Ref, Option<Handle<InlinedAt>>);
+
 /// The scope runs and line rows by start, to tell what is in force at an event.
 struct Context {
     runs: BTreeMap<u32, (u32, Ref, Option<Handle<InlinedAt>>)>,
@@ -100,7 +103,7 @@ impl Context {
 
     /// The run in force just before `pos`'s own instructions (one that started earlier), and
     /// whether one starts at `pos`.
-    fn scope(&self, pos: u32) -> (Option<(Ref, Option<Handle<InlinedAt>>)>, bool) {
+    fn scope(&self, pos: u32) -> (Option<InScope>, bool) {
         let prior = self
             .runs
             .range(..pos)
@@ -129,7 +132,7 @@ struct Group {
     words: Vec<u32>,
     pos: u32,
     started: bool,
-    scope: Option<Option<(Ref, Option<Handle<InlinedAt>>)>>,
+    scope: Option<Option<InScope>>,
     line: Option<Option<Loc>>,
     set_scope: bool,
     set_line: bool,

@@ -287,6 +287,13 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
     ];
     args.extend(w.place(v.at, v.scope));
     let flags = V::Num(w.flags(r, v.flags));
+    if !matches!(v.kind, VarKind::Global)
+        && !v.flags.is_empty()
+        && !w.layout_has("DebugLocalVariable", "Flags")
+    {
+        w.ledger
+            .dropped(r, "flags: the set's DebugLocalVariable has no Flags");
+    }
     match &v.kind {
         VarKind::Global => {
             let linkage = v.linkage.clone().unwrap_or_default();

@@ -125,6 +125,10 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 None => V::Id(w.e.void()),
             };
             let ps = params.iter().map(|p| w.base_or_void(r, *p)).collect();
+            if !t.flags.is_empty() && !w.layout_has("DebugTypeFunction", "Flags") {
+                w.ledger
+                    .dropped(r, "flags: the set's DebugTypeFunction has no Flags");
+            }
             let args = [
                 ("Flags", V::Num(w.flags(r, t.flags))),
                 ("Return Type", ret),
@@ -317,6 +321,10 @@ fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static s
     args.extend(w.place(t.at, t.scope));
     // No linkage name is "" (as llvm-spirv writes it; the reader takes "" as none).
     let linkage = t.linkage.clone().unwrap_or_default();
+    if !fwd && t.linkage.is_some() && !holds(w.e.flavour, Feature::LinkageOfComposite) {
+        w.ledger
+            .dropped(r, "linkage name: the set's DebugTypeComposite has none");
+    }
     args.push(("Linkage Name", V::Str(linkage)));
     let mut flags = t.flags;
     if fwd {
