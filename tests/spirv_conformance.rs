@@ -8,13 +8,16 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use dwarv::back::spirv::{write, Base, WriteOptions};
 use dwarv::front::spirv::read;
 use dwarv::ir::diff::{diff, Change, DiffOptions};
 use dwarv::ir::{self, Module};
+use dwarv::spec::spirv::Flavour;
 use dwarv::spirv::binary::{op, to_words, Module as Bin};
+use dwarv::spirv::NormalForm;
 
 const FLAVOURS: [&str; 4] = ["debuginfo", "opencl100", "shader100", "spirv-debug"];
 
@@ -265,8 +268,7 @@ fn apply_ledger(m: &Module, out: &Module, ledger: &Ledger) -> (Module, Vec<Strin
                     .collect()
             });
         } else if msg.starts_with("language: the set's DebugCompilationUnit has no Language")
-            || (msg.starts_with("language ")
-                && msg.ends_with("has no value in the set; written as 0"))
+            || (msg.starts_with("language ") && msg.contains("; written as 0"))
         {
             // 0.99 reads the language from the module's OpSource, else C99; a language the set
             // cannot number is written as 0: whatever reads back.
@@ -546,7 +548,7 @@ const PARTICLES_CHAIN: &[&str] = &[
     "debuginfo: dropped: v12 (variable \"i\"): flags: the set's DebugLocalVariable has no Flags",
     "debuginfo: dropped: v14 (variable \"center\"): flags: the set's DebugLocalVariable has no Flags",
     "debuginfo: dropped: v15 (variable \"j\"): flags: the set's DebugLocalVariable has no Flags",
-    "shader100: approximated: u0 (unit): language 0xc has no value in the set; written as 0",
+    "shader100: approximated: u0 (unit): language 0xc is no source language spirv-val knows; written as 0 (Unknown)",
 ];
 /// The chain's ledger for shade.frag.
 const SHADE_CHAIN: &[&str] = &[
@@ -569,5 +571,185 @@ const SHADE_CHAIN: &[&str] = &[
     "debuginfo: dropped: v6 (variable \"base\"): flags: the set's DebugLocalVariable has no Flags",
     "debuginfo: dropped: v10 (variable \"lit\"): flags: the set's DebugLocalVariable has no Flags",
     "debuginfo: dropped: v11 (variable \"i\"): flags: the set's DebugLocalVariable has no Flags",
-    "shader100: approximated: u0 (unit): language 0xc has no value in the set; written as 0",
+    "shader100: approximated: u0 (unit): language 0xc is no source language spirv-val knows; written as 0 (Unknown)",
+];
+
+/// The environments a module may be judged in, the usual one first: vulkan1.2 (Shader) or the
+/// OpenCL/universal one of its version (Kernel), then the universal one of its version.
+fn envs_of(words: &[u32]) -> Vec<&'static str> {
+    let universal = match words[1] {
+        v if v <= 0x0001_0000 => "spv1.0",
+        0x0001_0100 => "spv1.1",
+        0x0001_0200 => "spv1.2",
+        0x0001_0300 => "spv1.3",
+        0x0001_0400 => "spv1.4",
+        0x0001_0500 => "spv1.5",
+        _ => "spv1.6",
+    };
+    let mut v = vec![env_of(words)];
+    if v[0] != universal {
+        v.push(universal);
+    }
+    v
+}
+
+fn as_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// One peer module's outcome: per flavour, Ok or the consumer's complaint; None when the code
+/// part fails spirv-val (nothing is asked of the output then) or the module does not read.
+struct PeerOutcome {
+    name: String,
+    code_env: Option<&'static str>,
+    kernel: bool,
+    llvm_reads_code: bool,
+    results: Vec<(&'static str, Result<(), String>)>,
+}
+
+fn peer_module(path: &Path, out_dir: &Path) -> PeerOutcome {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let bytes = std::fs::read(path).unwrap();
+    let words = to_words(&bytes).unwrap();
+    let bin = Bin::parse(&words).unwrap();
+    let code = NormalForm::compute(&bin).unwrap().words(&bin);
+    let code_path = out_dir.join(format!("{name}.code.spv"));
+    std::fs::write(&code_path, as_bytes(&code)).unwrap();
+    let code_env = envs_of(&code)
+        .into_iter()
+        .find(|env| spirv_val(&code_path, env).is_ok());
+    let kernel = is_kernel(&code);
+    // llvm-spirv-14 is asked to read an output only when it can read the code part: a Kernel
+    // module of SPIR-V 1.4 at most (it reads nothing newer).
+    let llvm_reads_code = kernel && code[1] <= 0x0001_0400;
+    let mut results = Vec::new();
+    let (m, _) = read(&bytes, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for flavour in FLAVOURS {
+        let f = Flavour::from_cli_name(flavour).unwrap();
+        let opts = WriteOptions {
+            flavour: f,
+            base: Base::Module(&bytes),
+        };
+        let result = match write(&m, &opts) {
+            Err(e) => Err(format!("write: {e}")),
+            Ok((out, _)) => {
+                let out_path = out_dir.join(format!("{name}.{flavour}.spv"));
+                std::fs::write(&out_path, &out).unwrap();
+                let mut r = Ok(());
+                if flavour != "spirv-debug" {
+                    if let Some(env) = code_env {
+                        r = spirv_val(&out_path, env);
+                    }
+                }
+                // llvm-spirv-14 reads OpenCL.100 and SPIRV.debug Kernel modules.
+                if r.is_ok() && llvm_reads_code && matches!(flavour, "opencl100" | "spirv-debug") {
+                    r = llvm_spirv_reads(&out_path).map_err(|e| format!("llvm-spirv-14 -r: {e}"));
+                }
+                r
+            }
+        };
+        results.push((flavour, result));
+    }
+    PeerOutcome {
+        name,
+        code_env,
+        kernel,
+        llvm_reads_code,
+        results,
+    }
+}
+
+/// Every module of the peer corpus (llvm-spirv's own debug-info tests, built by
+/// `common::build_peer`) rewritten in place into every flavour: spirv-val accepts every flavour
+/// but spirv-debug whenever it accepts the code part (the module's debug-stripped normal form),
+/// and llvm-spirv-14 reads the opencl100 and spirv-debug results of Kernel modules back.
+#[test]
+fn peer_corpus_rewritten_in_place_into_every_flavour_validates() {
+    let src = Path::new(common::PEER);
+    if !src.is_dir() {
+        eprintln!("peer corpus not present: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let modules = common::build_peer(src, dir.path());
+    let work: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(modules.clone());
+    let outcomes = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| loop {
+                let Some(p) = work.lock().unwrap().pop() else {
+                    break;
+                };
+                let o = peer_module(&p, dir.path());
+                outcomes.lock().unwrap().push(o);
+            });
+        }
+    });
+    let mut outcomes = outcomes.into_inner().unwrap();
+    outcomes.sort_by(|a, b| a.name.cmp(&b.name));
+    let code_ok = outcomes.iter().filter(|o| o.code_env.is_some()).count();
+    let kernels = outcomes.iter().filter(|o| o.kernel).count();
+    let llvm_ok = outcomes.iter().filter(|o| o.llvm_reads_code).count();
+    println!(
+        "peer corpus: {} modules ({kernels} Kernel); code part passes spirv-val: {code_ok}, readable by llvm-spirv-14 (Kernel, SPIR-V <= 1.4): {llvm_ok}",
+        outcomes.len()
+    );
+    let mut failures = Vec::new();
+    let mut known = Vec::new();
+    for flavour in FLAVOURS {
+        let (mut pass, mut fail, mut known_fail) = (0, 0, 0);
+        for o in &outcomes {
+            let (_, r) = o.results.iter().find(|r| r.0 == flavour).unwrap();
+            match r {
+                Ok(()) => pass += 1,
+                Err(e) if flavour == "opencl100" && e.contains(IMPORT_ASSERT) => {
+                    known_fail += 1;
+                    known.push(o.name.clone());
+                }
+                Err(e) => {
+                    fail += 1;
+                    let first: String = e.lines().take(2).collect::<Vec<_>>().join(" | ");
+                    failures.push(format!("{} → {flavour}: {first}", o.name));
+                }
+            }
+        }
+        println!(
+            "  {flavour:12} pass {pass:4}  fail {fail:4}  known consumer failures {known_fail:4}"
+        );
+    }
+    for f in &failures {
+        println!("  FAIL {f}");
+    }
+    assert!(modules.len() >= 100, "only {} peer modules", modules.len());
+    assert!(failures.is_empty(), "{failures:#?}");
+    // Known, not dwarv's to fix: llvm-spirv-14 cannot read OpenCL.DebugInfo.100's
+    // DebugImportedEntity in the grammar's 7-operand form, the one spirv-val 2025.5 requires
+    // (and llvm-spirv-14 itself writes): transImportedEntry asserts `Ops.size() >= OperandCount`.
+    // (SPIRV.debug output leaves imported entities out, ledgered, and reads back.)
+    assert_eq!(
+        known, KNOWN_IMPORT_FAILURES,
+        "the known llvm-spirv-14 failures changed"
+    );
+}
+
+const IMPORT_ASSERT: &str = "transImportedEntry";
+
+/// Peer modules with DebugImportedEntity whose opencl100 rewrite llvm-spirv-14 cannot read.
+const KNOWN_IMPORT_FAILURES: &[&str] = &[
+    "DebugInfoNoneEntity.legacy.spv",
+    "DebugInfoNoneEntity.spv",
+    "Generic_func-using-decl.legacy.spv",
+    "Generic_func-using-decl.spv",
+    "NonSemantic_DIImportedEntity.legacy.spv",
+    "NonSemantic_DIImportedEntity.spv",
+    "NonSemantic_Shader200_DIModule.legacy.spv",
+    "NonSemantic_Shader200_DIModule.spv",
+    "X86_DIModule.legacy.spv",
+    "X86_DIModule.spv",
+    "X86_DIModuleContext.legacy.spv",
+    "X86_DIModuleContext.spv",
+    "X86_dimodule-external-fortran.legacy.spv",
+    "X86_dimodule-external-fortran.spv",
+    "X86_lexical-block-file-inline.legacy.spv",
+    "X86_lexical-block-file-inline.spv",
 ];

@@ -155,8 +155,35 @@ pub fn build_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
             .status()
             .is_ok_and(|s| s.success())
     };
+    // Four workers: the compilers dominate, and the inputs are independent.
+    let work = std::sync::Mutex::new(inputs);
+    let made = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| loop {
+                let Some(p) = work.lock().unwrap().pop() else {
+                    break;
+                };
+                let files = build_one(src, out, &p, &quiet);
+                made.lock().unwrap().extend(files);
+            });
+        }
+    });
+    let mut made = made.into_inner().unwrap();
+    made.sort();
+    made
+}
+
+/// One peer input → the SPIR-V modules made from it.
+fn build_one(
+    src: &Path,
+    out: &Path,
+    p: &Path,
+    quiet: &dyn Fn(&mut Command) -> bool,
+) -> Vec<PathBuf> {
     let mut made = Vec::new();
-    for p in inputs {
+    {
+        let p = p.to_path_buf();
         let rel = p.strip_prefix(src).unwrap().display().to_string();
         let base = out.join(rel.replace('/', "_"));
         let spv = base.with_extension("spv");
@@ -197,7 +224,7 @@ pub fn build_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
             _ => false,
         };
         if !ok {
-            continue;
+            return made;
         }
         if matches!(ext, "ll" | "cl") {
             for (mode, file) in [

@@ -26,7 +26,21 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
     let dwarf = u32::from(u.dwarf_version.unwrap_or(4));
     let language = if holds(w.e.flavour, Feature::Language) {
         let l = u.language;
-        V::Num(w.set_value(r, LANGUAGES, l, l.0, 0x1_0000, "language"))
+        if to_set(LANGUAGES, l).is_none() && w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug
+        {
+            // spirv-val rejects a Language that is no SourceLanguage it knows, even in the set
+            // the value came from (llvm-spirv-14, the judge of SPIRV.debug, takes any).
+            w.ledger.approx(
+                r,
+                format!(
+                    "language {:#x} is no source language spirv-val knows; written as 0 (Unknown)",
+                    l.0
+                ),
+            );
+            V::Num(0)
+        } else {
+            V::Num(w.set_value(r, LANGUAGES, l, l.0, 0x1_0000, "language"))
+        }
     } else {
         if u.language != Language::C99 {
             w.ledger.dropped(
@@ -237,6 +251,20 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
         ScopeKind::Namespace { .. } => {
             let mut args = w.place(s.at, s.parent);
             args.push(("Name", V::Str(s.name.clone().unwrap_or_default())));
+            w.ext(r, "DebugLexicalBlock", &args)
+        }
+        ScopeKind::BlockFile { discriminator }
+            if w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug =>
+        {
+            // spirv-val 2025.5 takes no DebugLexicalBlockDiscriminator as a lexical scope (the
+            // Scope of DebugScope and DebugInlinedAt, a Parent): a lexical block stands for it.
+            w.ledger.approx(
+                r,
+                format!(
+                    "lexical block file written as a DebugLexicalBlock, discriminator {discriminator} dropped (spirv-val takes no DebugLexicalBlockDiscriminator as a lexical scope)"
+                ),
+            );
+            let args = w.place(s.at, s.parent);
             w.ext(r, "DebugLexicalBlock", &args)
         }
         ScopeKind::BlockFile { discriminator } => {
