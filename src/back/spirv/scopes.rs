@@ -26,10 +26,14 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
     let dwarf = u32::from(u.dwarf_version.unwrap_or(4));
     let language = if holds(w.e.flavour, Feature::Language) {
         let l = u.language;
-        if to_set(LANGUAGES, l).is_none() && w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug
+        if to_set(LANGUAGES, l).is_none()
+            && l.0 >= 0x1_0000
+            && w.same_set()
+            && w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug
         {
-            // spirv-val rejects a Language that is no SourceLanguage it knows, even in the set
-            // the value came from (llvm-spirv-14, the judge of SPIRV.debug, takes any).
+            // An unknown value read from this very set would go back as it was, but spirv-val
+            // rejects a Language that is no SourceLanguage it knows (llvm-spirv-14, the judge of
+            // SPIRV.debug, takes any).
             w.ledger.approx(
                 r,
                 format!(
