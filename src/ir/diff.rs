@@ -491,8 +491,10 @@ impl Namer for Local<'_, '_> {
             if self.ids.m.resolves(r) {
                 let t = self.ids.m.types.get(h);
                 if t.scope == Some(self.this) {
+                    let mut record = String::new();
+                    t.write(&mut ValueWriter::new(&mut record, self, self.ids.print));
                     out.push('<');
-                    t.write(&mut ValueWriter::new(out, self, self.ids.print));
+                    out.push_str(record.trim_start());
                     out.push('>');
                     return;
                 }
