@@ -186,7 +186,10 @@ impl CodeInfo {
         if i >= self.funcs[f].end {
             return None;
         }
-        if i > 0 && matches!(self.insns[i - 1].1, op::LOOP_MERGE | op::SELECTION_MERGE) {
+        let merge = |o: u16| matches!(o, op::LOOP_MERGE | op::SELECTION_MERGE);
+        // Only a branch is kept with its merge; an anchor that is itself a merge (llvm-spirv-14
+        // writes a loop's OpLoopMerge twice) takes its instructions right before it.
+        if i > 0 && merge(self.insns[i - 1].1) && !merge(self.insns[i].1) {
             i -= 1;
         }
         Some(i)

@@ -64,8 +64,48 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
         words.extend(out.remove(&i).unwrap_or_default());
         out.insert(i, words);
     }
+    // A run or row that ends where nothing starts and no block ends is closed there
+    // (DebugNoScope, OpNoLine/DebugNoLine), before anything else at that anchor.
+    for (i, words) in closers(w, &cx) {
+        let mut all = words;
+        all.extend(out.remove(&i).unwrap_or_default());
+        out.insert(i, all);
+    }
     report(w, &lost, standalone);
     out
+}
+
+fn closers(w: &mut Writer, cx: &Context) -> Inserts {
+    let mut out = Inserts::new();
+    let scope_ends: Vec<u32> = cx.runs.values().map(|(end, _, _)| *end).collect();
+    let row_ends: Vec<u32> = cx.rows.values().map(|(end, _)| *end).collect();
+    for (ends, scope) in [(scope_ends, true), (row_ends, false)] {
+        for end in ends {
+            let starts = if scope {
+                cx.runs.contains_key(&end)
+            } else {
+                cx.rows.contains_key(&end)
+            };
+            if starts || !mid_block(w, end) {
+                continue;
+            }
+            let Some(i) = place(w, CodePos::Spirv(end)) else {
+                continue;
+            };
+            let words = if scope { no_scope(w) } else { no_line(w) };
+            out.entry(i).or_default().extend(words);
+        }
+    }
+    out
+}
+
+/// Whether `pos` is an instruction that follows no block terminator (the reader closes runs and
+/// rows at a terminator by itself).
+fn mid_block(w: &Writer, pos: u32) -> bool {
+    let Some(&i) = w.code.at.get(&pos) else {
+        return false;
+    };
+    i > 0 && !op::is_terminator(w.code.insns[i - 1].1)
 }
 
 fn spirv_pos(p: CodePos) -> Option<u32> {

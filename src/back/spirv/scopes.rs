@@ -206,7 +206,13 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     };
     let ty = match f.ty {
         Some(t) => V::Id(w.id(Ref::Type(t))),
-        None => V::Id(void_fn(w)),
+        None => {
+            w.ledger.approx(
+                r,
+                "no function type: written as void() (the set requires a Type)",
+            );
+            V::Id(void_fn(w))
+        }
     };
     let mut args = vec![
         ("Name", V::Str(s.name.clone().unwrap_or_default())),
@@ -317,6 +323,12 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
         ("Name", V::Str(v.name.clone().unwrap_or_default())),
         ("Type", ty),
     ];
+    if v.scope.is_none() && !w.m.units.is_empty() {
+        w.ledger.approx(
+            r,
+            "no scope: written with the first unit as Parent (the operand is required)",
+        );
+    }
     args.extend(w.place(v.at, v.scope));
     let flags = V::Num(w.flags(r, v.flags));
     if !matches!(v.kind, VarKind::Global)

@@ -306,8 +306,9 @@ fn array(
                 V::Num(1)
             }
         });
-        let lower_zero = matches!(d.lower, None | Some(Bound::Const(0)));
-        if !lower_zero || d.upper.is_some() || d.stride.is_some() {
+        // Even a lower bound of 0 is dropped (llvm-spirv-14's inputs state it; it reads back
+        // as none).
+        if d.lower.is_some() || d.upper.is_some() || d.stride.is_some() {
             w.ledger.dropped(
                 r,
                 "a dimension's lower/upper bound or stride: only counts are written",
@@ -467,6 +468,12 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
     else {
         return w.e.none();
     };
+    if t.at.is_none() {
+        w.ledger.approx(
+            r,
+            "no place: written at the unit's file, line 0 (the set requires a Source)",
+        );
+    }
     let (src, line, col) = w.loc_args(t.at);
     let nm = name(t);
     match kind {
