@@ -294,19 +294,12 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                                 j += 1;
                             }
                             0x1 | 0x4 | 0x20 => {}
-                            _ => {
-                                // A bit this table does not know: be conservative.
-                                words
-                                    .get(j..)
-                                    .unwrap_or(&[])
-                                    .iter()
-                                    .copied()
-                                    .for_each(&mut f);
-                                return;
-                            }
+                            // A bit this table does not know: the rest is conservative.
+                            _ => break,
                         }
                     }
-                    // A second memory operand (OpCopyMemory) or anything after: conservative.
+                    // A second memory operand (OpCopyMemory), anything after, or what follows
+                    // a bit this table does not know: conservative.
                     words
                         .get(j..)
                         .unwrap_or(&[])
