@@ -8,7 +8,7 @@
 #   kernel.nodebug.bc kernel.nodebug.spv                  same, debug info stripped
 #   kernel.gfx900.o                                       AMDGPU ELF, DWARF 5, -O2
 #   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
-#   particles.nodebug.spv                                 glslang -V, no debug info (the code part)
+#   particles.nodebug.spv shade.nodebug.spv               glslang -V, no debug info (the code parts)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
@@ -53,6 +53,7 @@ glslangValidator -V -gVS -o "$OUT/particles.spv" particles.comp >/dev/null
 glslangValidator -V -gVS -o "$OUT/shade.spv" shade.frag >/dev/null
 step "GLSL -> SPIR-V without debug info (the code part, for --into)"
 glslangValidator -V -o "$OUT/particles.nodebug.spv" particles.comp >/dev/null
+glslangValidator -V -o "$OUT/shade.nodebug.spv" shade.frag >/dev/null
 
 step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.o"
@@ -72,7 +73,7 @@ opt -strip-debug kernel.O0.bc -o kernel.nodebug.bc
 step "checks"
 expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
-          particles.spv shade.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2)
+          particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done

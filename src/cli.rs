@@ -5,6 +5,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::back::spirv::{Base, WriteOptions};
 use crate::convert::{self, Report, Target};
 use crate::error::{exit, Error, Result};
 use crate::input;
@@ -249,18 +250,53 @@ fn dispatch(command: Command) -> Result<i32> {
             input,
             via,
             flavour,
-        } => {
-            // Validate the input first: bad input is exit 2 whatever the target.
-            input::load(&input)?;
-            let _ = flavour;
-            let target = match via {
-                ViaArg::Spirv => "SPIR-V",
-                ViaArg::Dwarf => "DWARF",
-            };
-            Err(Error::UnsupportedOutput {
-                target,
-                reason: "its writer and reader are not built yet",
-            })
-        }
+        } => roundtrip(&input, via, flavour.map(Into::into)),
     }
+}
+
+/// `roundtrip --via spirv`: convert to SPIR-V (in place for a SPIR-V input, standalone
+/// otherwise), read the result back and diff it against the input; the ledger lines that
+/// explain the losses follow the differences. Exits as `diff`.
+fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>) -> Result<i32> {
+    let inp = input::read(input)?;
+    let (module, _) = input::lower_with_diagnostics(&inp)?;
+    verify::check(&module).map_err(|findings| Error::Invalid {
+        path: inp.name.clone(),
+        findings,
+    })?;
+    if let ViaArg::Dwarf = via {
+        return Err(Error::UnsupportedOutput {
+            target: "DWARF",
+            reason: "its writer and reader are not built yet",
+        });
+    }
+    let flavour = flavour.unwrap_or_else(|| convert::default_flavour(&module));
+    let base = if input::detect(&inp.bytes) == Some(input::Format::Spirv) {
+        Base::Module(&inp.bytes)
+    } else {
+        Base::Standalone
+    };
+    let (bytes, ledger) = crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
+    let name = format!("{} (via {})", inp.name, flavour.cli_name());
+    let (back, _) = crate::front::spirv::read(&bytes, &name)?;
+    let d = diff(&module, &back, DiffOptions::default());
+    for l in &ledger.losses {
+        let kind = serde_json::to_value(l.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        println!("ledger: {kind}: {}: {}", l.place, l.message);
+    }
+    if d.is_empty() {
+        return Ok(exit::OK);
+    }
+    print!("{}", d.render(usize::MAX));
+    eprintln!(
+        "dwarv: {} changes through SPIR-V ({}): {} difference(s), {} ledger line(s)",
+        inp.name,
+        flavour.cli_name(),
+        d.differences.len(),
+        ledger.losses.len()
+    );
+    Ok(exit::DIFFERENT)
 }

@@ -349,7 +349,38 @@ fn usage_errors_exit_2() {
         assert_eq!(code(&dwarv(args)), 2, "{args:?}");
     }
     assert_eq!(code(&dwarv(&["--help"])), 0);
-    let o = dwarv(&["roundtrip", "corpus/ir/sample.dwir", "--via", "spirv"]);
+    let o = dwarv(&["roundtrip", "corpus/ir/sample.dwir", "--via", "dwarf"]);
     assert_eq!(code(&o), 2);
     assert!(text(&o.stderr).contains("not supported yet"));
+}
+
+/// `roundtrip --via spirv`: exit 1 with the differences and the ledger lines that explain them
+/// when the trip loses something, 0 when it does not; bad input is exit 2.
+#[test]
+fn roundtrip_via_spirv_diffs_and_prints_the_ledger() {
+    // A standalone module holds no code: the sample's line rows, scope runs and events are lost.
+    let o = dwarv(&["roundtrip", "corpus/ir/sample.dwir", "--via", "spirv"]);
+    assert_eq!(code(&o), 1, "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("only in A: line table"), "{out}");
+    assert!(
+        out.contains("ledger: unmatched: module: ") && out.contains("line rows not written"),
+        "{out}"
+    );
+    assert!(text(&o.stderr).contains("difference(s)"));
+    // The IR of a module without code-anchored records goes through the standalone module whole.
+    let dir = tempfile::tempdir().unwrap();
+    let ir = dir.path().join("types.dwir");
+    std::fs::write(
+        &ir,
+        "; dwarv-ir 1 source=spirv:NonSemantic.Shader.DebugInfo.100\n\
+         f0 = file \"a.comp\"\n\
+         u0 = unit glsl file=f0 dwarf=4 debug_version=100\n\
+         t0 = base \"float\" enc=float bits=32\n",
+    )
+    .unwrap();
+    let o = dwarv(&["roundtrip", ir.to_str().unwrap(), "--via", "spirv"]);
+    assert_eq!(code(&o), 0, "{}{}", text(&o.stdout), text(&o.stderr));
+    let o = dwarv(&["roundtrip", "tests/does-not-exist.spv", "--via", "spirv"]);
+    assert_eq!(code(&o), 2);
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use dwarv::front::spirv::read;
@@ -247,7 +247,7 @@ fn peer_corpus_reads_cleanly() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
-    let modules = build_peer(src, out.path());
+    let modules = common::build_peer(src, out.path());
     let (mut clean, mut with_debug, mut errors) = (0, 0, Vec::new());
     for path in &modules {
         let bytes = std::fs::read(path).unwrap();
@@ -275,96 +275,6 @@ fn peer_corpus_reads_cleanly() {
         with_debug >= 100,
         "only {with_debug} modules with debug info"
     );
-}
-
-fn build_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
-    let mut inputs = Vec::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                inputs.push(p);
-            }
-        }
-    }
-    inputs.sort();
-    let quiet = |c: &mut Command| {
-        c.stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    let mut made = Vec::new();
-    for p in inputs {
-        let rel = p.strip_prefix(src).unwrap().display().to_string();
-        let base = out.join(rel.replace('/', "_"));
-        let spv = base.with_extension("spv");
-        let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-        let bc = base.with_extension("bc");
-        let ok = match ext {
-            "spvasm" => quiet(
-                Command::new(common::tool("spirv-as"))
-                    .args(["--target-env", "spv1.6"])
-                    .arg(&p)
-                    .arg("-o")
-                    .arg(&spv),
-            ),
-            "spt" => quiet(
-                Command::new(common::tool("llvm-spirv-14"))
-                    .arg("-to-binary")
-                    .arg(&p)
-                    .arg("-o")
-                    .arg(&spv),
-            ),
-            "ll" => quiet(
-                Command::new(common::tool("llvm-as"))
-                    .arg(&p)
-                    .arg("-o")
-                    .arg(&bc),
-            ),
-            "cl" => quiet(
-                Command::new(common::tool("clang-14"))
-                    .args([
-                        "-target",
-                        "spir64",
-                        "-x",
-                        "cl",
-                        "-cl-std=CL2.0",
-                        "-g",
-                        "-O0",
-                    ])
-                    .args(["-emit-llvm", "-c"])
-                    .arg(&p)
-                    .arg("-o")
-                    .arg(&bc),
-            ),
-            _ => false,
-        };
-        if !ok {
-            continue;
-        }
-        if matches!(ext, "ll" | "cl") {
-            for (mode, file) in [
-                ("ocl-100", spv.clone()),
-                ("legacy", base.with_extension("legacy.spv")),
-            ] {
-                let mut c = Command::new(common::tool("llvm-spirv-14"));
-                c.arg(format!("--spirv-debug-info-version={mode}"))
-                    .arg(&bc)
-                    .arg("-o")
-                    .arg(&file);
-                if quiet(&mut c) {
-                    made.push(file);
-                }
-            }
-        } else {
-            made.push(spv);
-        }
-    }
-    made
 }
 
 #[test]

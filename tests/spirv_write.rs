@@ -309,11 +309,12 @@ fn kernel_losses() -> Vec<(String, String, String)> {
     v
 }
 
-/// 0.99 has no DebugSource, no Language, no Fragment operation.
+/// 0.99 has no DebugSource, no Language, no Fragment operation, no Flags on function types.
 #[test]
 fn ledger_opencl_kernel_into_debuginfo_is_exact() {
     let typedef = "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)";
     let fragment = "operation 0x1000: the set has no DebugOperation for it";
+    let function_flags = "flags: the set's DebugTypeFunction has no Flags";
     let mut want = kernel_losses();
     want.extend(expect(&[
         (
@@ -330,6 +331,9 @@ fn ledger_opencl_kernel_into_debuginfo_is_exact() {
         ("approximated", "t11 (type \"transform_t\")", typedef),
         ("dropped", "e1 (expression)", fragment),
         ("dropped", "e2 (expression)", fragment),
+        ("dropped", "t37 (type)", function_flags),
+        ("dropped", "t38 (type)", function_flags),
+        ("dropped", "t44 (type)", function_flags),
     ]));
     let got = ledger_of("corpus/ir/opencl_kernel.dwir", "debuginfo");
     assert_eq!(sorted(got), sorted(want));

@@ -428,6 +428,15 @@ impl<'m> Identities<'m> {
             },
             Ref::Type(h) => {
                 let t = m.types.get(h);
+                if t.name.is_none() && matches!(t.kind, super::TypeKind::Composite { .. }) {
+                    // An anonymous composite and the members naming it as parent form a cycle:
+                    // its own members are written in place (their parent as `<this>`), so that
+                    // the identity does not depend on where a walk entered the cycle.
+                    let local = Local { ids: self, this: r };
+                    let mut record = String::new();
+                    t.write(&mut ValueWriter::new(&mut record, &local, self.print));
+                    return record;
+                }
                 named(t, &t.name, t.scope)
             }
             Ref::Scope(h) => {
@@ -462,6 +471,36 @@ impl<'m> Identities<'m> {
             Ref::Cie(h) => self.record(m.cies.get(h)),
             Ref::Fde(h) => self.record(m.fdes.get(h)),
         }
+    }
+}
+
+/// Names references from inside an anonymous composite: the composite itself as `<this>`, its
+/// own members (those whose parent it is) by their record, anything else by its identity.
+struct Local<'a, 'm> {
+    ids: &'a Identities<'m>,
+    this: Ref,
+}
+
+impl Namer for Local<'_, '_> {
+    fn name(&self, r: Ref, out: &mut String) {
+        if r == self.this {
+            out.push_str("<this>");
+            return;
+        }
+        if let Ref::Type(h) = r {
+            if self.ids.m.resolves(r) {
+                let t = self.ids.m.types.get(h);
+                if t.scope == Some(self.this) {
+                    let mut record = String::new();
+                    t.write(&mut ValueWriter::new(&mut record, self, self.ids.print));
+                    out.push('<');
+                    out.push_str(record.trim_start());
+                    out.push('>');
+                    return;
+                }
+            }
+        }
+        self.ids.name(r, out);
     }
 }
 

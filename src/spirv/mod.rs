@@ -12,7 +12,11 @@
 //! 4. repeatedly, until nothing changes: every `OpString`, `OpConstant`, `OpConstantTrue`,
 //!    `OpConstantFalse`, `OpConstantNull`, `OpConstantComposite`, `OpTypeInt`, `OpTypeFloat`,
 //!    `OpTypeBool` and `OpTypeVoid` that has at least one use and all of whose uses are in removed
-//!    instructions (the strings, numbers and their types only debug info needed).
+//!    instructions (the strings, numbers and their types only debug info needed). A *use* is an id
+//!    operand per the core grammar; where the layout cannot be followed exactly (an unknown
+//!    opcode, image operands, an execution mode, a decoration of unknown parameters) every
+//!    remaining word counts as one. A decoration's and a memory operand's enumerant and literal
+//!    parameters never count (`LinkageAttributes` is 41, `Aligned 4`): only their id parameters.
 //!
 //! A *code position* is the word offset, in the normal form, of an instruction the normal form
 //! keeps (word 0 is the magic number). Re-emitting debug info in any flavour never moves these

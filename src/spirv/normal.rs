@@ -265,11 +265,52 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                     }
                     i += 2;
                 }
+                // The enumerant is no id (LinkageAttributes is 41, Aligned 2): only the
+                // parameters may be, and for most decorations and memory operands they are not.
+                OperandKind::Decoration => {
+                    let rest = &words[i + 1..];
+                    // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; the
+                    // others take literals (and strings), unless the decoration is unknown.
+                    match words[i] {
+                        27 | 46 | 47 | 5634 => rest.iter().copied().for_each(&mut f),
+                        d if d < 5000 => {}
+                        _ => rest.iter().copied().for_each(&mut f),
+                    }
+                    return;
+                }
+                OperandKind::MemoryAccess => {
+                    let mask = words[i];
+                    let mut j = i + 1;
+                    for bit in 0..32 {
+                        if mask & (1 << bit) == 0 {
+                            continue;
+                        }
+                        match 1u32 << bit {
+                            0x2 => j += 1, // Aligned: a literal
+                            0x8 | 0x10 | 0x1_0000 | 0x2_0000 => {
+                                if let Some(w) = words.get(j) {
+                                    f(*w);
+                                }
+                                j += 1;
+                            }
+                            0x1 | 0x4 | 0x20 => {}
+                            // A bit this table does not know: the rest is conservative.
+                            _ => break,
+                        }
+                    }
+                    // A second memory operand (OpCopyMemory), anything after, or what follows
+                    // a bit this table does not know: conservative.
+                    words
+                        .get(j..)
+                        .unwrap_or(&[])
+                        .iter()
+                        .copied()
+                        .for_each(&mut f);
+                    return;
+                }
                 OperandKind::ImageOperands
-                | OperandKind::MemoryAccess
                 | OperandKind::LoopControl
                 | OperandKind::ExecutionMode
-                | OperandKind::Decoration
                 | OperandKind::TensorAddressingOperands
                 | OperandKind::TensorOperands
                 | OperandKind::RawAccessChainOperands

@@ -128,3 +128,121 @@ pub fn tool_output<S: AsRef<OsStr>>(name: &str, args: &[S]) -> String {
     s.push_str(&String::from_utf8_lossy(&out.stderr));
     s
 }
+
+/// Where the peer corpus (llvm-spirv's own debug-info tests) lives when present.
+pub const PEER: &str = "/work/shared/corpus/llvm-spirv-debuginfo";
+
+/// Builds the peer corpus into SPIR-V modules in `out`: every `.spvasm` assembled, every `.spt`
+/// converted, every `.ll`/`.cl` translated by llvm-spirv-14 in ocl-100 and legacy mode. Inputs
+/// a tool refuses are skipped. Returns the modules made, sorted.
+pub fn build_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
+    let mut inputs = Vec::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                inputs.push(p);
+            }
+        }
+    }
+    inputs.sort();
+    let quiet = |c: &mut Command| {
+        c.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    // Four workers: the compilers dominate, and the inputs are independent.
+    let work = std::sync::Mutex::new(inputs);
+    let made = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| loop {
+                let Some(p) = work.lock().unwrap().pop() else {
+                    break;
+                };
+                let files = build_one(src, out, &p, &quiet);
+                made.lock().unwrap().extend(files);
+            });
+        }
+    });
+    let mut made = made.into_inner().unwrap();
+    made.sort();
+    made
+}
+
+/// One peer input → the SPIR-V modules made from it.
+fn build_one(
+    src: &Path,
+    out: &Path,
+    p: &Path,
+    quiet: &dyn Fn(&mut Command) -> bool,
+) -> Vec<PathBuf> {
+    let mut made = Vec::new();
+    {
+        let p = p.to_path_buf();
+        let rel = p.strip_prefix(src).unwrap().display().to_string();
+        let base = out.join(rel.replace('/', "_"));
+        let spv = base.with_extension("spv");
+        let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let bc = base.with_extension("bc");
+        let ok = match ext {
+            "spvasm" => quiet(
+                Command::new(tool("spirv-as"))
+                    .args(["--target-env", "spv1.6"])
+                    .arg(&p)
+                    .arg("-o")
+                    .arg(&spv),
+            ),
+            "spt" => quiet(
+                Command::new(tool("llvm-spirv-14"))
+                    .arg("-to-binary")
+                    .arg(&p)
+                    .arg("-o")
+                    .arg(&spv),
+            ),
+            "ll" => quiet(Command::new(tool("llvm-as")).arg(&p).arg("-o").arg(&bc)),
+            "cl" => quiet(
+                Command::new(tool("clang-14"))
+                    .args([
+                        "-target",
+                        "spir64",
+                        "-x",
+                        "cl",
+                        "-cl-std=CL2.0",
+                        "-g",
+                        "-O0",
+                    ])
+                    .args(["-emit-llvm", "-c"])
+                    .arg(&p)
+                    .arg("-o")
+                    .arg(&bc),
+            ),
+            _ => false,
+        };
+        if !ok {
+            return made;
+        }
+        if matches!(ext, "ll" | "cl") {
+            for (mode, file) in [
+                ("ocl-100", spv.clone()),
+                ("legacy", base.with_extension("legacy.spv")),
+            ] {
+                let mut c = Command::new(tool("llvm-spirv-14"));
+                c.arg(format!("--spirv-debug-info-version={mode}"))
+                    .arg(&bc)
+                    .arg("-o")
+                    .arg(&file);
+                if quiet(&mut c) {
+                    made.push(file);
+                }
+            }
+        } else {
+            made.push(spv);
+        }
+    }
+    made
+}

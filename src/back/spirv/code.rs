@@ -186,7 +186,10 @@ impl CodeInfo {
         if i >= self.funcs[f].end {
             return None;
         }
-        if i > 0 && matches!(self.insns[i - 1].1, op::LOOP_MERGE | op::SELECTION_MERGE) {
+        let merge = |o: u16| matches!(o, op::LOOP_MERGE | op::SELECTION_MERGE);
+        // Only a branch is kept with its merge; an anchor that is itself a merge (llvm-spirv-14
+        // writes a loop's OpLoopMerge twice) takes its instructions right before it.
+        if i > 0 && merge(self.insns[i - 1].1) && !merge(self.insns[i].1) {
             i -= 1;
         }
         Some(i)
@@ -235,6 +238,14 @@ fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
     out
 }
 
+/// Whether a name the base module gives a function is one of the IR's names for it: equal, or
+/// glslang's OpName of a function, the name followed by its signature (`integrate(vf3;f1;`).
+fn name_agrees(n: &str, wanted: &[&str]) -> bool {
+    wanted
+        .iter()
+        .any(|w| n == *w || n.strip_prefix(w).is_some_and(|rest| rest.starts_with('(')))
+}
+
 /// Matches IR functions to base OpFunctions: by `binding` when the id is an OpFunction whose names
 /// (if any) agree — then its code positions are trusted —, else by OpName, entry-point name or
 /// linkage name (the function is described, its code-anchored records are not placed).
@@ -253,7 +264,7 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
         let agrees = |id: u32| {
             names
                 .get(&id)
-                .map_or(true, |ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
+                .map_or(true, |ns| ns.iter().any(|n| name_agrees(n, &wanted)))
         };
         let by_id = match &f.binding {
             Some(Value::Spirv(id)) => c
@@ -271,7 +282,7 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
                     !taken[*i]
                         && names
                             .get(&g.id)
-                            .is_some_and(|ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
+                            .is_some_and(|ns| ns.iter().any(|n| name_agrees(n, &wanted)))
                 })
                 .map(|(i, _)| (i, false))
         });

@@ -9,7 +9,7 @@ use super::ledger::{holds, Feature};
 use super::order::Writer;
 use super::scopes::fit;
 use crate::diag::LossKind;
-use crate::ir::{CodePos, Event, EventKind, Handle, Ref, Scope, Value};
+use crate::ir::{CodePos, Event, EventKind, Handle, InlinedAt, Loc, Ref, Scope, Value};
 use crate::spec::spirv::Flavour;
 use crate::spirv::binary::op;
 
@@ -45,14 +45,204 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     }
     lines(w, &mut out, &mut lost);
     coarse(w, &mut out);
+    let cx = Context::new(w.m);
+    let mut groups: BTreeMap<usize, Group> = BTreeMap::new();
     for ev in &w.m.events {
         match event(w, ev) {
-            Some((i, words)) => out.entry(i).or_default().extend(words),
+            Some((i, words)) => {
+                let g = groups.entry(i).or_default();
+                g.context(w, &cx, ev);
+                g.words.extend(words);
+            }
             None => lost.events += 1,
         }
     }
+    // Events go before the scope runs and line rows that start at their anchor, each after the
+    // scope and line it was recorded under (glslang declares parameters under line 0).
+    for (i, g) in groups {
+        let mut words = g.finish(w, &cx);
+        words.extend(out.remove(&i).unwrap_or_default());
+        out.insert(i, words);
+    }
+    // A run or row that ends where nothing starts and no block ends is closed there
+    // (DebugNoScope, OpNoLine/DebugNoLine), before anything else at that anchor.
+    for (i, words) in closers(w, &cx) {
+        let mut all = words;
+        all.extend(out.remove(&i).unwrap_or_default());
+        out.insert(i, all);
+    }
     report(w, &lost, standalone);
     out
+}
+
+fn closers(w: &mut Writer, cx: &Context) -> Inserts {
+    let mut out = Inserts::new();
+    let scope_ends: Vec<u32> = cx.runs.values().map(|(end, _, _)| *end).collect();
+    let row_ends: Vec<u32> = cx.rows.values().map(|(end, _)| *end).collect();
+    for (ends, scope) in [(scope_ends, true), (row_ends, false)] {
+        for end in ends {
+            let starts = if scope {
+                cx.runs.contains_key(&end)
+            } else {
+                cx.rows.contains_key(&end)
+            };
+            if starts || !mid_block(w, end) {
+                continue;
+            }
+            let Some(i) = place(w, CodePos::Spirv(end)) else {
+                continue;
+            };
+            let words = if scope { no_scope(w) } else { no_line(w) };
+            out.entry(i).or_default().extend(words);
+        }
+    }
+    out
+}
+
+/// Whether `pos` is an instruction that follows no block terminator (the reader closes runs and
+/// rows at a terminator by itself).
+fn mid_block(w: &Writer, pos: u32) -> bool {
+    let Some(&i) = w.code.at.get(&pos) else {
+        return false;
+    };
+    i > 0 && !op::is_terminator(w.code.insns[i - 1].1)
+}
+
+fn spirv_pos(p: CodePos) -> Option<u32> {
+    match p {
+        CodePos::Spirv(o) => Some(o),
+        CodePos::Addr(_) => None,
+    }
+}
+
+/// A scope and its inlined-at, as a DebugScope says them.
+type InScope = (Ref, Option<Handle<InlinedAt>>);
+
+/// The scope runs and line rows by start, to tell what is in force at an event.
+struct Context {
+    runs: BTreeMap<u32, (u32, Ref, Option<Handle<InlinedAt>>)>,
+    rows: BTreeMap<u32, (u32, Loc)>,
+}
+
+impl Context {
+    fn new(m: &crate::ir::Module) -> Self {
+        let mut runs = BTreeMap::new();
+        for r in &m.scope_runs {
+            if let (Some(a), Some(b)) = (spirv_pos(r.range.start), spirv_pos(r.range.end)) {
+                runs.insert(a, (b, r.scope, r.inlined));
+            }
+        }
+        let mut rows = BTreeMap::new();
+        for r in &m.lines {
+            if let (Some(a), Some(b)) = (spirv_pos(r.range.start), spirv_pos(r.range.end)) {
+                rows.insert(a, (b, r.at));
+            }
+        }
+        Context { runs, rows }
+    }
+
+    /// The run in force just before `pos`'s own instructions (one that started earlier), and
+    /// whether one starts at `pos`.
+    fn scope(&self, pos: u32) -> (Option<InScope>, bool) {
+        let prior = self
+            .runs
+            .range(..pos)
+            .next_back()
+            .filter(|(_, (end, _, _))| *end > pos)
+            .map(|(_, (_, s, i))| (*s, *i));
+        (prior, self.runs.contains_key(&pos))
+    }
+
+    fn line(&self, pos: u32) -> (Option<Loc>, bool) {
+        let prior = self
+            .rows
+            .range(..pos)
+            .next_back()
+            .filter(|(_, (end, _))| *end > pos)
+            .map(|(_, (_, at))| *at);
+        (prior, self.rows.contains_key(&pos))
+    }
+}
+
+/// The events at one anchor, with the DebugScope/line instructions that put each under the
+/// scope and line it records. A context can be set only where nothing earlier is in force or
+/// where a run/row starts at the anchor anyway (else the earlier one would be split).
+#[derive(Default)]
+struct Group {
+    words: Vec<u32>,
+    pos: u32,
+    started: bool,
+    scope: Option<Option<InScope>>,
+    line: Option<Option<Loc>>,
+    set_scope: bool,
+    set_line: bool,
+}
+
+impl Group {
+    fn context(&mut self, w: &mut Writer, cx: &Context, ev: &Event) {
+        let Some(pos) = spirv_pos(ev.pos) else { return };
+        let (prior_scope, scope_starts) = cx.scope(pos);
+        let (prior_line, line_starts) = cx.line(pos);
+        if !self.started {
+            self.started = true;
+            self.pos = pos;
+            self.scope = Some(prior_scope);
+            self.line = Some(prior_line);
+        }
+        let want_scope = ev.scope.map(|s| (Ref::Scope(s), ev.inlined));
+        if self.scope != Some(want_scope) && (prior_scope.is_none() || scope_starts) {
+            match want_scope {
+                Some((sc, inl)) => {
+                    let sc = w.id(sc);
+                    let inl = inl.map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
+                    if let Some((_, ws)) =
+                        w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
+                    {
+                        self.words.extend(ws);
+                    }
+                }
+                None => self.words.extend(no_scope(w)),
+            }
+            self.scope = Some(want_scope);
+            self.set_scope = true;
+        }
+        if self.line != Some(ev.at) && (prior_line.is_none() || line_starts) {
+            match ev.at {
+                Some(at) => {
+                    let ws = line_words(w, at, None, None);
+                    self.words.extend(ws);
+                }
+                None => self.words.extend(no_line(w)),
+            }
+            self.line = Some(ev.at);
+            self.set_line = true;
+        }
+    }
+
+    /// The group's words, closed so that what it set does not run on past the anchor.
+    fn finish(mut self, w: &mut Writer, cx: &Context) -> Vec<u32> {
+        if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(None) {
+            self.words.extend(no_scope(w));
+        }
+        if self.set_line && !cx.line(self.pos).1 && self.line != Some(None) {
+            self.words.extend(no_line(w));
+        }
+        self.words
+    }
+}
+
+fn no_scope(w: &mut Writer) -> Vec<u32> {
+    w.e.ext_words("DebugNoScope", &[])
+        .map_or(Vec::new(), |(_, ws)| ws)
+}
+
+fn no_line(w: &mut Writer) -> Vec<u32> {
+    if holds(w.e.flavour, Feature::LineRange) {
+        w.e.ext_words("DebugNoLine", &[])
+            .map_or(Vec::new(), |(_, ws)| ws)
+    } else {
+        insn(op::NO_LINE, &[])
+    }
 }
 
 fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
@@ -85,6 +275,18 @@ fn place(w: &Writer, pos: CodePos) -> Option<usize> {
         return None;
     }
     w.code.insertion(p)
+}
+
+/// The index of the OpFunction at `pos`, if it is a function whose positions are trusted.
+fn before_function(w: &Writer, pos: CodePos) -> Option<usize> {
+    let CodePos::Spirv(p) = pos else { return None };
+    let i = *w.code.at.get(&p)?;
+    let f = w.code.funcs.iter().position(|f| f.first == i)?;
+    w.code
+        .matched
+        .values()
+        .any(|(g, t)| *g == f && *t)
+        .then_some(i)
 }
 
 /// DebugFunctionDefinition (NonSemantic) in the entry block of every matched function.
@@ -180,12 +382,28 @@ fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
             format!("end line/column of {ranged} line rows: OpLine has only a start"),
         );
     }
+    let from_spirv = w.m.source.format == crate::ir::SourceFormat::Spirv;
     for row in &w.m.lines {
         let Some(i) = place(w, row.range.start) else {
-            lost.lines += 1;
+            // A row from an OpLine before OpFunction (glslang) goes back there as an OpLine.
+            match before_function(w, row.range.start) {
+                Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
+                    let file = file_string(w, row.at.file);
+                    let words = insn(op::LINE, &[file, row.at.line, row.at.column]);
+                    out.entry(i).or_default().extend(words);
+                }
+                _ => lost.lines += 1,
+            }
             continue;
         };
-        let words = line_words(w, row.at, row.end_line, row.end_column);
+        // In a SPIR-V input a row without an end was an OpLine: it stays one in every set, so
+        // that it reads back without one (DebugLine would give it end = start).
+        let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
+            let file = file_string(w, row.at.file);
+            insn(op::LINE, &[file, row.at.line, row.at.column])
+        } else {
+            line_words(w, row.at, row.end_line, row.end_column)
+        };
         out.entry(i).or_default().extend(words);
     }
 }

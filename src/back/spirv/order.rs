@@ -120,7 +120,13 @@ impl<'m> Writer<'m> {
             .iter()
             .map(|r| match self.state.get(r).copied() {
                 Some(St::Done(id)) | Some(St::Reserved(id)) | Some(St::Busy(Some(id))) => V::Id(id),
-                Some(St::Busy(None)) => V::None,
+                // An element being written right now (a member that wrote its Parent first):
+                // give it its id now, its instruction takes it when it is encoded.
+                Some(St::Busy(None)) => {
+                    let id = self.e.id();
+                    self.state.insert(*r, St::Busy(Some(id)));
+                    V::Id(id)
+                }
                 None => {
                     let id = self.e.id();
                     self.state.insert(*r, St::Reserved(id));

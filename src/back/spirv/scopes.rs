@@ -26,7 +26,25 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
     let dwarf = u32::from(u.dwarf_version.unwrap_or(4));
     let language = if holds(w.e.flavour, Feature::Language) {
         let l = u.language;
-        V::Num(w.set_value(r, LANGUAGES, l, l.0, 0x1_0000, "language"))
+        if to_set(LANGUAGES, l).is_none()
+            && l.0 >= 0x1_0000
+            && w.same_set()
+            && w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug
+        {
+            // An unknown value read from this very set would go back as it was, but spirv-val
+            // rejects a Language that is no SourceLanguage it knows (llvm-spirv-14, the judge of
+            // SPIRV.debug, takes any).
+            w.ledger.approx(
+                r,
+                format!(
+                    "language {:#x} is no source language spirv-val knows; written as 0 (Unknown)",
+                    l.0
+                ),
+            );
+            V::Num(0)
+        } else {
+            V::Num(w.set_value(r, LANGUAGES, l, l.0, 0x1_0000, "language"))
+        }
     } else {
         if u.language != Language::C99 {
             w.ledger.dropped(
@@ -188,7 +206,13 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     };
     let ty = match f.ty {
         Some(t) => V::Id(w.id(Ref::Type(t))),
-        None => V::Id(void_fn(w)),
+        None => {
+            w.ledger.approx(
+                r,
+                "no function type: written as void() (the set requires a Type)",
+            );
+            V::Id(void_fn(w))
+        }
     };
     let mut args = vec![
         ("Name", V::Str(s.name.clone().unwrap_or_default())),
@@ -196,7 +220,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     ];
     let parent = s.parent.or(f.unit.map(Ref::Unit));
     args.extend(w.place(s.at, parent));
-    let linkage = f.linkage.clone().or(s.name.clone()).unwrap_or_default();
+    let linkage = f.linkage.clone().unwrap_or_default();
     args.push(("Linkage Name", V::Str(fit(w, r, &linkage, "linkage name"))));
     args.push(("Flags", V::Num(w.flags(r, s.flags))));
     if decl {
@@ -237,6 +261,20 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
         ScopeKind::Namespace { .. } => {
             let mut args = w.place(s.at, s.parent);
             args.push(("Name", V::Str(s.name.clone().unwrap_or_default())));
+            w.ext(r, "DebugLexicalBlock", &args)
+        }
+        ScopeKind::BlockFile { discriminator }
+            if w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug =>
+        {
+            // spirv-val 2025.5 takes no DebugLexicalBlockDiscriminator as a lexical scope (the
+            // Scope of DebugScope and DebugInlinedAt, a Parent): a lexical block stands for it.
+            w.ledger.approx(
+                r,
+                format!(
+                    "lexical block file written as a DebugLexicalBlock, discriminator {discriminator} dropped (spirv-val takes no DebugLexicalBlockDiscriminator as a lexical scope)"
+                ),
+            );
+            let args = w.place(s.at, s.parent);
             w.ext(r, "DebugLexicalBlock", &args)
         }
         ScopeKind::BlockFile { discriminator } => {
@@ -285,11 +323,24 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
         ("Name", V::Str(v.name.clone().unwrap_or_default())),
         ("Type", ty),
     ];
+    if v.scope.is_none() && !w.m.units.is_empty() {
+        w.ledger.approx(
+            r,
+            "no scope: written with the first unit as Parent (the operand is required)",
+        );
+    }
     args.extend(w.place(v.at, v.scope));
     let flags = V::Num(w.flags(r, v.flags));
+    if !matches!(v.kind, VarKind::Global)
+        && !v.flags.is_empty()
+        && !w.layout_has("DebugLocalVariable", "Flags")
+    {
+        w.ledger
+            .dropped(r, "flags: the set's DebugLocalVariable has no Flags");
+    }
     match &v.kind {
         VarKind::Global => {
-            let linkage = v.linkage.clone().or(v.name.clone()).unwrap_or_default();
+            let linkage = v.linkage.clone().unwrap_or_default();
             args.push(("Linkage Name", V::Str(linkage)));
             let bound = match &v.binding {
                 Some(Value::Spirv(id)) => Some(*id),

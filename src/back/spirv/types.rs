@@ -82,7 +82,8 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
         }
         TypeKind::Array { element, dims, .. } => array(w, h, *element, dims),
         TypeKind::Vector { element, count } => {
-            let base = w.ty(*element);
+            // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
+            let base = w.base_or_void(r, *element);
             let args = [("Base Type", base), ("Component Count", V::Num(*count))];
             w.ext(r, "DebugTypeVector", &args)
         }
@@ -125,6 +126,10 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 None => V::Id(w.e.void()),
             };
             let ps = params.iter().map(|p| w.base_or_void(r, *p)).collect();
+            if !t.flags.is_empty() && !w.layout_has("DebugTypeFunction", "Flags") {
+                w.ledger
+                    .dropped(r, "flags: the set's DebugTypeFunction has no Flags");
+            }
             let args = [
                 ("Flags", V::Num(w.flags(r, t.flags))),
                 ("Return Type", ret),
@@ -190,6 +195,16 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             w.ext(r, "DebugTypePtrToMember", &args)
         }
         TypeKind::Template { target, params } => {
+            // spirv-val takes only a composite or a DebugFunction as the Target.
+            let decl = matches!(target, Some(Ref::Scope(s))
+                if matches!(m.scopes.get(*s).kind, crate::ir::ScopeKind::FunctionDecl(_)));
+            if decl && w.e.flavour != Flavour::SpirvDebug {
+                w.ledger.dropped(
+                    r,
+                    "template of a function declaration: not written (spirv-val takes only a composite or a DebugFunction as the Target)",
+                );
+                return w.e.none();
+            }
             let target = w.opt(*target);
             let ps = params.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
             let args = [("Target", target), ("Parameters", V::List(ps))];
@@ -262,7 +277,20 @@ fn array(
     for d in dims {
         counts.push(match d.count {
             Some(Bound::Const(n)) if n > 0 => V::Num(w.num(r, n as u64)),
-            Some(Bound::Ref(x)) if w.e.flavour != Flavour::SpirvDebug => V::Id(w.id(x)),
+            Some(Bound::Ref(x @ Ref::Var(v)))
+                if w.e.flavour != Flavour::SpirvDebug && unsigned_count(w.m, v) =>
+            {
+                V::Id(w.id(x))
+            }
+            // spirv-val takes a constant or a variable of a 32/64-bit unsigned integer type as a
+            // count, no DebugExpression.
+            Some(Bound::Ref(_)) if w.e.flavour != Flavour::SpirvDebug => {
+                w.ledger.approx(
+                    r,
+                    "a count held by an expression or a variable of no 32/64-bit unsigned type: written as runtime-sized (spirv-val takes only constants and such variables)",
+                );
+                V::Num(u32::from(w.e.flavour != Flavour::Shader100))
+            }
             Some(Bound::Ref(_)) => {
                 // llvm-spirv-14 reads only constant counts.
                 w.ledger
@@ -278,8 +306,9 @@ fn array(
                 V::Num(1)
             }
         });
-        let lower_zero = matches!(d.lower, None | Some(Bound::Const(0)));
-        if !lower_zero || d.upper.is_some() || d.stride.is_some() {
+        // Even a lower bound of 0 is dropped (llvm-spirv-14's inputs state it; it reads back
+        // as none).
+        if d.lower.is_some() || d.upper.is_some() || d.stride.is_some() {
             w.ledger.dropped(
                 r,
                 "a dimension's lower/upper bound or stride: only counts are written",
@@ -300,6 +329,16 @@ fn array(
     )
 }
 
+/// Whether a variable may stand as an array count for spirv-val: its type a 32- or 64-bit
+/// unsigned DebugTypeBasic.
+fn unsigned_count(m: &crate::ir::Module, v: Handle<crate::ir::Variable>) -> bool {
+    m.vars.get(v).ty.is_some_and(|t| {
+        let t = m.types.get(t);
+        matches!(t.kind, TypeKind::Basic { encoding } if encoding == crate::ir::Encoding::UNSIGNED)
+            && matches!(t.size, Some(Bound::Const(32 | 64)))
+    })
+}
+
 fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static str, V)> {
     let t = w.m.types.get(h);
     let r = Ref::Type(h);
@@ -315,11 +354,12 @@ fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static s
     });
     let mut args = vec![("Name", name(t)), ("Tag", V::Num(tag))];
     args.extend(w.place(t.at, t.scope));
-    let linkage = t
-        .linkage
-        .clone()
-        .or_else(|| t.name.clone())
-        .unwrap_or_default();
+    // No linkage name is "" (as llvm-spirv writes it; the reader takes "" as none).
+    let linkage = t.linkage.clone().unwrap_or_default();
+    if !fwd && t.linkage.is_some() && !holds(w.e.flavour, Feature::LinkageOfComposite) {
+        w.ledger
+            .dropped(r, "linkage name: the set's DebugTypeComposite has none");
+    }
     args.push(("Linkage Name", V::Str(linkage)));
     let mut flags = t.flags;
     if fwd {
@@ -377,7 +417,24 @@ fn member(w: &mut Writer, h: Handle<Type>, base: Option<Handle<Type>>, offset: O
     let mut args = vec![("Name", name(t)), ("Type", ty)];
     // NonSemantic's DebugTypeMember has no Parent (the composite lists it).
     if w.layout_has("DebugTypeMember", "Parent") {
-        args.extend(w.place(t.at, t.scope));
+        // spirv-val wants a composite as the Parent: a member whose scope is something else
+        // (old LLVM inputs scope members to the unit) names the composite that lists it.
+        let is_composite = |r: Option<Ref>| matches!(r, Some(Ref::Type(p)) if matches!(w.m.types.get(p).kind, TypeKind::Composite { .. }));
+        let mut scope = t.scope;
+        if !is_composite(scope) {
+            let lister = w.m.types.iter().find_map(|(p, c)| match &c.kind {
+                TypeKind::Composite { elements, .. } if elements.contains(&r) => Some(Ref::Type(p)),
+                _ => None,
+            });
+            if lister.is_some() {
+                w.ledger.approx(
+                    r,
+                    "a member scoped outside its composite: written with the composite listing it as Parent",
+                );
+                scope = lister;
+            }
+        }
+        args.extend(w.place(t.at, scope));
     } else {
         let (s, l, c) = w.loc_args(t.at);
         args.extend([("Source", s), ("Line", l), ("Column", c)]);
@@ -411,6 +468,12 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
     else {
         return w.e.none();
     };
+    if t.at.is_none() {
+        w.ledger.approx(
+            r,
+            "no place: written at the unit's file, line 0 (the set requires a Source)",
+        );
+    }
     let (src, line, col) = w.loc_args(t.at);
     let nm = name(t);
     match kind {
