@@ -10,7 +10,7 @@ out="${OUT:-target/bench}"
 funcs="${FUNCS:-12000}"
 mkdir -p "$out"
 cargo build --release --quiet
-dwarv="$PWD/target/release/dwarv"
+dwarv="${DWARV:-$PWD/target/release/dwarv}" # DWARV=… times another build
 spirv_opt="$PWD/.tools/bin/spirv-opt"
 
 big="$out/big_$funcs.spv"
@@ -21,12 +21,25 @@ if [ ! -f "$big" ]; then
   llvm-spirv-14 "$out/big_$funcs.bc" -o "$big"
 fi
 
-# time_run LABEL CMD… → "LABEL seconds peak-KiB"
+# time_run CMD… → "wall-s user-s sys-s peak-KiB" (the command's stdout is discarded)
+# (time writes to its own file: redirecting the command's stderr would silence time too.)
 time_run() {
-  local label="$1"; shift
   local t
-  t=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n1)
-  echo "$label $t"
+  t=$(mktemp)
+  /usr/bin/time -o "$t" -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null || echo "failed: $*" >&2
+  tail -n1 "$t"
+  rm -f "$t"
+}
+
+# row LABEL CMD… → one table row: wall seconds, MB/s of the input by wall time, CPU seconds
+# (user + sys, steadier than wall time on a shared machine), MB/s by CPU time, peak resident MiB
+row() {
+  local label="$1" secs user sys kib cpu; shift
+  read -r secs user sys kib < <(time_run "$@")
+  cpu=$(echo "$user + $sys" | bc -l)
+  printf '%-40s %8s %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
+    "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" "$cpu" \
+    "$(echo "$bytes / 1000000 / ($cpu + 0.0001)" | bc -l)" $((kib / 1024))
 }
 
 bytes=$(stat -c %s "$big")
@@ -46,11 +59,12 @@ while i < len(w):
 print(f"{100 * debug / len(w):.1f}")
 PY
 )
-printf '%-44s %10s %10s %10s\n' "benchmark (input $((bytes / 1000000)) MB)" "wall s" "MB/s" "peak MiB"
+printf '%-40s %8s %8s %8s %8s %9s\n' "benchmark (input $((bytes / 1000000)) MB)" "wall s" "MB/s" "cpu s" "MB/cpu-s" "peak MiB"
 for flavour in opencl100 shader100; do
-  read -r label secs kib < <(time_run "dwarv in-place → $flavour" "$dwarv" convert "$big" -o "$out/out_$flavour.spv" --flavour "$flavour")
-  printf '%-44s %10s %10.0f %10d\n' "$label" "$secs" "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" $((kib / 1024))
+  row "dwarv in-place → $flavour" "$dwarv" convert "$big" -o "$out/out_$flavour.spv" --flavour "$flavour"
 done
-read -r label secs kib < <(time_run "spirv-opt (no passes)" "$spirv_opt" "$big" -o "$out/opt.spv")
-printf '%-44s %10s %10.0f %10d\n' "$label" "$secs" "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" $((kib / 1024))
+# Reader only (+ the IR text printer): dump to stdout. Not `-o /dev/null`: the output is written
+# atomically (a temporary file renamed over the target), which would replace /dev/null itself.
+row "dwarv dump (reader + IR text)" "$dwarv" dump "$big"
+row "spirv-opt (no passes, --skip-validation)" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"
 [ -n "$debug_share" ] && echo "debug instructions: $debug_share% of the input's words"

@@ -32,7 +32,6 @@ pub struct CodeInfo {
     pub extensions: Vec<String>,
     /// (offset, opcode) of every instruction of the normal form.
     pub insns: Vec<(u32, u16)>,
-    pub at: HashMap<u32, usize>,
     pub defs: HashMap<u32, Def>,
     pub funcs: Vec<Func>,
     /// IR function → (base function index, whether its code positions can be trusted).
@@ -48,12 +47,14 @@ const LINKAGE_ATTRIBUTES: u32 = 41;
 
 impl CodeInfo {
     pub fn analyse(bin: &Bin<'_>) -> CodeInfo {
-        let mut c = CodeInfo::default();
+        let mut c = CodeInfo {
+            insns: Vec::with_capacity(bin.insns.len()),
+            ..CodeInfo::default()
+        };
         let mut func: Option<usize> = None;
         for (i, insn) in bin.insns.iter().enumerate() {
             let opcode = insn.opcode();
             c.insns.push((insn.offset as u32, opcode));
-            c.at.insert(insn.offset as u32, i);
             match opcode {
                 op::EXTENSION => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
                 op::CAPABILITY => {
@@ -163,10 +164,20 @@ impl CodeInfo {
         found.next().is_none().then_some(first)
     }
 
+    /// The index of the normal-form instruction at offset `pos`, if one starts there (`insns` is
+    /// in offset order).
+    fn index_at(&self, pos: u32) -> Option<usize> {
+        self.insns.binary_search_by_key(&pos, |(o, _)| *o).ok()
+    }
+
     /// The base function whose body holds normal-form offset `pos`, if it is an instruction start.
     pub fn func_at(&self, pos: u32) -> Option<usize> {
-        let i = *self.at.get(&pos)?;
-        self.funcs.iter().position(|f| f.first < i && i < f.end)
+        let i = self.index_at(pos)?;
+        // `funcs` is in module order and the bodies do not overlap (a function's end, when it has
+        // one, comes before the next OpFunction), so only the last function starting before `i`
+        // can hold it.
+        let f = self.funcs.partition_point(|f| f.first < i).checked_sub(1)?;
+        (i < self.funcs[f].end).then_some(f)
     }
 
     /// Where an instruction anchored at `pos` goes: the index of the instruction it precedes —
@@ -174,7 +185,7 @@ impl CodeInfo {
     /// the anchor branch. `None` when `pos` is no instruction inside a function body, or the end.
     pub fn insertion(&self, pos: u32) -> Option<usize> {
         let f = self.func_at(pos)?;
-        let mut i = self.at[&pos];
+        let mut i = self.index_at(pos)?;
         while i < self.funcs[f].end
             && matches!(
                 self.insns[i].1,

@@ -27,9 +27,10 @@ struct Lost {
 pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     let mut out = Inserts::new();
     let mut lost = Lost::default();
+    let trusted = trusted_funcs(w);
     definitions(w, &mut out);
     for run in &w.m.scope_runs {
-        let Some(i) = place(w, run.range.start) else {
+        let Some(i) = place(w, &trusted, run.range.start) else {
             lost.scopes += 1;
             continue;
         };
@@ -43,10 +44,10 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
             out.entry(i).or_default().extend(words);
         }
     }
-    lines(w, &mut out, &mut lost);
+    lines(w, &trusted, &mut out, &mut lost);
     coarse(w, &mut out);
     for ev in &w.m.events {
-        match event(w, ev) {
+        match event(w, &trusted, ev) {
             Some((i, words)) => out.entry(i).or_default().extend(words),
             None => lost.events += 1,
         }
@@ -76,12 +77,25 @@ fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
     }
 }
 
-/// The insertion index of a position, if it lies in a function whose positions are trusted.
-fn place(w: &Writer, pos: CodePos) -> Option<usize> {
+/// Per base function: whether some IR function matched to it has trusted code positions.
+fn trusted_funcs(w: &Writer) -> Vec<bool> {
+    let mut trusted = vec![false; w.code.funcs.len()];
+    for (f, t) in w.code.matched.values() {
+        if *t {
+            if let Some(slot) = trusted.get_mut(*f) {
+                *slot = true;
+            }
+        }
+    }
+    trusted
+}
+
+/// The insertion index of a position, if it lies in a function whose positions are trusted
+/// (`trusted`: from [`trusted_funcs`]).
+fn place(w: &Writer, trusted: &[bool], pos: CodePos) -> Option<usize> {
     let CodePos::Spirv(p) = pos else { return None };
     let f = w.code.func_at(p)?;
-    let trusted = w.code.matched.values().any(|(g, t)| *g == f && *t);
-    if !trusted {
+    if !trusted.get(f).copied().unwrap_or(false) {
         return None;
     }
     w.code.insertion(p)
@@ -167,7 +181,7 @@ fn line_words(
         .map_or(Vec::new(), |(_, ws)| ws)
 }
 
-fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
+fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
     let ranged =
         w.m.lines
             .iter()
@@ -181,7 +195,7 @@ fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
         );
     }
     for row in &w.m.lines {
-        let Some(i) = place(w, row.range.start) else {
+        let Some(i) = place(w, trusted, row.range.start) else {
             lost.lines += 1;
             continue;
         };
@@ -219,8 +233,8 @@ fn usable(w: &Writer, id: u32, at: usize, declare: bool) -> bool {
     }
 }
 
-fn event(w: &mut Writer, ev: &Event) -> Option<(usize, Vec<u32>)> {
-    let i = place(w, ev.pos)?;
+fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32>)> {
+    let i = place(w, trusted, ev.pos)?;
     let Some(Value::Spirv(id)) = ev.values.first() else {
         return None;
     };
