@@ -1,7 +1,7 @@
 //! The code a module's debug info is woven into: its functions and ids, how IR functions match
 //! them, and where an in-function instruction anchored at a normal-form offset may go.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
 use crate::spirv::binary::{self, op, result_id, Module as Bin};
@@ -229,7 +229,7 @@ fn any_result_id(insn: &binary::Insn<'_>) -> Option<u32> {
 
 /// Names the base module gives functions: OpName, entry-point names, linkage names.
 fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
-    let mut out: HashMap<u32, Vec<String>> = HashMap::new();
+    let mut out: HashMap<u32, Vec<String>> = HashMap::default();
     for insn in &bin.insns {
         let (target, at) = match insn.opcode() {
             op::NAME => (insn.operand(0).ok(), 1),
@@ -253,6 +253,11 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
     let names = std::mem::take(&mut c.names);
     let mut unmatched = Vec::new();
     let mut taken = vec![false; c.funcs.len()];
+    // OpFunction id → its first function index (what a scan in module order finds).
+    let mut by_func_id: HashMap<u32, usize> = HashMap::default();
+    for (i, g) in c.funcs.iter().enumerate() {
+        by_func_id.entry(g.id).or_insert(i);
+    }
     for (h, s) in m.scopes.iter() {
         let ScopeKind::Function(f) = &s.kind else {
             continue;
@@ -267,10 +272,9 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
                 .map_or(true, |ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
         };
         let by_id = match &f.binding {
-            Some(Value::Spirv(id)) => c
-                .funcs
-                .iter()
-                .position(|g| g.id == *id)
+            Some(Value::Spirv(id)) => by_func_id
+                .get(id)
+                .copied()
                 .filter(|i| !taken[*i] && agrees(*id)),
             _ => None,
         };

@@ -21,7 +21,7 @@ mod resolve;
 mod scopes;
 mod types;
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
@@ -81,7 +81,7 @@ pub(crate) struct Ctx<'a> {
     /// The IR entity each debug result id became.
     refs: HashMap<u32, Ref>,
     /// NonSemantic forward declarations completed later: fwd id → the full composite's id.
-    aliases: HashMap<u32, u32>,
+    aliases: std::collections::HashMap<u32, u32>,
     /// Files named by an OpString (OpLine, 0.99 Source operands), by string id.
     string_files: HashMap<u32, Handle<File>>,
     /// The joined DebugSource text of each file (index = file handle), before interning.
@@ -110,23 +110,23 @@ impl<'a> Ctx<'a> {
         Ctx {
             m,
             nf,
-            strings: HashMap::new(),
-            consts: HashMap::new(),
-            int_types: HashMap::new(),
-            voids: HashSet::new(),
-            defined: HashSet::new(),
+            strings: HashMap::default(),
+            consts: HashMap::default(),
+            int_types: HashMap::default(),
+            voids: HashSet::default(),
+            defined: HashSet::default(),
             decs: Vec::new(),
-            by_id: HashMap::new(),
-            unknown_ids: HashSet::new(),
-            refs: HashMap::new(),
-            aliases: HashMap::new(),
-            string_files: HashMap::new(),
+            by_id: HashMap::default(),
+            unknown_ids: HashSet::default(),
+            refs: HashMap::default(),
+            aliases: std::collections::HashMap::new(),
+            string_files: HashMap::default(),
             file_texts: Vec::new(),
             definitions: Vec::new(),
             source_language: None,
             out,
             diag: Diagnostics::default(),
-            origin: HashMap::new(),
+            origin: HashMap::default(),
             rows: Default::default(),
         }
     }
@@ -402,23 +402,28 @@ fn entity_kind(k: Kind) -> Option<EntityKind> {
 fn code_result(insn: &binary::Insn<'_>) -> Option<u32> {
     use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
     use std::sync::OnceLock;
-    // Per opcode: 0 no result, 1 result id first, 2 result type then result id.
-    static LAYOUT: OnceLock<HashMap<u16, u8>> = OnceLock::new();
+    // Per opcode (dense, up to the grammar's largest): 0 no result, 1 result id first, 2 result
+    // type then result id.
+    static LAYOUT: OnceLock<Vec<u8>> = OnceLock::new();
     let layout = LAYOUT.get_or_init(|| {
-        INSTRUCTION_TABLE
+        let max = INSTRUCTION_TABLE
             .iter()
-            .map(|i| {
-                let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
-                let at = match kinds.as_slice() {
-                    [OperandKind::IdResult, ..] => 1,
-                    [OperandKind::IdResultType, OperandKind::IdResult] => 2,
-                    _ => 0,
-                };
-                (u32::from(i.opcode) as u16, at)
-            })
-            .collect()
+            .map(|i| u32::from(i.opcode) as u16)
+            .max()
+            .unwrap_or(0);
+        let mut table = vec![0u8; usize::from(max) + 1];
+        for i in INSTRUCTION_TABLE.iter() {
+            let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
+            let at = match kinds.as_slice() {
+                [OperandKind::IdResult, ..] => 1,
+                [OperandKind::IdResultType, OperandKind::IdResult] => 2,
+                _ => 0,
+            };
+            table[usize::from(u32::from(i.opcode) as u16)] = at;
+        }
+        table
     });
-    match layout.get(&insn.opcode()).copied().unwrap_or(0) {
+    match layout.get(usize::from(insn.opcode())).copied().unwrap_or(0) {
         0 => None,
         at => insn.words.get(usize::from(at)).copied(),
     }
