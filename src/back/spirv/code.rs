@@ -171,8 +171,13 @@ impl CodeInfo {
     }
 
     /// The base function whose body holds normal-form offset `pos`, if it is an instruction start.
+    #[allow(dead_code)] // the writer now asks `placement`; kept for other callers
     pub fn func_at(&self, pos: u32) -> Option<usize> {
-        let i = self.index_at(pos)?;
+        self.func_of(self.index_at(pos)?)
+    }
+
+    /// The base function whose body holds instruction `i`.
+    fn func_of(&self, i: usize) -> Option<usize> {
         // `funcs` is in module order and the bodies do not overlap (a function's end, when it has
         // one, comes before the next OpFunction), so only the last function starting before `i`
         // can hold it.
@@ -184,8 +189,17 @@ impl CodeInfo {
     /// after OpFunction, parameters, labels, OpPhi and OpVariable, before a merge that precedes
     /// the anchor branch. `None` when `pos` is no instruction inside a function body, or the end.
     pub fn insertion(&self, pos: u32) -> Option<usize> {
-        let f = self.func_at(pos)?;
-        let mut i = self.index_at(pos)?;
+        self.placement(pos).and_then(|(_, i)| i)
+    }
+
+    /// `func_at(pos)` and, when it is `Some`, `insertion(pos)`, with one lookup of `pos`.
+    pub fn placement(&self, pos: u32) -> Option<(usize, Option<usize>)> {
+        let i = self.index_at(pos)?;
+        let f = self.func_of(i)?;
+        Some((f, self.insertion_from(f, i)))
+    }
+
+    fn insertion_from(&self, f: usize, mut i: usize) -> Option<usize> {
         while i < self.funcs[f].end
             && matches!(
                 self.insns[i].1,

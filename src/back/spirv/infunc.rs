@@ -94,11 +94,11 @@ fn trusted_funcs(w: &Writer) -> Vec<bool> {
 /// (`trusted`: from [`trusted_funcs`]).
 fn place(w: &Writer, trusted: &[bool], pos: CodePos) -> Option<usize> {
     let CodePos::Spirv(p) = pos else { return None };
-    let f = w.code.func_at(p)?;
+    let (f, i) = w.code.placement(p)?;
     if !trusted.get(f).copied().unwrap_or(false) {
         return None;
     }
-    w.code.insertion(p)
+    i
 }
 
 /// DebugFunctionDefinition (NonSemantic) in the entry block of every matched function.
