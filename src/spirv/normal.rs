@@ -213,7 +213,9 @@ struct Candidate {
 /// Id → small index. Dense (a vector indexed by id) when the module's id bound is no larger than
 /// its word count, so a forged bound never sizes an allocation; a hash map otherwise.
 enum IdIndex {
-    Dense(Vec<u32>),
+    /// Slot per id, and one bit per id saying whether its slot is set (a compact first test: most
+    /// ids asked about are not candidates, and the bits stay in cache where the slots do not).
+    Dense(Vec<u32>, Vec<u64>),
     Sparse(HashMap<u32, usize>),
 }
 
@@ -223,7 +225,7 @@ impl IdIndex {
     fn new(m: &Module<'_>) -> IdIndex {
         let bound = m.bound as usize;
         if bound <= m.words.len() {
-            IdIndex::Dense(vec![Self::NONE; bound])
+            IdIndex::Dense(vec![Self::NONE; bound], vec![0; bound.div_ceil(64)])
         } else {
             IdIndex::Sparse(HashMap::new())
         }
@@ -231,18 +233,29 @@ impl IdIndex {
 
     fn get(&self, id: u32) -> Option<usize> {
         match self {
-            IdIndex::Dense(v) => match v.get(id as usize) {
-                Some(&k) if k != Self::NONE => Some(k as usize),
-                _ => None,
-            },
+            IdIndex::Dense(v, bits) => {
+                let set = bits
+                    .get(id as usize / 64)
+                    .is_some_and(|b| b & (1 << (id % 64)) != 0);
+                if !set {
+                    return None;
+                }
+                match v.get(id as usize) {
+                    Some(&k) if k != Self::NONE => Some(k as usize),
+                    _ => None,
+                }
+            }
             IdIndex::Sparse(h) => h.get(&id).copied(),
         }
     }
 
     fn insert(&mut self, id: u32, k: usize) {
         match self {
-            IdIndex::Dense(v) => match v.get_mut(id as usize) {
-                Some(slot) => *slot = k as u32,
+            IdIndex::Dense(v, bits) => match v.get_mut(id as usize) {
+                Some(slot) => {
+                    *slot = k as u32;
+                    bits[id as usize / 64] |= 1 << (id % 64);
+                }
                 // An id at or beyond the bound: keep it, in a map like a sparse index would.
                 None => {
                     let mut h: HashMap<u32, usize> = v
@@ -264,7 +277,7 @@ impl IdIndex {
     /// Every (id, index) pair, in no particular order.
     fn for_each(&self, mut f: impl FnMut(u32, usize)) {
         match self {
-            IdIndex::Dense(v) => {
+            IdIndex::Dense(v, _) => {
                 for (id, &k) in v.iter().enumerate() {
                     if k != Self::NONE {
                         f(id as u32, k as usize);
@@ -322,6 +335,14 @@ pub(crate) fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
 /// normal form, never remove one that is used.
 pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
     let words = insn.operands();
+    if insn.opcode() == op::EXT_INST && words.len() >= 4 {
+        // What the grammar's walk below gives OpExtInst (most of a module with debug info):
+        // result type, result id, set, instruction number, then ids.
+        f(words[0]);
+        f(words[2]);
+        words[4..].iter().copied().for_each(f);
+        return;
+    }
     let Some(g) = grammar(insn.opcode()) else {
         words.iter().copied().for_each(f);
         return;
