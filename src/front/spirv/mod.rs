@@ -54,6 +54,44 @@ fn read_inner(bytes: &[u8]) -> RResult<(ir::Module, Diagnostics)> {
     Ok((cx.out, cx.diag))
 }
 
+/// A set of ids: one bit per id below both the module's bound and its word count (so a forged
+/// bound never sizes it), a hash set for any other.
+pub(crate) struct IdSet {
+    bits: Vec<u64>,
+    cap: u32,
+    other: HashSet<u32>,
+}
+
+impl IdSet {
+    fn new(m: &binary::Module<'_>) -> IdSet {
+        let cap = (m.bound as usize).min(m.words.len());
+        IdSet {
+            bits: vec![0; cap.div_ceil(64)],
+            cap: cap as u32,
+            other: HashSet::default(),
+        }
+    }
+
+    fn insert(&mut self, id: u32) -> bool {
+        if id < self.cap {
+            let (w, b) = ((id / 64) as usize, 1u64 << (id % 64));
+            let new = self.bits[w] & b == 0;
+            self.bits[w] |= b;
+            new
+        } else {
+            self.other.insert(id)
+        }
+    }
+
+    fn contains(&self, id: &u32) -> bool {
+        if *id < self.cap {
+            self.bits[(*id / 64) as usize] & (1u64 << (*id % 64)) != 0
+        } else {
+            self.other.contains(id)
+        }
+    }
+}
+
 /// Which table a code-anchored row sits in (for error messages about rows).
 #[derive(Clone, Copy)]
 enum Row {
@@ -71,7 +109,7 @@ pub(crate) struct Ctx<'a> {
     int_types: HashMap<u32, (u32, bool)>,
     voids: HashSet<u32>,
     /// Result ids of every other instruction (the code), to tell code ids from dangling ones.
-    defined: HashSet<u32>,
+    defined: IdSet,
     /// Every debug instruction of a known opcode, with its instruction index, in module order.
     decs: Vec<(usize, Dec<'a>)>,
     /// Debug result id → index into `decs`.
@@ -114,7 +152,7 @@ impl<'a> Ctx<'a> {
             consts: HashMap::default(),
             int_types: HashMap::default(),
             voids: HashSet::default(),
-            defined: HashSet::default(),
+            defined: IdSet::new(m),
             decs: Vec::new(),
             by_id: HashMap::default(),
             unknown_ids: HashSet::default(),
