@@ -43,20 +43,24 @@ row() {
 }
 
 bytes=$(stat -c %s "$big")
-# Share of the words that are debug-set OpExtInsts (the words an in-place rewrite replaces).
+# Share of the words that are debug instructions: the debug-set OpExtInsts, and with them OpLine
+# and OpNoLine (what the normal form strips and an in-place rewrite writes anew).
 debug_share=$(python3 - "$big" <<'PY'
-import struct, sys
+import array, sys
 d = open(sys.argv[1], "rb").read()
-w = struct.unpack("<%dI" % (len(d) // 4), d)
-i, sets, debug = 5, set(), 0
+w = array.array("I")
+w.frombytes(d[: len(d) // 4 * 4])
+i, sets, debug, lines = 5, set(), 0, 0
 while i < len(w):
     n, op = w[i] >> 16, w[i] & 0xffff
-    if op == 11 and b"Debug" in struct.pack("<%dI" % (n - 2), *w[i + 2:i + n]):
+    if op == 11 and b"Debug" in d[4 * (i + 2) : 4 * (i + n)]:
         sets.add(w[i + 1])
     if op == 12 and w[i + 3] in sets:
         debug += n
+    if op in (8, 317):
+        lines += n
     i += max(n, 1)
-print(f"{100 * debug / len(w):.1f}")
+print(f"{100 * (debug + lines) / len(w):.1f}% of the input's words (debug-set OpExtInsts {100 * debug / len(w):.1f}%, OpLine/OpNoLine {100 * lines / len(w):.1f}%)")
 PY
 )
 printf '%-40s %8s %8s %8s %8s %9s\n' "benchmark (input $((bytes / 1000000)) MB)" "wall s" "MB/s" "cpu s" "MB/cpu-s" "peak MiB"
@@ -66,5 +70,6 @@ done
 # Reader only (+ the IR text printer): dump to stdout. Not `-o /dev/null`: the output is written
 # atomically (a temporary file renamed over the target), which would replace /dev/null itself.
 row "dwarv dump (reader + IR text)" "$dwarv" dump "$big"
+row "dwarv validate (reader only)" "$dwarv" validate "$big"
 row "spirv-opt (no passes, --skip-validation)" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"
-[ -n "$debug_share" ] && echo "debug instructions: $debug_share% of the input's words"
+[ -n "$debug_share" ] && echo "debug instructions: $debug_share"
