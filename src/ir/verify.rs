@@ -547,9 +547,8 @@ impl Verifier<'_> {
 
     /// Follows `next` from every start; reports each cycle once, at its smallest member.
     fn chains(&mut self, message: &str, starts: &[Ref], next: impl Fn(Ref) -> Option<Ref>) {
-        use std::collections::HashMap;
         // 0 = unseen, 1 = on the current path, 2 = known to end.
-        let mut state: HashMap<Ref, u8> = HashMap::new();
+        let mut state: rustc_hash::FxHashMap<Ref, u8> = Default::default();
         for &start in starts {
             let mut path = Vec::new();
             let mut cur = Some(start);
@@ -652,7 +651,7 @@ impl Verifier<'_> {
                 _ => {}
             }
         }
-        let mut params: std::collections::HashMap<(Ref, u32), super::Handle<super::Variable>> =
+        let mut params: rustc_hash::FxHashMap<(Ref, u32), super::Handle<super::Variable>> =
             Default::default();
         for (h, v) in m.vars.iter() {
             self.about(Ref::Var(h));

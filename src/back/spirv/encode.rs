@@ -147,6 +147,30 @@ impl Key {
     }
 }
 
+/// The keys of a layout's operand names, computed once per layout of every set (found by set and
+/// opcode; `None` for a layout not in its set's table, whose keys are then computed per use).
+fn layout_keys(flavour: Flavour, layout: &Layout) -> Option<&'static [Option<Key>]> {
+    use std::sync::OnceLock;
+    type Table = HashMap<(Flavour, u32), (&'static str, Vec<Option<Key>>)>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Table::default();
+        for (f, _, _) in crate::spec::spirv::FLAVOURS {
+            for l in f.layouts() {
+                let keys = l.operands.iter().map(|o| Key::of(o.name)).collect();
+                t.entry((f, l.opcode)).or_insert((l.name, keys));
+            }
+        }
+        t
+    });
+    match table.get(&(flavour, layout.opcode)) {
+        Some((name, keys)) if *name == layout.name && keys.len() == layout.operands.len() => {
+            Some(keys)
+        }
+        _ => None,
+    }
+}
+
 /// `norm(a) == norm(b)` for names whose keys are known (`None`: too long for a [`Key`]).
 fn same_key(a: &str, ka: Option<&Key>, b: &str, kb: Option<&Key>) -> bool {
     match (ka, kb) {
@@ -337,8 +361,12 @@ impl Emitter {
             many.extend(args.iter().map(|(n, _)| Key::of(n)));
             &many
         };
-        for o in layout.operands {
-            let key = Key::of(o.name);
+        let keys = layout_keys(self.flavour, layout);
+        for (n, o) in layout.operands.iter().enumerate() {
+            let key = match keys {
+                Some(ks) => ks[n],
+                None => Key::of(o.name),
+            };
             let v = args
                 .iter()
                 .zip(arg_keys)
