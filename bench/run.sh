@@ -10,7 +10,7 @@ out="${OUT:-target/bench}"
 funcs="${FUNCS:-12000}"
 mkdir -p "$out"
 cargo build --release --quiet
-dwarv="$PWD/target/release/dwarv"
+dwarv="${DWARV:-$PWD/target/release/dwarv}" # DWARV=… times another build
 spirv_opt="$PWD/.tools/bin/spirv-opt"
 
 big="$out/big_$funcs.spv"
@@ -21,36 +21,55 @@ if [ ! -f "$big" ]; then
   llvm-spirv-14 "$out/big_$funcs.bc" -o "$big"
 fi
 
-# time_run LABEL CMD… → "LABEL seconds peak-KiB"
+# time_run CMD… → "wall-s user-s sys-s peak-KiB" (the command's stdout is discarded)
+# (time writes to its own file: redirecting the command's stderr would silence time too.)
 time_run() {
-  local label="$1"; shift
   local t
-  t=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n1)
-  echo "$label $t"
+  t=$(mktemp)
+  /usr/bin/time -o "$t" -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null || echo "failed: $*" >&2
+  tail -n1 "$t"
+  rm -f "$t"
+}
+
+# row LABEL CMD… → one table row: wall seconds, MB/s of the input by wall time, CPU seconds
+# (user + sys, steadier than wall time on a shared machine), MB/s by CPU time, peak resident MiB
+row() {
+  local label="$1" secs user sys kib cpu; shift
+  read -r secs user sys kib < <(time_run "$@")
+  cpu=$(echo "$user + $sys" | bc -l)
+  printf '%-40s %8s %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
+    "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" "$cpu" \
+    "$(echo "$bytes / 1000000 / ($cpu + 0.0001)" | bc -l)" $((kib / 1024))
 }
 
 bytes=$(stat -c %s "$big")
-# Share of the words that are debug-set OpExtInsts (the words an in-place rewrite replaces).
+# Share of the words that are debug instructions: the debug-set OpExtInsts, and with them OpLine
+# and OpNoLine (what the normal form strips and an in-place rewrite writes anew).
 debug_share=$(python3 - "$big" <<'PY'
-import struct, sys
+import array, sys
 d = open(sys.argv[1], "rb").read()
-w = struct.unpack("<%dI" % (len(d) // 4), d)
-i, sets, debug = 5, set(), 0
+w = array.array("I")
+w.frombytes(d[: len(d) // 4 * 4])
+i, sets, debug, lines = 5, set(), 0, 0
 while i < len(w):
     n, op = w[i] >> 16, w[i] & 0xffff
-    if op == 11 and b"Debug" in struct.pack("<%dI" % (n - 2), *w[i + 2:i + n]):
+    if op == 11 and b"Debug" in d[4 * (i + 2) : 4 * (i + n)]:
         sets.add(w[i + 1])
     if op == 12 and w[i + 3] in sets:
         debug += n
+    if op in (8, 317):
+        lines += n
     i += max(n, 1)
-print(f"{100 * debug / len(w):.1f}")
+print(f"{100 * (debug + lines) / len(w):.1f}% of the input's words (debug-set OpExtInsts {100 * debug / len(w):.1f}%, OpLine/OpNoLine {100 * lines / len(w):.1f}%)")
 PY
 )
-printf '%-44s %10s %10s %10s\n' "benchmark (input $((bytes / 1000000)) MB)" "wall s" "MB/s" "peak MiB"
+printf '%-40s %8s %8s %8s %8s %9s\n' "benchmark (input $((bytes / 1000000)) MB)" "wall s" "MB/s" "cpu s" "MB/cpu-s" "peak MiB"
 for flavour in opencl100 shader100; do
-  read -r label secs kib < <(time_run "dwarv in-place → $flavour" "$dwarv" convert "$big" -o "$out/out_$flavour.spv" --flavour "$flavour")
-  printf '%-44s %10s %10.0f %10d\n' "$label" "$secs" "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" $((kib / 1024))
+  row "dwarv in-place → $flavour" "$dwarv" convert "$big" -o "$out/out_$flavour.spv" --flavour "$flavour"
 done
-read -r label secs kib < <(time_run "spirv-opt (no passes)" "$spirv_opt" "$big" -o "$out/opt.spv")
-printf '%-44s %10s %10.0f %10d\n' "$label" "$secs" "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" $((kib / 1024))
-[ -n "$debug_share" ] && echo "debug instructions: $debug_share% of the input's words"
+# Reader only (+ the IR text printer): dump to stdout. Not `-o /dev/null`: the output is written
+# atomically (a temporary file renamed over the target), which would replace /dev/null itself.
+row "dwarv dump (reader + IR text)" "$dwarv" dump "$big"
+row "dwarv validate (reader only)" "$dwarv" validate "$big"
+row "spirv-opt (no passes, --skip-validation)" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"
+[ -n "$debug_share" ] && echo "debug instructions: $debug_share"

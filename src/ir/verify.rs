@@ -56,7 +56,7 @@ pub fn verify(m: &Module) -> Vec<Finding> {
     let mut v = Verifier {
         m,
         findings: Vec::new(),
-        subject: String::new(),
+        subject: Subject::None,
         first_pos: None,
     };
     v.references();
@@ -116,20 +116,40 @@ const ELEMENTS: &[K] = &[K::Type, K::Scope, K::Var, K::Property];
 const RETAINED: &[K] = &[K::Type, K::Scope, K::Var, K::Label, K::Import];
 const DIE_TARGETS: &[K] = &[K::Type, K::Scope, K::Var, K::Label, K::Expr];
 
+/// What the findings being checked are about. Kept unformatted: the text (`describe`) is only
+/// built when a finding is reported, so a valid module costs no formatting.
+#[derive(Clone, Copy)]
+enum Subject {
+    None,
+    Module,
+    Entity(Ref),
+    Row(&'static str, usize),
+}
+
 struct Verifier<'a> {
     m: &'a Module,
     findings: Vec<Finding>,
-    subject: String,
+    subject: Subject,
     /// The first code position seen (SPIR-V or not) and where, to report mixed kinds.
-    first_pos: Option<(bool, String)>,
+    first_pos: Option<(bool, Subject)>,
 }
 
 impl Verifier<'_> {
+    fn subject_text(&self, s: Subject) -> String {
+        match s {
+            Subject::None => String::new(),
+            Subject::Module => "module".into(),
+            Subject::Entity(r) => describe(self.m, r),
+            Subject::Row(table, index) => format!("{table} {}", index + 1),
+        }
+    }
+
     fn note_pos(&mut self, p: CodePos) {
         let spirv = matches!(p, CodePos::Spirv(_));
-        match &self.first_pos {
-            None => self.first_pos = Some((spirv, self.subject.clone())),
-            Some((first, where_)) if *first != spirv => {
+        match self.first_pos {
+            None => self.first_pos = Some((spirv, self.subject)),
+            Some((first, where_)) if first != spirv => {
+                let where_ = self.subject_text(where_);
                 let msg = format!(
                     "mixes SPIR-V word offsets and machine addresses (the first position, in {where_}, is of the other kind)"
                 );
@@ -148,17 +168,17 @@ impl Verifier<'_> {
 
     fn report(&mut self, message: impl Into<String>) {
         self.findings.push(Finding {
-            subject: self.subject.clone(),
+            subject: self.subject_text(self.subject),
             message: message.into(),
         });
     }
 
     fn about(&mut self, r: Ref) {
-        self.subject = describe(self.m, r);
+        self.subject = Subject::Entity(r);
     }
 
-    fn about_row(&mut self, table: &str, index: usize) {
-        self.subject = format!("{table} {}", index + 1);
+    fn about_row(&mut self, table: &'static str, index: usize) {
+        self.subject = Subject::Row(table, index);
     }
 
     /// A reference in `field` must resolve and be of one of `allowed` kinds.
@@ -527,9 +547,8 @@ impl Verifier<'_> {
 
     /// Follows `next` from every start; reports each cycle once, at its smallest member.
     fn chains(&mut self, message: &str, starts: &[Ref], next: impl Fn(Ref) -> Option<Ref>) {
-        use std::collections::HashMap;
         // 0 = unseen, 1 = on the current path, 2 = known to end.
-        let mut state: HashMap<Ref, u8> = HashMap::new();
+        let mut state: rustc_hash::FxHashMap<Ref, u8> = Default::default();
         for &start in starts {
             let mut path = Vec::new();
             let mut cur = Some(start);
@@ -571,7 +590,7 @@ impl Verifier<'_> {
         let m = self.m;
         if let Some(size) = m.info.address_size {
             if ![1, 2, 4, 8].contains(&size) {
-                self.subject = "module".into();
+                self.subject = Subject::Module;
                 self.report(format!("address size {size} is not 1, 2, 4 or 8"));
             }
         }
@@ -632,7 +651,7 @@ impl Verifier<'_> {
                 _ => {}
             }
         }
-        let mut params: std::collections::HashMap<(Ref, u32), super::Handle<super::Variable>> =
+        let mut params: rustc_hash::FxHashMap<(Ref, u32), super::Handle<super::Variable>> =
             Default::default();
         for (h, v) in m.vars.iter() {
             self.about(Ref::Var(h));

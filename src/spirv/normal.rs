@@ -68,53 +68,79 @@ impl NormalForm {
         }
 
         // 4: strings, constants and scalar types only removed instructions used.
-        let mut candidates: HashMap<u32, Candidate> = HashMap::new();
+        let mut candidates = IdIndex::new(m);
+        let mut cands: Vec<Candidate> = Vec::new();
         for (i, insn) in m.insns.iter().enumerate() {
             if !removed[i] && is_candidate(insn.opcode()) {
                 if let Some(id) = result_id(insn) {
-                    candidates.insert(
-                        id,
-                        Candidate {
-                            index: i,
-                            uses: 0,
-                            live: 0,
-                        },
-                    );
-                }
-            }
-        }
-        let mut uses_of: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (i, insn) in m.insns.iter().enumerate() {
-            let mut ids = Vec::new();
-            id_operands(insn, |id| {
-                if candidates.contains_key(&id) {
-                    ids.push(id);
-                }
-            });
-            for &id in &ids {
-                if let Some(c) = candidates.get_mut(&id) {
-                    c.uses += 1;
-                    if !removed[i] {
-                        c.live += 1;
+                    let c = Candidate {
+                        index: i,
+                        uses: 0,
+                        live: 0,
+                    };
+                    match candidates.get(id) {
+                        // A later definition of the same id replaces the earlier one.
+                        Some(k) => cands[k] = c,
+                        None => {
+                            candidates.insert(id, cands.len());
+                            cands.push(c);
+                        }
                     }
                 }
             }
-            uses_of[i] = ids;
         }
-        let mut work: Vec<u32> = candidates
-            .iter()
-            .filter(|(_, c)| c.uses > 0 && c.live == 0)
-            .map(|(id, _)| *id)
-            .collect();
+        // The candidate ids each candidate instruction uses (only those can be removed below),
+        // flattened: `uses_of[starts[k]..starts[k + 1]]` for the instruction of candidate `k`.
+        let mut uses_at: Vec<Option<u32>> = vec![None; if cands.is_empty() { 0 } else { n }];
+        let mut uses_of: Vec<u32> = Vec::new();
+        let mut starts: Vec<u32> = Vec::new();
+        if !cands.is_empty() {
+            for (i, insn) in m.insns.iter().enumerate() {
+                let keep = !removed[i] && is_candidate(insn.opcode());
+                if keep {
+                    uses_at[i] = Some(starts.len() as u32);
+                    starts.push(uses_of.len() as u32);
+                }
+                let live = !removed[i];
+                id_operands(insn, |id| {
+                    if let Some(k) = candidates.get(id) {
+                        let c = &mut cands[k];
+                        c.uses += 1;
+                        if live {
+                            c.live += 1;
+                        }
+                        if keep {
+                            uses_of.push(id);
+                        }
+                    }
+                });
+            }
+        }
+        starts.push(uses_of.len() as u32);
+        let mut work: Vec<u32> = Vec::new();
+        candidates.for_each(|id, k| {
+            let c = &cands[k];
+            if c.uses > 0 && c.live == 0 {
+                work.push(id);
+            }
+        });
         work.sort_unstable();
         while let Some(id) = work.pop() {
-            let index = candidates[&id].index;
+            let Some(k) = candidates.get(id) else {
+                continue;
+            };
+            let index = cands[k].index;
             if removed[index] {
                 continue;
             }
             removed[index] = true;
-            for used in std::mem::take(&mut uses_of[index]) {
-                if let Some(c) = candidates.get_mut(&used) {
+            let Some(u) = uses_at[index].take() else {
+                continue;
+            };
+            let (from, to) = (starts[u as usize] as usize, starts[u as usize + 1] as usize);
+            for &used in &uses_of[from..to] {
+                if let Some(k) = candidates.get(used) {
+                    let c = &mut cands[k];
                     c.live -= 1;
                     if c.live == 0 && c.uses > 0 {
                         work.push(used);
@@ -184,6 +210,85 @@ struct Candidate {
     live: u32,
 }
 
+/// Id → small index. Dense (a vector indexed by id) when the module's id bound is no larger than
+/// its word count, so a forged bound never sizes an allocation; a hash map otherwise.
+enum IdIndex {
+    /// Slot per id, and one bit per id saying whether its slot is set (a compact first test: most
+    /// ids asked about are not candidates, and the bits stay in cache where the slots do not).
+    Dense(Vec<u32>, Vec<u64>),
+    Sparse(HashMap<u32, usize>),
+}
+
+impl IdIndex {
+    const NONE: u32 = u32::MAX;
+
+    fn new(m: &Module<'_>) -> IdIndex {
+        let bound = m.bound as usize;
+        if bound <= m.words.len() {
+            IdIndex::Dense(vec![Self::NONE; bound], vec![0; bound.div_ceil(64)])
+        } else {
+            IdIndex::Sparse(HashMap::new())
+        }
+    }
+
+    fn get(&self, id: u32) -> Option<usize> {
+        match self {
+            IdIndex::Dense(v, bits) => {
+                let set = bits
+                    .get(id as usize / 64)
+                    .is_some_and(|b| b & (1 << (id % 64)) != 0);
+                if !set {
+                    return None;
+                }
+                match v.get(id as usize) {
+                    Some(&k) if k != Self::NONE => Some(k as usize),
+                    _ => None,
+                }
+            }
+            IdIndex::Sparse(h) => h.get(&id).copied(),
+        }
+    }
+
+    fn insert(&mut self, id: u32, k: usize) {
+        match self {
+            IdIndex::Dense(v, bits) => match v.get_mut(id as usize) {
+                Some(slot) => {
+                    *slot = k as u32;
+                    bits[id as usize / 64] |= 1 << (id % 64);
+                }
+                // An id at or beyond the bound: keep it, in a map like a sparse index would.
+                None => {
+                    let mut h: HashMap<u32, usize> = v
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, k)| **k != Self::NONE)
+                        .map(|(id, k)| (id as u32, *k as usize))
+                        .collect();
+                    h.insert(id, k);
+                    *self = IdIndex::Sparse(h);
+                }
+            },
+            IdIndex::Sparse(h) => {
+                h.insert(id, k);
+            }
+        }
+    }
+
+    /// Every (id, index) pair, in no particular order.
+    fn for_each(&self, mut f: impl FnMut(u32, usize)) {
+        match self {
+            IdIndex::Dense(v, _) => {
+                for (id, &k) in v.iter().enumerate() {
+                    if k != Self::NONE {
+                        f(id as u32, k as usize);
+                    }
+                }
+            }
+            IdIndex::Sparse(h) => h.iter().for_each(|(id, k)| f(*id, *k)),
+        }
+    }
+}
+
 fn is_candidate(opcode: u16) -> bool {
     matches!(
         opcode,
@@ -202,16 +307,26 @@ fn is_candidate(opcode: u16) -> bool {
 
 /// The core grammar, indexed by opcode.
 pub(crate) fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
-    static TABLE: OnceLock<HashMap<u16, &'static Instruction<'static>>> = OnceLock::new();
+    // Dense: one slot per opcode up to the grammar's largest (a few thousand).
+    static TABLE: OnceLock<Vec<Option<&'static Instruction<'static>>>> = OnceLock::new();
     TABLE
         .get_or_init(|| {
-            INSTRUCTION_TABLE
+            let max = INSTRUCTION_TABLE
                 .iter()
-                .map(|i| (u32::from(i.opcode) as u16, i))
-                .collect()
+                .map(|i| u32::from(i.opcode) as u16)
+                .max()
+                .unwrap_or(0);
+            let mut table = vec![None; usize::from(max) + 1];
+            for i in INSTRUCTION_TABLE.iter() {
+                let slot = &mut table[usize::from(u32::from(i.opcode) as u16)];
+                // As collecting into a map did: the last entry of an opcode wins.
+                *slot = Some(i);
+            }
+            table
         })
-        .get(&opcode)
+        .get(usize::from(opcode))
         .copied()
+        .flatten()
 }
 
 /// Calls `f` with every id an instruction uses (not the one it defines). Where the layout cannot
@@ -220,6 +335,14 @@ pub(crate) fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
 /// normal form, never remove one that is used.
 pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
     let words = insn.operands();
+    if insn.opcode() == op::EXT_INST && words.len() >= 4 {
+        // What the grammar's walk below gives OpExtInst (most of a module with debug info):
+        // result type, result id, set, instruction number, then ids.
+        f(words[0]);
+        f(words[2]);
+        words[4..].iter().copied().for_each(f);
+        return;
+    }
     let Some(g) = grammar(insn.opcode()) else {
         words.iter().copied().for_each(f);
         return;

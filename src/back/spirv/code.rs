@@ -1,7 +1,7 @@
 //! The code a module's debug info is woven into: its functions and ids, how IR functions match
 //! them, and where an in-function instruction anchored at a normal-form offset may go.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
 use crate::spirv::binary::{self, op, result_id, Module as Bin};
@@ -32,7 +32,6 @@ pub struct CodeInfo {
     pub extensions: Vec<String>,
     /// (offset, opcode) of every instruction of the normal form.
     pub insns: Vec<(u32, u16)>,
-    pub at: HashMap<u32, usize>,
     pub defs: HashMap<u32, Def>,
     pub funcs: Vec<Func>,
     /// IR function → (base function index, whether its code positions can be trusted).
@@ -48,12 +47,14 @@ const LINKAGE_ATTRIBUTES: u32 = 41;
 
 impl CodeInfo {
     pub fn analyse(bin: &Bin<'_>) -> CodeInfo {
-        let mut c = CodeInfo::default();
+        let mut c = CodeInfo {
+            insns: Vec::with_capacity(bin.insns.len()),
+            ..CodeInfo::default()
+        };
         let mut func: Option<usize> = None;
         for (i, insn) in bin.insns.iter().enumerate() {
             let opcode = insn.opcode();
             c.insns.push((insn.offset as u32, opcode));
-            c.at.insert(insn.offset as u32, i);
             match opcode {
                 op::EXTENSION => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
                 op::CAPABILITY => {
@@ -163,18 +164,42 @@ impl CodeInfo {
         found.next().is_none().then_some(first)
     }
 
+    /// The index of the normal-form instruction at offset `pos`, if one starts there (`insns` is
+    /// in offset order).
+    pub fn index_at(&self, pos: u32) -> Option<usize> {
+        self.insns.binary_search_by_key(&pos, |(o, _)| *o).ok()
+    }
+
     /// The base function whose body holds normal-form offset `pos`, if it is an instruction start.
+    #[allow(dead_code)] // the writer now asks `placement`; kept for other callers
     pub fn func_at(&self, pos: u32) -> Option<usize> {
-        let i = *self.at.get(&pos)?;
-        self.funcs.iter().position(|f| f.first < i && i < f.end)
+        self.func_of(self.index_at(pos)?)
+    }
+
+    /// The base function whose body holds instruction `i`.
+    fn func_of(&self, i: usize) -> Option<usize> {
+        // `funcs` is in module order and the bodies do not overlap (a function's end, when it has
+        // one, comes before the next OpFunction), so only the last function starting before `i`
+        // can hold it.
+        let f = self.funcs.partition_point(|f| f.first < i).checked_sub(1)?;
+        (i < self.funcs[f].end).then_some(f)
     }
 
     /// Where an instruction anchored at `pos` goes: the index of the instruction it precedes —
     /// after OpFunction, parameters, labels, OpPhi and OpVariable, before a merge that precedes
     /// the anchor branch. `None` when `pos` is no instruction inside a function body, or the end.
     pub fn insertion(&self, pos: u32) -> Option<usize> {
-        let f = self.func_at(pos)?;
-        let mut i = self.at[&pos];
+        self.placement(pos).and_then(|(_, i)| i)
+    }
+
+    /// `func_at(pos)` and, when it is `Some`, `insertion(pos)`, with one lookup of `pos`.
+    pub fn placement(&self, pos: u32) -> Option<(usize, Option<usize>)> {
+        let i = self.index_at(pos)?;
+        let f = self.func_of(i)?;
+        Some((f, self.insertion_from(f, i)))
+    }
+
+    fn insertion_from(&self, f: usize, mut i: usize) -> Option<usize> {
         while i < self.funcs[f].end
             && matches!(
                 self.insns[i].1,
@@ -221,7 +246,7 @@ fn any_result_id(insn: &binary::Insn<'_>) -> Option<u32> {
 
 /// Names the base module gives functions: OpName, entry-point names, linkage names.
 fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
-    let mut out: HashMap<u32, Vec<String>> = HashMap::new();
+    let mut out: HashMap<u32, Vec<String>> = HashMap::default();
     for insn in &bin.insns {
         let (target, at) = match insn.opcode() {
             op::NAME => (insn.operand(0).ok(), 1),
@@ -253,6 +278,11 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
     let names = std::mem::take(&mut c.names);
     let mut unmatched = Vec::new();
     let mut taken = vec![false; c.funcs.len()];
+    // OpFunction id → its first function index (what a scan in module order finds).
+    let mut by_func_id: HashMap<u32, usize> = HashMap::default();
+    for (i, g) in c.funcs.iter().enumerate() {
+        by_func_id.entry(g.id).or_insert(i);
+    }
     for (h, s) in m.scopes.iter() {
         let ScopeKind::Function(f) = &s.kind else {
             continue;
@@ -267,10 +297,9 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
                 .map_or(true, |ns| ns.iter().any(|n| name_agrees(n, &wanted)))
         };
         let by_id = match &f.binding {
-            Some(Value::Spirv(id)) => c
-                .funcs
-                .iter()
-                .position(|g| g.id == *id)
+            Some(Value::Spirv(id)) => by_func_id
+                .get(id)
+                .copied()
                 .filter(|i| !taken[*i] && agrees(*id)),
             _ => None,
         };

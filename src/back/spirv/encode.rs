@@ -1,7 +1,7 @@
 //! Operands by name → words, per the target set's [`Layout`]: numbers as literal words or interned
 //! `OpConstant`s, strings as interned `OpString`s, absent references as one `DebugInfoNone`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::spec::spirv::{Flavour, Layout, Q, W};
 use crate::spirv::binary::op;
@@ -80,6 +80,7 @@ pub fn string_words(s: &str) -> Vec<u32> {
 }
 
 /// Operand names compared without case, spaces, punctuation and the grammars' spelling slips.
+#[cfg(test)]
 fn norm(name: &str) -> String {
     let s: String = name
         .chars()
@@ -90,6 +91,101 @@ fn norm(name: &str) -> String {
         "paramtertypes" => "parametertypes".into(),
         "literalflags" => "flags".into(),
         _ => s,
+    }
+}
+
+/// The bytes of a name `norm` keeps (ASCII letters and digits, lowercased), without allocating.
+fn folded(name: &str) -> impl Iterator<Item = u8> + '_ {
+    name.bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase())
+}
+
+/// The spelling slip a name folds to, as `norm` corrects it.
+fn slip(name: &str) -> Option<&'static str> {
+    if folded(name).eq("paramtertypes".bytes()) {
+        Some("parametertypes")
+    } else if folded(name).eq("literalflags".bytes()) {
+        Some("flags")
+    } else {
+        None
+    }
+}
+
+/// `norm(name)` in a fixed buffer, for names that fit (operand names do: the longest is about 30
+/// bytes); `None` for longer ones, which are compared with [`same_name`].
+#[derive(Clone, Copy)]
+struct Key {
+    bytes: [u8; 48],
+    len: u8,
+}
+
+impl Key {
+    fn of(name: &str) -> Option<Key> {
+        let mut k = Key {
+            bytes: [0; 48],
+            len: 0,
+        };
+        for b in folded(name) {
+            *k.bytes.get_mut(usize::from(k.len))? = b;
+            k.len += 1;
+        }
+        let fixed: Option<&[u8]> = match k.as_bytes() {
+            b"paramtertypes" => Some(b"parametertypes"),
+            b"literalflags" => Some(b"flags"),
+            _ => None,
+        };
+        if let Some(f) = fixed {
+            k.bytes[..f.len()].copy_from_slice(f);
+            k.len = f.len() as u8;
+        }
+        Some(k)
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+/// The keys of a layout's operand names, computed once per layout of every set (found by set and
+/// opcode; `None` for a layout not in its set's table, whose keys are then computed per use).
+fn layout_keys(flavour: Flavour, layout: &Layout) -> Option<&'static [Option<Key>]> {
+    use std::sync::OnceLock;
+    type Table = HashMap<(Flavour, u32), (&'static str, Vec<Option<Key>>)>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Table::default();
+        for (f, _, _) in crate::spec::spirv::FLAVOURS {
+            for l in f.layouts() {
+                let keys = l.operands.iter().map(|o| Key::of(o.name)).collect();
+                t.entry((f, l.opcode)).or_insert((l.name, keys));
+            }
+        }
+        t
+    });
+    match table.get(&(flavour, layout.opcode)) {
+        Some((name, keys)) if *name == layout.name && keys.len() == layout.operands.len() => {
+            Some(keys)
+        }
+        _ => None,
+    }
+}
+
+/// `norm(a) == norm(b)` for names whose keys are known (`None`: too long for a [`Key`]).
+fn same_key(a: &str, ka: Option<&Key>, b: &str, kb: Option<&Key>) -> bool {
+    match (ka, kb) {
+        (Some(x), Some(y)) => x.as_bytes() == y.as_bytes(),
+        _ => same_name(a, b),
+    }
+}
+
+/// `norm(a) == norm(b)`, without allocating.
+fn same_name(a: &str, b: &str) -> bool {
+    match (slip(a), slip(b)) {
+        (Some(x), Some(y)) => x == y,
+        (Some(x), None) => x.bytes().eq(folded(b)),
+        (None, Some(y)) => folded(a).eq(y.bytes()),
+        (None, None) => folded(a).eq(folded(b)),
     }
 }
 
@@ -215,27 +311,30 @@ impl Emitter {
         id
     }
 
-    fn word(&mut self, w: W, v: &V) -> Vec<u32> {
+    /// Appends the words of an operand value to `out`.
+    fn word(&mut self, w: W, v: &V, out: &mut Vec<u32>) {
         match (w, v) {
-            (_, V::Absent) => vec![],
-            (_, V::List(vs)) => vs.iter().flat_map(|v| self.word(w, v)).collect(),
-            (W::Lit, V::Num(n)) => vec![*n],
-            (W::Lit, V::Bool(b)) => vec![u32::from(*b)],
-            (W::Lit, _) => vec![0],
-            (_, V::Str(s)) => vec![self.string(s)],
-            (_, V::Num(n)) => vec![self.constant(*n)],
-            (_, V::Bool(b)) => vec![self.boolean(*b)],
-            (_, V::Id(id)) => vec![*id],
-            (_, V::None) => vec![self.none()],
+            (_, V::Absent) => {}
+            (_, V::List(vs)) => {
+                for v in vs {
+                    self.word(w, v, out);
+                }
+            }
+            (W::Lit, V::Num(n)) => out.push(*n),
+            (W::Lit, V::Bool(b)) => out.push(u32::from(*b)),
+            (W::Lit, _) => out.push(0),
+            (_, V::Str(s)) => out.push(self.string(s)),
+            (_, V::Num(n)) => out.push(self.constant(*n)),
+            (_, V::Bool(b)) => out.push(self.boolean(*b)),
+            (_, V::Id(id)) => out.push(*id),
+            (_, V::None) => out.push(self.none()),
             (_, V::Pairs(ps)) => {
                 // Every grammar says PairIdRefIdRef: the value is an OpConstant in every set
                 // (spirv-val checks it; llvm-spirv writes and reads it so).
-                let mut out = Vec::new();
                 for (n, name) in ps {
                     out.push(self.constant(*n));
                     out.push(self.string(name));
                 }
-                out
             }
         }
     }
@@ -246,24 +345,55 @@ impl Emitter {
         let layout: &Layout = self.flavour.layout_by_name(name)?;
         let id = self.preset.take().unwrap_or_else(|| self.id());
         let void = self.void();
-        let mut ops = vec![void, id, self.import, layout.opcode];
-        for o in layout.operands {
-            let key = norm(o.name);
-            let v = args.iter().find(|(n, _)| norm(n) == key).map(|(_, v)| v);
-            let v = match (v, o.q) {
-                (Some(v), _) => v.clone(),
-                (None, Q::One) if key == "flags" => V::Num(0),
-                (None, Q::One) => V::None,
-                (None, _) => V::Absent,
+        // Word 0 (count and opcode) is filled in once the operands are known.
+        let mut words = Vec::with_capacity(5 + layout.operands.len());
+        words.extend_from_slice(&[0, void, id, self.import, layout.opcode]);
+        // The arguments' keys, once per instruction (on the stack for the usual few arguments).
+        const FEW: usize = 16;
+        let mut few = [None; FEW];
+        let mut many = Vec::new();
+        let arg_keys: &[Option<Key>] = if args.len() <= FEW {
+            for (k, (n, _)) in few.iter_mut().zip(args) {
+                *k = Key::of(n);
+            }
+            &few[..args.len()]
+        } else {
+            many.extend(args.iter().map(|(n, _)| Key::of(n)));
+            &many
+        };
+        let keys = layout_keys(self.flavour, layout);
+        for (n, o) in layout.operands.iter().enumerate() {
+            let key = match keys {
+                Some(ks) => ks[n],
+                None => Key::of(o.name),
             };
-            let words = self.word(o.w, &v);
-            ops.extend(words);
+            let v = args
+                .iter()
+                .zip(arg_keys)
+                .find(|((n, _), k)| same_key(n, k.as_ref(), o.name, key.as_ref()))
+                .map(|((_, v), _)| v);
+            let v = match (v, o.q) {
+                (Some(v), _) => v,
+                (None, Q::One)
+                    if key.map_or_else(
+                        || same_name(o.name, "flags"),
+                        |k| k.as_bytes() == b"flags",
+                    ) =>
+                {
+                    &V::Num(0)
+                }
+                (None, Q::One) => &V::None,
+                (None, _) => &V::Absent,
+            };
+            self.word(o.w, v, &mut words);
         }
-        if ops.len() >= MAX_WORDS {
-            ops.truncate(MAX_WORDS - 1);
+        if words.len() > MAX_WORDS {
+            // At most MAX_WORDS - 1 operand words after word 0.
+            words.truncate(MAX_WORDS);
             self.cut += 1;
         }
-        Some((id, insn(op::EXT_INST, &ops)))
+        words[0] = ((words.len() as u32) << 16) | u32::from(op::EXT_INST);
+        Some((id, words))
     }
 
     /// Encodes a module-level debug instruction into the debug section.
@@ -330,6 +460,37 @@ mod tests {
             e.ext_words("DebugTypeMatrix", &[]).is_none(),
             "not in OpenCL.100"
         );
+    }
+
+    #[test]
+    fn same_name_is_norm_equality() {
+        let names = [
+            "Paramter Types",
+            "Parameter Types",
+            "parameter-types",
+            "Literal Flags",
+            "Flags",
+            "flags",
+            "Local Variable",
+            "LocalVariable",
+            "Inlined At",
+            "Name",
+            "Größe",
+            "",
+            "An Operand Name Far Longer Than Any Key Holds, Really",
+            "an operand name far longer than any key holds really",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(same_name(a, b), norm(a) == norm(b), "{a:?} vs {b:?}");
+                let (ka, kb) = (Key::of(a), Key::of(b));
+                assert_eq!(
+                    same_key(a, ka.as_ref(), b, kb.as_ref()),
+                    norm(a) == norm(b),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -27,9 +27,10 @@ struct Lost {
 pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     let mut out = Inserts::new();
     let mut lost = Lost::default();
+    let trusted = trusted_funcs(w);
     definitions(w, &mut out);
     for run in &w.m.scope_runs {
-        let Some(i) = place(w, run.range.start) else {
+        let Some(i) = place(w, &trusted, run.range.start) else {
             lost.scopes += 1;
             continue;
         };
@@ -43,12 +44,12 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
             out.entry(i).or_default().extend(words);
         }
     }
-    lines(w, &mut out, &mut lost);
+    lines(w, &trusted, &mut out, &mut lost);
     coarse(w, &mut out);
     let cx = Context::new(w.m);
     let mut groups: BTreeMap<usize, Group> = BTreeMap::new();
     for ev in &w.m.events {
-        match event(w, ev) {
+        match event(w, &trusted, ev) {
             Some((i, words)) => {
                 let g = groups.entry(i).or_default();
                 g.context(w, &cx, ev);
@@ -66,7 +67,7 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     }
     // A run or row that ends where nothing starts and no block ends is closed there
     // (DebugNoScope, OpNoLine/DebugNoLine), before anything else at that anchor.
-    for (i, words) in closers(w, &cx) {
+    for (i, words) in closers(w, &cx, &trusted) {
         let mut all = words;
         all.extend(out.remove(&i).unwrap_or_default());
         out.insert(i, all);
@@ -75,7 +76,7 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     out
 }
 
-fn closers(w: &mut Writer, cx: &Context) -> Inserts {
+fn closers(w: &mut Writer, cx: &Context, trusted: &[bool]) -> Inserts {
     let mut out = Inserts::new();
     let scope_ends: Vec<u32> = cx.runs.values().map(|(end, _, _)| *end).collect();
     let row_ends: Vec<u32> = cx.rows.values().map(|(end, _)| *end).collect();
@@ -89,7 +90,7 @@ fn closers(w: &mut Writer, cx: &Context) -> Inserts {
             if starts || !mid_block(w, end) {
                 continue;
             }
-            let Some(i) = place(w, CodePos::Spirv(end)) else {
+            let Some(i) = place(w, trusted, CodePos::Spirv(end)) else {
                 continue;
             };
             let words = if scope { no_scope(w) } else { no_line(w) };
@@ -102,7 +103,7 @@ fn closers(w: &mut Writer, cx: &Context) -> Inserts {
 /// Whether `pos` is an instruction that follows no block terminator (the reader closes runs and
 /// rows at a terminator by itself).
 fn mid_block(w: &Writer, pos: u32) -> bool {
-    let Some(&i) = w.code.at.get(&pos) else {
+    let Some(i) = w.code.index_at(pos) else {
         return false;
     };
     i > 0 && !op::is_terminator(w.code.insns[i - 1].1)
@@ -266,21 +267,34 @@ fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
     }
 }
 
-/// The insertion index of a position, if it lies in a function whose positions are trusted.
-fn place(w: &Writer, pos: CodePos) -> Option<usize> {
+/// Per base function: whether some IR function matched to it has trusted code positions.
+fn trusted_funcs(w: &Writer) -> Vec<bool> {
+    let mut trusted = vec![false; w.code.funcs.len()];
+    for (f, t) in w.code.matched.values() {
+        if *t {
+            if let Some(slot) = trusted.get_mut(*f) {
+                *slot = true;
+            }
+        }
+    }
+    trusted
+}
+
+/// The insertion index of a position, if it lies in a function whose positions are trusted
+/// (`trusted`: from [`trusted_funcs`]).
+fn place(w: &Writer, trusted: &[bool], pos: CodePos) -> Option<usize> {
     let CodePos::Spirv(p) = pos else { return None };
-    let f = w.code.func_at(p)?;
-    let trusted = w.code.matched.values().any(|(g, t)| *g == f && *t);
-    if !trusted {
+    let (f, i) = w.code.placement(p)?;
+    if !trusted.get(f).copied().unwrap_or(false) {
         return None;
     }
-    w.code.insertion(p)
+    i
 }
 
 /// The index of the OpFunction at `pos`, if it is a function whose positions are trusted.
 fn before_function(w: &Writer, pos: CodePos) -> Option<usize> {
     let CodePos::Spirv(p) = pos else { return None };
-    let i = *w.code.at.get(&p)?;
+    let i = w.code.index_at(p)?;
     let f = w.code.funcs.iter().position(|f| f.first == i)?;
     w.code
         .matched
@@ -369,7 +383,7 @@ fn line_words(
         .map_or(Vec::new(), |(_, ws)| ws)
 }
 
-fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
+fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
     let ranged =
         w.m.lines
             .iter()
@@ -384,7 +398,7 @@ fn lines(w: &mut Writer, out: &mut Inserts, lost: &mut Lost) {
     }
     let from_spirv = w.m.source.format == crate::ir::SourceFormat::Spirv;
     for row in &w.m.lines {
-        let Some(i) = place(w, row.range.start) else {
+        let Some(i) = place(w, trusted, row.range.start) else {
             // A row from an OpLine before OpFunction (glslang) goes back there as an OpLine.
             match before_function(w, row.range.start) {
                 Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
@@ -437,8 +451,8 @@ fn usable(w: &Writer, id: u32, at: usize, declare: bool) -> bool {
     }
 }
 
-fn event(w: &mut Writer, ev: &Event) -> Option<(usize, Vec<u32>)> {
-    let i = place(w, ev.pos)?;
+fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32>)> {
+    let i = place(w, trusted, ev.pos)?;
     let Some(Value::Spirv(id)) = ev.values.first() else {
         return None;
     };

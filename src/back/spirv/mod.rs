@@ -160,7 +160,10 @@ fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics),
         Some(b) => module::weave(w.e, b, inserts),
         None => module::standalone(w.e, kernel),
     };
-    let bytes = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut bytes = Vec::with_capacity(out.len() * 4);
+    for w in &out {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
     Ok((bytes, diags))
 }
 

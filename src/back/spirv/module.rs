@@ -131,10 +131,16 @@ fn has_extension(bin: &Bin<'_>, name: &str) -> bool {
 }
 
 /// The base module's normal form with the debug info woven in.
-pub fn weave(e: Emitter, bin: &Bin<'_>, mut inserts: Inserts) -> Vec<u32> {
+pub fn weave(mut e: Emitter, bin: &Bin<'_>, mut inserts: Inserts) -> Vec<u32> {
     let p = points(bin);
     let mut at: Inserts = Inserts::new();
-    let mut add = |i: usize, words: Vec<u32>| at.entry(i).or_default().extend(words);
+    // Moves `words` in when nothing is inserted at `i` yet, else appends them.
+    let mut add = |i: usize, words: Vec<u32>| match at.entry(i) {
+        std::collections::btree_map::Entry::Vacant(v) => {
+            v.insert(words);
+        }
+        std::collections::btree_map::Entry::Occupied(o) => o.into_mut().extend(words),
+    };
     if e.flavour == Flavour::Shader100 && !has_extension(bin, NON_SEMANTIC_EXTENSION) {
         add(
             p.extension,
@@ -142,8 +148,8 @@ pub fn weave(e: Emitter, bin: &Bin<'_>, mut inserts: Inserts) -> Vec<u32> {
         );
     }
     add(p.import, import(&e));
-    add(p.strings, e.strings.clone());
-    let mut globals = e.types.clone();
+    add(p.strings, std::mem::take(&mut e.strings));
+    let mut globals = std::mem::take(&mut e.types);
     globals.extend(&e.debug);
     add(p.globals, globals);
     for (i, words) in std::mem::take(&mut inserts) {
@@ -153,13 +159,15 @@ pub fn weave(e: Emitter, bin: &Bin<'_>, mut inserts: Inserts) -> Vec<u32> {
     let mut out = Vec::with_capacity(bin.words.len() + extra);
     out.extend_from_slice(&bin.words[..5]);
     out[3] = e.bound;
+    // `at` in index order, consumed alongside the instructions.
+    let mut pending = at.into_iter().peekable();
     for (i, insn) in bin.insns.iter().enumerate() {
-        if let Some(words) = at.remove(&i) {
+        if let Some((_, words)) = pending.next_if(|(k, _)| *k == i) {
             out.extend(words);
         }
         out.extend_from_slice(insn.words);
     }
-    for (_, words) in at {
+    for (_, words) in pending {
         out.extend(words);
     }
     out

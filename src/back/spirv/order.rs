@@ -10,7 +10,7 @@
 //! A cycle that passes through no composite (a function type taking a pointer to itself) is cut
 //! with DebugInfoNone and ledgered.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::code::CodeInfo;
 use super::encode::{Emitter, V};
@@ -47,21 +47,21 @@ impl<'m> Writer<'m> {
         let cyclic = if e.flavour == Flavour::Shader100 {
             cyclic_composites(m)
         } else {
-            HashSet::new()
+            HashSet::default()
         };
         Writer {
             m,
             e,
             ledger: Ledger::new(m),
             code,
-            state: HashMap::new(),
+            state: HashMap::default(),
             cyclic,
-            fwd: HashMap::new(),
+            fwd: HashMap::default(),
             deferred: Vec::new(),
             depth: 0,
             void_basic: None,
             void_fn: None,
-            sources: HashMap::new(),
+            sources: HashMap::default(),
         }
     }
 
@@ -277,7 +277,7 @@ fn cyclic_composites(m: &Module) -> HashSet<Ref> {
                 .collect()
         })
         .collect();
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     for comp in super::scc::components(&adj) {
         let self_loop = comp.len() == 1 && adj[comp[0]].contains(&comp[0]);
         if comp.len() > 1 || self_loop {

@@ -21,7 +21,7 @@ mod resolve;
 mod scopes;
 mod types;
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
@@ -54,6 +54,44 @@ fn read_inner(bytes: &[u8]) -> RResult<(ir::Module, Diagnostics)> {
     Ok((cx.out, cx.diag))
 }
 
+/// A set of ids: one bit per id below both the module's bound and its word count (so a forged
+/// bound never sizes it), a hash set for any other.
+pub(crate) struct IdSet {
+    bits: Vec<u64>,
+    cap: u32,
+    other: HashSet<u32>,
+}
+
+impl IdSet {
+    fn new(m: &binary::Module<'_>) -> IdSet {
+        let cap = (m.bound as usize).min(m.words.len());
+        IdSet {
+            bits: vec![0; cap.div_ceil(64)],
+            cap: cap as u32,
+            other: HashSet::default(),
+        }
+    }
+
+    fn insert(&mut self, id: u32) -> bool {
+        if id < self.cap {
+            let (w, b) = ((id / 64) as usize, 1u64 << (id % 64));
+            let new = self.bits[w] & b == 0;
+            self.bits[w] |= b;
+            new
+        } else {
+            self.other.insert(id)
+        }
+    }
+
+    fn contains(&self, id: &u32) -> bool {
+        if *id < self.cap {
+            self.bits[(*id / 64) as usize] & (1u64 << (*id % 64)) != 0
+        } else {
+            self.other.contains(id)
+        }
+    }
+}
+
 /// Which table a code-anchored row sits in (for error messages about rows).
 #[derive(Clone, Copy)]
 enum Row {
@@ -71,7 +109,7 @@ pub(crate) struct Ctx<'a> {
     int_types: HashMap<u32, (u32, bool)>,
     voids: HashSet<u32>,
     /// Result ids of every other instruction (the code), to tell code ids from dangling ones.
-    defined: HashSet<u32>,
+    defined: IdSet,
     /// Every debug instruction of a known opcode, with its instruction index, in module order.
     decs: Vec<(usize, Dec<'a>)>,
     /// Debug result id → index into `decs`.
@@ -81,7 +119,7 @@ pub(crate) struct Ctx<'a> {
     /// The IR entity each debug result id became.
     refs: HashMap<u32, Ref>,
     /// NonSemantic forward declarations completed later: fwd id → the full composite's id.
-    aliases: HashMap<u32, u32>,
+    aliases: std::collections::HashMap<u32, u32>,
     /// Files named by an OpString (OpLine, 0.99 Source operands), by string id.
     string_files: HashMap<u32, Handle<File>>,
     /// The joined DebugSource text of each file (index = file handle), before interning.
@@ -110,23 +148,23 @@ impl<'a> Ctx<'a> {
         Ctx {
             m,
             nf,
-            strings: HashMap::new(),
-            consts: HashMap::new(),
-            int_types: HashMap::new(),
-            voids: HashSet::new(),
-            defined: HashSet::new(),
+            strings: HashMap::default(),
+            consts: HashMap::default(),
+            int_types: HashMap::default(),
+            voids: HashSet::default(),
+            defined: IdSet::new(m),
             decs: Vec::new(),
-            by_id: HashMap::new(),
-            unknown_ids: HashSet::new(),
-            refs: HashMap::new(),
-            aliases: HashMap::new(),
-            string_files: HashMap::new(),
+            by_id: HashMap::default(),
+            unknown_ids: HashSet::default(),
+            refs: HashMap::default(),
+            aliases: std::collections::HashMap::new(),
+            string_files: HashMap::default(),
             file_texts: Vec::new(),
             definitions: Vec::new(),
             source_language: None,
             out,
             diag: Diagnostics::default(),
-            origin: HashMap::new(),
+            origin: HashMap::default(),
             rows: Default::default(),
         }
     }
@@ -402,23 +440,28 @@ fn entity_kind(k: Kind) -> Option<EntityKind> {
 fn code_result(insn: &binary::Insn<'_>) -> Option<u32> {
     use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
     use std::sync::OnceLock;
-    // Per opcode: 0 no result, 1 result id first, 2 result type then result id.
-    static LAYOUT: OnceLock<HashMap<u16, u8>> = OnceLock::new();
+    // Per opcode (dense, up to the grammar's largest): 0 no result, 1 result id first, 2 result
+    // type then result id.
+    static LAYOUT: OnceLock<Vec<u8>> = OnceLock::new();
     let layout = LAYOUT.get_or_init(|| {
-        INSTRUCTION_TABLE
+        let max = INSTRUCTION_TABLE
             .iter()
-            .map(|i| {
-                let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
-                let at = match kinds.as_slice() {
-                    [OperandKind::IdResult, ..] => 1,
-                    [OperandKind::IdResultType, OperandKind::IdResult] => 2,
-                    _ => 0,
-                };
-                (u32::from(i.opcode) as u16, at)
-            })
-            .collect()
+            .map(|i| u32::from(i.opcode) as u16)
+            .max()
+            .unwrap_or(0);
+        let mut table = vec![0u8; usize::from(max) + 1];
+        for i in INSTRUCTION_TABLE.iter() {
+            let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
+            let at = match kinds.as_slice() {
+                [OperandKind::IdResult, ..] => 1,
+                [OperandKind::IdResultType, OperandKind::IdResult] => 2,
+                _ => 0,
+            };
+            table[usize::from(u32::from(i.opcode) as u16)] = at;
+        }
+        table
     });
-    match layout.get(&insn.opcode()).copied().unwrap_or(0) {
+    match layout.get(usize::from(insn.opcode())).copied().unwrap_or(0) {
         0 => None,
         at => insn.words.get(usize::from(at)).copied(),
     }
