@@ -70,21 +70,6 @@ fn spirv_val(path: &Path, env: &str) -> Result<(), String> {
     }
 }
 
-fn llvm_spirv_reads(path: &Path) -> Result<(), String> {
-    let o = Command::new(common::tool("llvm-spirv-14"))
-        .arg("-r")
-        .arg(path)
-        .arg("-o")
-        .arg(path.with_extension("bc"))
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
-}
-
 fn load(path: &Path) -> Module {
     let bytes = std::fs::read(path).unwrap();
     let (m, _) = read(&bytes, &path.display().to_string())
@@ -435,7 +420,7 @@ fn every_input_into_every_flavour_validates_and_reads_back_up_to_its_ledger() {
             let ledger = convert(&in_path, &out, flavour);
             let judged = if flavour == "spirv-debug" {
                 // spirv-val cannot judge SPIRV.debug; llvm-spirv-14 reads Kernel modules only.
-                kernel.then(|| llvm_spirv_reads(&out))
+                kernel.then(|| common::llvm_spirv_reads(&out))
             } else {
                 Some(spirv_val(&out, env))
             };
@@ -668,7 +653,8 @@ fn peer_module(path: &Path, out_dir: &Path, cache: &CodeCache) -> PeerOutcome {
                 }
                 // llvm-spirv-14 reads OpenCL.100 and SPIRV.debug Kernel modules.
                 if r.is_ok() && llvm_reads_code && matches!(flavour, "opencl100" | "spirv-debug") {
-                    r = llvm_spirv_reads(&out_path).map_err(|e| format!("llvm-spirv-14 -r: {e}"));
+                    r = common::llvm_spirv_reads(&out_path)
+                        .map_err(|e| format!("llvm-spirv-14 -r: {e}"));
                 }
                 r
             }

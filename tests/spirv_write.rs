@@ -63,21 +63,6 @@ fn env_of(path: &Path) -> &'static str {
     }
 }
 
-fn llvm_spirv_reads(path: &Path) -> Result<(), String> {
-    let o = Command::new(common::tool("llvm-spirv-14"))
-        .arg("-r")
-        .arg(path)
-        .arg("-o")
-        .arg(path.with_extension("bc"))
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
-}
-
 fn spirv_val(path: &Path) -> Result<(), String> {
     let o = Command::new(common::tool("spirv-val"))
         .args(["--target-env", env_of(path)])
@@ -145,7 +130,7 @@ fn standalone_modules_of_the_whole_corpus_validate() {
                     table.push(format!("{stem} {fl}: several units, not judged"));
                     continue;
                 }
-                llvm_spirv_reads(&out)
+                common::llvm_spirv_reads(&out)
             } else {
                 spirv_val(&out)
             };
@@ -493,7 +478,7 @@ fn into_an_llvm_spirv_kernel_without_debug_info_validates_and_reads_back() {
             spirv_val(&out).unwrap_or_else(|e| panic!("{fl}: {e}"));
             continue;
         }
-        llvm_spirv_reads(&out).unwrap();
+        common::llvm_spirv_reads(&out).unwrap();
         let o = Command::new(common::tool("llvm-dis-14"))
             .arg(out.with_extension("bc"))
             .arg("-o")

@@ -246,3 +246,20 @@ fn build_one(
     }
     made
 }
+
+/// Whether `llvm-spirv-14 -r` reads a SPIR-V module back into LLVM (the bitcode lands beside it);
+/// its stderr on failure.
+pub fn llvm_spirv_reads(path: &Path) -> Result<(), String> {
+    let o = Command::new(tool("llvm-spirv-14"))
+        .arg("-r")
+        .arg(path)
+        .arg("-o")
+        .arg(path.with_extension("bc"))
+        .output()
+        .unwrap_or_else(|e| panic!("llvm-spirv-14 does not run: {e}"));
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
