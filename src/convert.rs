@@ -125,7 +125,23 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     }
     let inp = input::read(input_path)?;
     report.bytes_in = inp.bytes.len() as u64;
-    let (module, mut diagnostics) = input::lower_with_diagnostics(&inp)?;
+    // A SPIR-V input rewritten in place is parsed (and its normal form computed) once, for the
+    // reader and the writer.
+    let in_place = target == Target::Spirv
+        && opts.into.is_none()
+        && input::detect(&inp.bytes) == Some(input::Format::Spirv);
+    let words = match in_place {
+        true => crate::front::spirv::words(&inp.bytes, &inp.name)?,
+        false => Vec::new(),
+    };
+    let parsed = match in_place {
+        true => Some(crate::front::spirv::parse(&words, &inp.name)?),
+        false => None,
+    };
+    let (module, mut diagnostics) = match &parsed {
+        Some(p) => crate::front::spirv::read_parsed(p, &inp.name)?,
+        None => input::lower_with_diagnostics(&inp)?,
+    };
     // The SPIR-V reader ends with the same IR rules (an input that breaks one is a reader error),
     // so its module is not validated a second time.
     if input::detect(&inp.bytes) != Some(input::Format::Spirv) {
@@ -154,8 +170,13 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 }
                 None => Base::Standalone,
             };
-            let (bytes, diags) =
-                crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
+            let (bytes, diags) = match parsed {
+                Some(p) => {
+                    let view = p.nf.into_view(p.bin);
+                    crate::back::spirv::write_into_view(&module, flavour, &view)?
+                }
+                None => crate::back::spirv::write(&module, &WriteOptions { flavour, base })?,
+            };
             diagnostics.losses.extend(diags.losses);
             bytes
         }

@@ -186,6 +186,22 @@ impl NormalForm {
         })
     }
 
+    /// The normal form as a parsed module, without copying its words: the kept instructions of
+    /// `m` with their normal-form offsets (what `Module::parse` of `words(m)` gives, but for
+    /// `words`, which stays `m`'s: the header is the same).
+    pub fn into_view<'a>(&self, mut m: Module<'a>) -> Module<'a> {
+        let mut offsets = self.offsets.iter();
+        m.insns
+            .retain_mut(|insn| match offsets.next().copied().flatten() {
+                Some(o) => {
+                    insn.offset = o as usize;
+                    true
+                }
+                None => false,
+            });
+        m
+    }
+
     /// The words of the normal form.
     pub fn words(&self, m: &Module<'_>) -> Vec<u32> {
         let mut out = Vec::with_capacity(self.len);

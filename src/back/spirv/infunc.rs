@@ -13,8 +13,38 @@ use crate::ir::{CodePos, Event, EventKind, Handle, InlinedAt, Loc, Ref, Scope, V
 use crate::spec::spirv::Flavour;
 use crate::spirv::binary::op;
 
-/// Instructions to insert, by the index of the normal-form instruction they precede.
-pub type Inserts = BTreeMap<usize, Vec<u32>>;
+/// Instructions to insert, by the index of the normal-form instruction they precede: their words
+/// in one buffer and a list of parts (index, layer, range of `words`). At one index the parts go
+/// by layer (closers, then event groups, then the rest), each layer in the order it was pushed.
+#[derive(Default)]
+pub struct Inserts {
+    words: Vec<u32>,
+    parts: Vec<(usize, u8, std::ops::Range<usize>)>,
+}
+
+/// Layers of the parts at one index.
+const CLOSERS: u8 = 0;
+const GROUPS: u8 = 1;
+const REST: u8 = 2;
+
+impl Inserts {
+    fn push(&mut self, i: usize, layer: u8, words: &[u32]) {
+        if words.is_empty() {
+            return;
+        }
+        let start = self.words.len();
+        self.words.extend_from_slice(words);
+        self.parts.push((i, layer, start..self.words.len()));
+    }
+
+    /// The words, and (index, range of the words) in emission order.
+    pub fn into_sorted(mut self) -> (Vec<u32>, Vec<(usize, std::ops::Range<usize>)>) {
+        // Stable: parts of one index and layer keep their push order.
+        self.parts.sort_by_key(|(i, layer, _)| (*i, *layer));
+        let parts = self.parts.into_iter().map(|(i, _, r)| (i, r)).collect();
+        (self.words, parts)
+    }
+}
 
 /// Counts of code-anchored records that found no place, for one summary loss per kind.
 #[derive(Default)]
@@ -25,7 +55,7 @@ struct Lost {
 }
 
 pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
-    let mut out = Inserts::new();
+    let mut out = Inserts::default();
     let mut lost = Lost::default();
     let trusted = trusted_funcs(w);
     definitions(w, &mut out);
@@ -41,7 +71,7 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
         if let Some((_, words)) =
             w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
         {
-            out.entry(i).or_default().extend(words);
+            out.push(i, REST, &words);
         }
     }
     lines(w, &trusted, &mut out, &mut lost);
@@ -61,23 +91,17 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     // Events go before the scope runs and line rows that start at their anchor, each after the
     // scope and line it was recorded under (glslang declares parameters under line 0).
     for (i, g) in groups {
-        let mut words = g.finish(w, &cx);
-        words.extend(out.remove(&i).unwrap_or_default());
-        out.insert(i, words);
+        let words = g.finish(w, &cx);
+        out.push(i, GROUPS, &words);
     }
     // A run or row that ends where nothing starts and no block ends is closed there
     // (DebugNoScope, OpNoLine/DebugNoLine), before anything else at that anchor.
-    for (i, words) in closers(w, &cx, &trusted) {
-        let mut all = words;
-        all.extend(out.remove(&i).unwrap_or_default());
-        out.insert(i, all);
-    }
+    closers(w, &cx, &trusted, &mut out);
     report(w, &lost, standalone);
     out
 }
 
-fn closers(w: &mut Writer, cx: &Context, trusted: &[bool]) -> Inserts {
-    let mut out = Inserts::new();
+fn closers(w: &mut Writer, cx: &Context, trusted: &[bool], out: &mut Inserts) {
     let scope_ends: Vec<u32> = cx.runs.values().map(|(end, _, _)| *end).collect();
     let row_ends: Vec<u32> = cx.rows.values().map(|(end, _)| *end).collect();
     for (ends, scope) in [(scope_ends, true), (row_ends, false)] {
@@ -94,10 +118,9 @@ fn closers(w: &mut Writer, cx: &Context, trusted: &[bool]) -> Inserts {
                 continue;
             };
             let words = if scope { no_scope(w) } else { no_line(w) };
-            out.entry(i).or_default().extend(words);
+            out.push(i, CLOSERS, &words);
         }
     }
-    out
 }
 
 /// Whether `pos` is an instruction that follows no block terminator (the reader closes runs and
@@ -317,7 +340,7 @@ fn definitions(w: &mut Writer, out: &mut Inserts) {
         let def = w.code.funcs[f].id;
         let args = [("Function", V::Id(dbg)), ("Definition", V::Id(def))];
         if let Some((_, words)) = w.e.ext_words("DebugFunctionDefinition", &args) {
-            out.entry(i).or_default().extend(words);
+            out.push(i, REST, &words);
         }
     }
 }
@@ -355,7 +378,7 @@ fn coarse(w: &mut Writer, out: &mut Inserts) {
                 words.extend(ws);
             }
             words.extend(line_words(w, at, None, None));
-            out.entry(i).or_default().extend(words);
+            out.push(i, REST, &words);
         }
     }
 }
@@ -404,7 +427,7 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
                 Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
                     let file = file_string(w, row.at.file);
                     let words = insn(op::LINE, &[file, row.at.line, row.at.column]);
-                    out.entry(i).or_default().extend(words);
+                    out.push(i, REST, &words);
                 }
                 _ => lost.lines += 1,
             }
@@ -418,7 +441,7 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
         } else {
             line_words(w, row.at, row.end_line, row.end_column)
         };
-        out.entry(i).or_default().extend(words);
+        out.push(i, REST, &words);
     }
 }
 /// The OpString naming a file, for OpLine.

@@ -63,11 +63,35 @@ pub fn kernel_language(l: Language) -> bool {
 /// Writes the module's debug info as SPIR-V (little-endian bytes) and lists what was lost.
 /// The module must pass `ir::verify::check`.
 pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
-    // The entity writers recurse along reference chains; give them room for deep ones.
+    on_big_stack(|| match opts.base {
+        Base::Standalone => write_here(m, opts.flavour, None),
+        Base::Module(bytes) => {
+            let words = to_words(bytes).map_err(spirv_err)?;
+            let bin = Bin::parse(&words).map_err(spirv_err)?;
+            let nf = NormalForm::compute(&bin).map_err(spirv_err)?;
+            write_here(m, opts.flavour, Some(&nf.into_view(bin)))
+        }
+    })
+}
+
+/// `write` into a module already parsed, given as its normal form's view
+/// (`NormalForm::into_view`): what an in-place conversion uses, so the module the reader parsed is
+/// not parsed again.
+pub(crate) fn write_into_view(
+    m: &Module,
+    flavour: Flavour,
+    base: &Bin<'_>,
+) -> Result<(Vec<u8>, Diagnostics), Error> {
+    on_big_stack(|| write_here(m, flavour, Some(base)))
+}
+
+/// Runs `f` on a thread with a large stack: the entity writers recurse along reference chains;
+/// give them room for deep ones.
+fn on_big_stack<T: Send>(f: impl FnOnce() -> Result<T, Error> + Send) -> Result<T, Error> {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(512 << 20)
-            .spawn_scoped(s, || write_here(m, opts))
+            .spawn_scoped(s, f)
             .map_err(|e| Error::Usage(format!("cannot start the writer thread: {e}")))?
             .join()
             .unwrap_or_else(|_| Err(Error::Usage("the SPIR-V writer panicked".into())))
@@ -83,24 +107,13 @@ fn spirv_err(e: crate::spirv::SpirvError) -> Error {
     }
 }
 
-fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
-    let words = match opts.base {
-        Base::Standalone => None,
-        Base::Module(bytes) => {
-            let words = to_words(bytes).map_err(spirv_err)?;
-            let bin = Bin::parse(&words).map_err(spirv_err)?;
-            let nf = NormalForm::compute(&bin).map_err(spirv_err)?;
-            Some(nf.words(&bin))
-        }
-    };
-    let bin = match &words {
-        Some(w) => Some(Bin::parse(w).map_err(spirv_err)?),
-        None => None,
-    };
-    let mut code = bin
-        .as_ref()
-        .map(code::CodeInfo::analyse)
-        .unwrap_or_default();
+/// Writes into `bin`, the base module's normal form (as parsed, or its view), or standalone.
+fn write_here(
+    m: &Module,
+    flavour: Flavour,
+    bin: Option<&Bin<'_>>,
+) -> Result<(Vec<u8>, Diagnostics), Error> {
+    let mut code = bin.map(code::CodeInfo::analyse).unwrap_or_default();
     let unmatched = match &bin {
         Some(_) => code::match_functions(&mut code, m),
         None => Vec::new(),
@@ -120,8 +133,8 @@ fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics),
         bool_: code.bool_,
         ..Default::default()
     };
-    let bound = bin.as_ref().map_or(1, |b| b.bound.max(1));
-    let e = encode::Emitter::new(opts.flavour, bound, interned);
+    let bound = bin.map_or(1, |b| b.bound.max(1));
+    let e = encode::Emitter::new(flavour, bound, interned);
     let mut w = order::Writer::new(m, e, code);
     for h in unmatched {
         let p = w.ledger.place(Ref::Scope(h));
@@ -156,14 +169,17 @@ fn write_here(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics),
         ));
     }
     let diags = std::mem::take(&mut w.ledger.diags);
-    let out = match &bin {
+    let bytes = match bin {
         Some(b) => module::weave(w.e, b, inserts),
-        None => module::standalone(w.e, kernel),
+        None => {
+            let out = module::standalone(w.e, kernel);
+            let mut bytes = Vec::with_capacity(out.len() * 4);
+            for w in &out {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            bytes
+        }
     };
-    let mut bytes = Vec::with_capacity(out.len() * 4);
-    for w in &out {
-        bytes.extend_from_slice(&w.to_le_bytes());
-    }
     Ok((bytes, diags))
 }
 

@@ -130,45 +130,53 @@ fn has_extension(bin: &Bin<'_>, name: &str) -> bool {
         .any(|i| i.opcode() == op::EXTENSION && i.string(0).is_ok_and(|(s, _)| s == name))
 }
 
-/// The base module's normal form with the debug info woven in.
-pub fn weave(mut e: Emitter, bin: &Bin<'_>, mut inserts: Inserts) -> Vec<u32> {
+/// Appends words as little-endian bytes.
+fn put(out: &mut Vec<u8>, words: &[u32]) {
+    for w in words {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// The base module's normal form with the debug info woven in, as little-endian bytes.
+pub fn weave(mut e: Emitter, bin: &Bin<'_>, inserts: Inserts) -> Vec<u8> {
     let p = points(bin);
-    let mut at: Inserts = Inserts::new();
-    // Moves `words` in when nothing is inserted at `i` yet, else appends them.
-    let mut add = |i: usize, words: Vec<u32>| match at.entry(i) {
-        std::collections::btree_map::Entry::Vacant(v) => {
-            v.insert(words);
-        }
-        std::collections::btree_map::Entry::Occupied(o) => o.into_mut().extend(words),
-    };
+    // Module-level sections, in index order (the points do not decrease); at one index they go
+    // before the in-function inserts.
+    let mut at: Vec<(usize, Vec<u32>)> = Vec::new();
     if e.flavour == Flavour::Shader100 && !has_extension(bin, NON_SEMANTIC_EXTENSION) {
-        add(
+        at.push((
             p.extension,
             with_string(op::EXTENSION, &[], NON_SEMANTIC_EXTENSION),
-        );
+        ));
     }
-    add(p.import, import(&e));
-    add(p.strings, std::mem::take(&mut e.strings));
+    at.push((p.import, import(&e)));
+    at.push((p.strings, std::mem::take(&mut e.strings)));
     let mut globals = std::mem::take(&mut e.types);
     globals.extend(&e.debug);
-    add(p.globals, globals);
-    for (i, words) in std::mem::take(&mut inserts) {
-        add(i, words);
-    }
-    let extra: usize = at.values().map(Vec::len).sum();
-    let mut out = Vec::with_capacity(bin.words.len() + extra);
-    out.extend_from_slice(&bin.words[..5]);
-    out[3] = e.bound;
-    // `at` in index order, consumed alongside the instructions.
-    let mut pending = at.into_iter().peekable();
-    for (i, insn) in bin.insns.iter().enumerate() {
-        if let Some((_, words)) = pending.next_if(|(k, _)| *k == i) {
-            out.extend(words);
+    at.push((p.globals, globals));
+    let (words, parts) = inserts.into_sorted();
+    let extra: usize = at.iter().map(|(_, w)| w.len()).sum::<usize>() + words.len();
+    let base = bin.insns.last().map_or(5, |i| i.offset + i.words.len());
+    let mut out = Vec::with_capacity(4 * (base + extra));
+    let mut header = [0u32; 5];
+    header.copy_from_slice(&bin.words[..5]);
+    header[3] = e.bound;
+    put(&mut out, &header);
+    // Both lists in index order, consumed alongside the instructions.
+    let mut module = at.into_iter().peekable();
+    let mut parts = parts.into_iter().peekable();
+    let mut before = |out: &mut Vec<u8>, i: usize| {
+        while let Some((_, ws)) = module.next_if(|(k, _)| *k <= i) {
+            put(out, &ws);
         }
-        out.extend_from_slice(insn.words);
+        while let Some((_, r)) = parts.next_if(|(k, _)| *k <= i) {
+            put(out, &words[r]);
+        }
+    };
+    for (i, insn) in bin.insns.iter().enumerate() {
+        before(&mut out, i);
+        put(&mut out, insn.words);
     }
-    for (_, words) in pending {
-        out.extend(words);
-    }
+    before(&mut out, usize::MAX);
     out
 }

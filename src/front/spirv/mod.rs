@@ -29,7 +29,7 @@ use crate::ir::{self, EntityKind, File, Handle, Ref, Source, SourceFormat};
 use crate::spirv::binary::{self, op};
 use crate::spirv::NormalForm;
 
-use operands::{fail, Dec, Kind, RResult};
+use operands::{fail, Dec, Kind, RErr, RResult};
 
 /// Reads a SPIR-V module's debug information. `name` names the input in errors.
 pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error> {
@@ -41,11 +41,50 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error
     })
 }
 
+/// The base of a read: the module parsed and its normal form, kept so a writer can reuse them.
+pub(crate) struct Parsed<'w> {
+    pub bin: binary::Module<'w>,
+    pub nf: NormalForm,
+}
+
+fn named(name: &str) -> impl Fn(RErr) -> Error + '_ {
+    move |e| Error::Spirv {
+        path: name.to_string(),
+        offset: e.offset,
+        id: e.id,
+        message: e.message,
+    }
+}
+
+/// The words of a module's bytes (either byte order), with `read`'s errors.
+pub(crate) fn words(bytes: &[u8], name: &str) -> Result<Vec<u32>, Error> {
+    binary::to_words(bytes).map_err(|e| named(name)(e.into()))
+}
+
+/// Parses the words and computes the normal form, with `read`'s errors.
+pub(crate) fn parse<'w>(words: &'w [u32], name: &str) -> Result<Parsed<'w>, Error> {
+    let go = || -> RResult<Parsed<'w>> {
+        let bin = binary::Module::parse(words)?;
+        let nf = NormalForm::compute(&bin)?;
+        Ok(Parsed { bin, nf })
+    };
+    go().map_err(named(name))
+}
+
+/// `read` of an already parsed module.
+pub(crate) fn read_parsed(p: &Parsed<'_>, name: &str) -> Result<(ir::Module, Diagnostics), Error> {
+    read_from(&p.bin, &p.nf).map_err(named(name))
+}
+
 fn read_inner(bytes: &[u8]) -> RResult<(ir::Module, Diagnostics)> {
     let words = binary::to_words(bytes)?;
     let m = binary::Module::parse(&words)?;
     let nf = NormalForm::compute(&m)?;
-    let mut cx = Ctx::new(&m, &nf);
+    read_from(&m, &nf)
+}
+
+fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(ir::Module, Diagnostics)> {
+    let mut cx = Ctx::new(m, nf);
     cx.index()?;
     cx.allocate()?;
     cx.fill()?;
