@@ -123,17 +123,20 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             target.name()
         )));
     }
-    let inp = input::read(input_path)?;
+    let mut inp = input::read(input_path)?;
     report.bytes_in = inp.bytes.len() as u64;
+    let is_spirv = input::detect(&inp.bytes) == Some(input::Format::Spirv);
     // A SPIR-V input rewritten in place is parsed (and its normal form computed) once, for the
     // reader and the writer.
-    let in_place = target == Target::Spirv
-        && opts.into.is_none()
-        && input::detect(&inp.bytes) == Some(input::Format::Spirv);
+    let in_place = target == Target::Spirv && opts.into.is_none() && is_spirv;
     let words = match in_place {
         true => crate::front::spirv::words(&inp.bytes, &inp.name)?,
         false => Vec::new(),
     };
+    if in_place {
+        // Only the words are used from here on.
+        inp.bytes = Vec::new();
+    }
     let parsed = match in_place {
         true => Some(crate::front::spirv::parse(&words, &inp.name)?),
         false => None,
@@ -144,7 +147,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     };
     // The SPIR-V reader ends with the same IR rules (an input that breaks one is a reader error),
     // so its module is not validated a second time.
-    if input::detect(&inp.bytes) != Some(input::Format::Spirv) {
+    if !is_spirv {
         crate::ir::verify::check(&module).map_err(|findings| Error::Invalid {
             path: inp.name.clone(),
             findings,
@@ -165,9 +168,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             // `--into` names the module; a SPIR-V input is rewritten in place; else standalone.
             let base = match &base_bytes {
                 Some(b) => Base::Module(b),
-                None if input::detect(&inp.bytes) == Some(input::Format::Spirv) => {
-                    Base::Module(&inp.bytes)
-                }
+                None if is_spirv => Base::Module(&inp.bytes),
                 None => Base::Standalone,
             };
             let (bytes, diags) = match parsed {
@@ -193,6 +194,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             })
         }
     };
+    drop(words);
     report.diagnostics = diagnostics;
     if opts.strict {
         if let Some(first) = report.diagnostics.losses.first() {

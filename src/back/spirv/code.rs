@@ -41,6 +41,9 @@ pub struct CodeInfo {
     pub void: Option<u32>,
     pub uint: Option<u32>,
     pub bool_: Option<u32>,
+    /// The index `index_at` found last: positions are mostly asked about in increasing order, so
+    /// the next one is usually a few instructions further.
+    hint: std::cell::Cell<usize>,
 }
 
 const LINKAGE_ATTRIBUTES: u32 = 41;
@@ -167,7 +170,25 @@ impl CodeInfo {
     /// The index of the normal-form instruction at offset `pos`, if one starts there (`insns` is
     /// in offset order).
     pub fn index_at(&self, pos: u32) -> Option<usize> {
-        self.insns.binary_search_by_key(&pos, |(o, _)| *o).ok()
+        // A short scan forward from the last hit (offsets strictly increase, so it finds `pos`
+        // or shows it is no instruction start), else a binary search.
+        let h = self.hint.get();
+        if self.insns.get(h).is_some_and(|(o, _)| *o <= pos) {
+            for (j, (o, _)) in self.insns.iter().enumerate().skip(h).take(16) {
+                if *o == pos {
+                    self.hint.set(j);
+                    return Some(j);
+                }
+                if *o > pos {
+                    return None;
+                }
+            }
+        }
+        let found = self.insns.binary_search_by_key(&pos, |(o, _)| *o).ok();
+        if let Some(j) = found {
+            self.hint.set(j);
+        }
+        found
     }
 
     /// The base function whose body holds normal-form offset `pos`, if it is an instruction start.
