@@ -420,12 +420,13 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
         );
     }
     let from_spirv = w.m.source.format == crate::ir::SourceFormat::Spirv;
+    let mut last_file = None;
     for row in &w.m.lines {
         let Some(i) = place(w, trusted, row.range.start) else {
             // A row from an OpLine before OpFunction (glslang) goes back there as an OpLine.
             match before_function(w, row.range.start) {
                 Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
-                    let file = file_string(w, row.at.file);
+                    let file = file_string_cached(w, row.at.file, &mut last_file);
                     let words = insn(op::LINE, &[file, row.at.line, row.at.column]);
                     out.push(i, REST, &words);
                 }
@@ -436,7 +437,7 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
         // In a SPIR-V input a row without an end was an OpLine: it stays one in every set, so
         // that it reads back without one (DebugLine would give it end = start).
         let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
-            let file = file_string(w, row.at.file);
+            let file = file_string_cached(w, row.at.file, &mut last_file);
             insn(op::LINE, &[file, row.at.line, row.at.column])
         } else {
             line_words(w, row.at, row.end_line, row.end_column)
@@ -444,6 +445,25 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
         out.push(i, REST, &words);
     }
 }
+/// `file_string`, reusing the id of the previous call for the same file when that call had no
+/// side effect but interning (no ledger entry, no NUL cut): consecutive rows mostly share a file.
+fn file_string_cached(
+    w: &mut Writer,
+    f: Option<Handle<crate::ir::File>>,
+    last: &mut Option<(Option<Handle<crate::ir::File>>, u32)>,
+) -> u32 {
+    if let Some((lf, id)) = *last {
+        if lf == f {
+            return id;
+        }
+    }
+    let (losses, nul_cut) = (w.ledger.diags.losses.len(), w.e.nul_cut);
+    let id = file_string(w, f);
+    let pure = w.ledger.diags.losses.len() == losses && w.e.nul_cut == nul_cut;
+    *last = pure.then_some((f, id));
+    id
+}
+
 /// The OpString naming a file, for OpLine.
 fn file_string(w: &mut Writer, f: Option<Handle<crate::ir::File>>) -> u32 {
     let f = f.or_else(|| w.m.units.values().find_map(|u| u.file));
