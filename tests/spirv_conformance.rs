@@ -56,20 +56,6 @@ fn words_of(path: &Path) -> Vec<u32> {
     to_words(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// spirv-val in `env`: Ok, or its complaint.
-fn spirv_val(path: &Path, env: &str) -> Result<(), String> {
-    let o = Command::new(common::tool("spirv-val"))
-        .args(["--target-env", env])
-        .arg(path)
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
-}
-
 fn load(path: &Path) -> Module {
     let bytes = std::fs::read(path).unwrap();
     let (m, _) = read(&bytes, &path.display().to_string())
@@ -111,40 +97,12 @@ fn convert(input: &Path, out: &Path, flavour: &str) -> Ledger {
 
 const TYPEDEF_LOSS: &str = "typedef of a non-basic type: references go to its base";
 
-/// Top-level items of an IR text line: spaces outside quotes, brackets and parentheses.
+/// Top-level items of an IR text line, owned.
 fn items(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut depth, mut in_str, mut escaped) = (0i32, false, false);
-    let mut cur = String::new();
-    for c in line.chars() {
-        if in_str {
-            cur.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
-            ' ' if depth == 0 => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    dwarv::ir::text::split_items(line)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The input's IR with the ledger's documented approximations applied, through the IR text: the
@@ -411,7 +369,7 @@ fn every_input_into_every_flavour_validates_and_reads_back_up_to_its_ledger() {
         let in_path = corpus.join(input);
         let code_words = words_of(&corpus.join(code));
         let env = env_of(&code_words);
-        let code_ok = spirv_val(&corpus.join(code), env).is_ok();
+        let code_ok = common::spirv_val_result(&corpus.join(code), env).is_ok();
         assert!(code_ok, "{code}: the code part must pass spirv-val {env}");
         let kernel = is_kernel(&code_words);
         let m_in = load(&in_path);
@@ -422,7 +380,7 @@ fn every_input_into_every_flavour_validates_and_reads_back_up_to_its_ledger() {
                 // spirv-val cannot judge SPIRV.debug; llvm-spirv-14 reads Kernel modules only.
                 kernel.then(|| common::llvm_spirv_reads(&out))
             } else {
-                Some(spirv_val(&out, env))
+                Some(common::spirv_val_result(&out, env))
             };
             if let Some(Err(e)) = judged {
                 failures.push(format!("{input} → {flavour}: {e}"));
@@ -476,7 +434,8 @@ fn chain_shader100_opencl100_debuginfo_shader100_returns_the_ir_up_to_its_ledger
         for flavour in ["opencl100", "debuginfo", "shader100"] {
             let out = dir.path().join(format!("{input}.chain.{flavour}.spv"));
             let ledger = convert(&prev, &out, flavour);
-            spirv_val(&out, "vulkan1.2").unwrap_or_else(|e| panic!("{input} → {flavour}: {e}"));
+            common::spirv_val_result(&out, "vulkan1.2")
+                .unwrap_or_else(|e| panic!("{input} → {flavour}: {e}"));
             let m = load(&out);
             check_against_ledger(&format!("{input} chain → {flavour}"), &m_prev, &m, &ledger);
             ledger_lines.extend(
@@ -607,7 +566,7 @@ fn peer_module(path: &Path, out_dir: &Path, cache: &CodeCache) -> PeerOutcome {
     let code_env = cached.unwrap_or_else(|| {
         let env = envs_of(&code)
             .into_iter()
-            .find(|env| spirv_val(&code_path, env).is_ok());
+            .find(|env| common::spirv_val_result(&code_path, env).is_ok());
         cache.lock().unwrap().insert(code.clone(), env);
         env
     });
@@ -648,7 +607,7 @@ fn peer_module(path: &Path, out_dir: &Path, cache: &CodeCache) -> PeerOutcome {
                 let mut r = Ok(());
                 if flavour != "spirv-debug" {
                     if let Some(env) = code_env {
-                        r = spirv_val(&out_path, env);
+                        r = common::spirv_val_result(&out_path, env);
                     }
                 }
                 // llvm-spirv-14 reads OpenCL.100 and SPIRV.debug Kernel modules.

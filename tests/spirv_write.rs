@@ -64,16 +64,7 @@ fn env_of(path: &Path) -> &'static str {
 }
 
 fn spirv_val(path: &Path) -> Result<(), String> {
-    let o = Command::new(common::tool("spirv-val"))
-        .args(["--target-env", env_of(path)])
-        .arg(path)
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
+    common::spirv_val_result(path, env_of(path))
 }
 
 fn units(dwir: &Path) -> usize {

@@ -11,10 +11,10 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::{self, Write};
 
-use super::text::ShortNames;
 use super::text::{
     for_each_entity, render, render_info, Namer, PrintOptions, Record, RecordDyn, ValueWriter,
 };
+use super::text::{split_items, ShortNames};
 use super::{EntityKind, Module, Ref};
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -516,37 +516,4 @@ fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
     })
-}
-
-/// Top-level items of a record (spaces outside quotes, brackets, parentheses and `<…>` names).
-fn split_items(line: &str) -> Vec<&str> {
-    let mut items = Vec::new();
-    let (mut depth, mut in_str, mut escaped, mut start) = (0i32, false, false, 0);
-    for (i, c) in line.char_indices() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '[' | '(' | '<' => depth += 1,
-            ']' | ')' | '>' => depth -= 1,
-            ' ' if depth == 0 => {
-                if i > start {
-                    items.push(&line[start..i]);
-                }
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if start < line.len() {
-        items.push(&line[start..]);
-    }
-    items
 }

@@ -82,6 +82,20 @@ pub fn spirv_val(file: &Path, target_env: &str) {
     );
 }
 
+/// spirv-val in `target_env`: Ok, or its complaint (stderr).
+pub fn spirv_val_result(file: &Path, target_env: &str) -> Result<(), String> {
+    let o = Command::new(tool("spirv-val"))
+        .args(["--target-env", target_env])
+        .arg(file)
+        .output()
+        .unwrap_or_else(|e| panic!("spirv-val does not run: {e}"));
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
 /// "SPIRV-Tools v2025.5 262bdab..." -> (2025, 5).
 pub fn parse_spirv_tools_version(text: &str) -> Option<(u32, u32)> {
     let rest = &text[text.find("SPIRV-Tools v")? + "SPIRV-Tools v".len()..];

@@ -392,3 +392,36 @@ impl fmt::Display for Module {
         f.write_str(&print(self))
     }
 }
+
+/// Top-level items of a record (spaces outside quotes, brackets, parentheses and `<…>` names).
+pub fn split_items(line: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut in_str, mut escaped, mut start) = (0i32, false, false, 0);
+    for (i, c) in line.char_indices() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '[' | '(' | '<' => depth += 1,
+            ']' | ')' | '>' => depth -= 1,
+            ' ' if depth == 0 => {
+                if i > start {
+                    items.push(&line[start..i]);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < line.len() {
+        items.push(&line[start..]);
+    }
+    items
+}
