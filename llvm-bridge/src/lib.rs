@@ -1,6 +1,101 @@
 //! llvm-bridge: the only dwarv crate that touches LLVM.
 //!
-//! Its job (the LLVM issue): load `.ll`/`.bc` modules through inkwell on LLVM 14 and a small C++
-//! shim that walks the DI classes, and hand the core a plain model of the module's debug metadata
-//! and per-instruction debug attachments. It is empty until then; the core recognises LLVM inputs
-//! by content on its own (`dwarv::input::detect`) and reports them as not supported yet.
+//! [`load`] parses an LLVM 14 module (`.ll` or `.bc`; retried with opaque pointers when typed
+//! parsing fails), runs LLVM's verifier and returns a plain [`Model`] of its debug metadata: every
+//! DI node with all its fields, `!llvm.dbg.cu`, the `!dbg` of globals, functions and every
+//! instruction, and the llvm.dbg.* intrinsics. LLVM aborts or crashes on some corrupt bitcode
+//! before any verifier runs, so [`load`] does the LLVM work in a forked child process and reads the
+//! model back through a pipe: a crash becomes an [`Error::Crashed`], never the caller's death.
+//! [`load_in_process`] skips the child (for trusted input).
+
+mod contain;
+pub mod model;
+pub mod wire;
+
+pub use model::*;
+pub use wire::{decode, WireError};
+
+use std::fmt;
+
+/// Why a module could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// LLVM rejected the input: it does not parse, or it fails the verifier. The message is LLVM's.
+    Rejected(String),
+    /// LLVM crashed or aborted on the input (in the child process).
+    Crashed(String),
+    /// The model buffer is malformed (a bridge bug, or a child that died mid-write).
+    Wire(WireError),
+    /// The child process could not be run.
+    System(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Rejected(m) => write!(f, "{}", m.trim_end()),
+            Error::Crashed(m) => write!(f, "LLVM crashed while reading it ({})", m.trim_end()),
+            Error::Wire(e) => write!(
+                f,
+                "malformed model from the LLVM shim at byte {}: expected {}",
+                e.offset, e.what
+            ),
+            Error::System(m) => write!(f, "cannot run the LLVM reader: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+extern "C" {
+    fn dwarv_llvm_load(
+        data: *const u8,
+        len: usize,
+        name: *const std::os::raw::c_char,
+        out: *mut *mut u8,
+        out_len: *mut usize,
+    ) -> i32;
+    fn dwarv_llvm_free(p: *mut u8);
+}
+
+/// Runs the shim in this process: Ok(model buffer) or Err(LLVM's message).
+pub fn load_raw(bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
+    let cname = std::ffi::CString::new(name.replace('\0', "?")).unwrap_or_default();
+    let mut out: *mut u8 = std::ptr::null_mut();
+    let mut len = 0usize;
+    // SAFETY: the shim reads `len` bytes of `bytes`, writes a malloc'ed buffer of `len` bytes to
+    // `out`, which is copied and freed here.
+    let (status, buf) = unsafe {
+        let status = dwarv_llvm_load(
+            bytes.as_ptr(),
+            bytes.len(),
+            cname.as_ptr(),
+            &mut out,
+            &mut len,
+        );
+        if out.is_null() {
+            return Err("out of memory in the LLVM shim".into());
+        }
+        let buf = std::slice::from_raw_parts(out, len).to_vec();
+        dwarv_llvm_free(out);
+        (status, buf)
+    };
+    if status == 0 {
+        Ok(buf)
+    } else {
+        Err(String::from_utf8_lossy(&buf).into_owned())
+    }
+}
+
+/// Loads a module in this process. LLVM may abort the process on corrupt bitcode: use [`load`]
+/// for untrusted input.
+pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
+    let buf = load_raw(bytes, name).map_err(Error::Rejected)?;
+    decode(&buf).map_err(Error::Wire)
+}
+
+/// Loads a module with LLVM running in a child process (see the crate docs).
+pub fn load(bytes: &[u8], name: &str) -> Result<Model, Error> {
+    let buf = contain::run(|| load_raw(bytes, name))?;
+    decode(&buf).map_err(Error::Wire)
+}

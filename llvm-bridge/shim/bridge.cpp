@@ -1,0 +1,710 @@
+// The one C++ translation unit of dwarv: parses an LLVM 14 module (.ll or .bc, retrying with
+// opaque pointers), verifies it, and serialises every debug-metadata node, the `!dbg` of every
+// instruction and the llvm.dbg.* intrinsics into one flat little-endian buffer (the wire format
+// decoded by src/wire.rs). The same buffer crosses the pipe from the containment child, so the C++
+// side never hands a pointer to Rust.
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/AsmParser/LLParser.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ModuleSlotTracker.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+// Field keys and node kinds travel by name (listed in the buffer's header), so the Rust side maps
+// them by name and an addition here never shifts the meaning of another.
+#define KEYS(X)                                                                                   \
+  X(language) X(file) X(producer) X(isOptimized) X(flags) X(runtimeVersion)                       \
+  X(splitDebugFilename) X(emissionKind) X(enums) X(retainedTypes) X(globals) X(imports)           \
+  X(macros) X(dwoId) X(splitDebugInlining) X(debugInfoForProfiling) X(nameTableKind)              \
+  X(rangesBaseAddress) X(sysroot) X(sdk) X(filename) X(directory) X(checksumkind) X(checksum)     \
+  X(source) X(name) X(size) X(align) X(encoding) X(stringLength) X(stringLengthExpression)        \
+  X(stringLocationExpression) X(line) X(scope) X(baseType) X(offset) X(extraData)                 \
+  X(dwarfAddressSpace) X(annotations) X(elements) X(runtimeLang) X(vtableHolder)                 \
+  X(templateParams) X(identifier) X(discriminator) X(dataLocation) X(associated) X(allocated)     \
+  X(rank) X(cc) X(types) X(count) X(lowerBound) X(upperBound) X(stride) X(value) X(isUnsigned)   \
+  X(type) X(defaulted) X(linkageName) X(scopeLine) X(containingType) X(unit) X(virtuality)       \
+  X(virtualIndex) X(thisAdjustment) X(spFlags) X(declaration) X(retainedNodes) X(thrownTypes)    \
+  X(column) X(exportSymbols) X(configMacros) X(includePath) X(apinotes) X(isDecl) X(arg)        \
+  X(isLocal) X(isDefinition) X(var) X(expr) X(entity) X(macinfoType) X(nodes) X(getter)          \
+  X(setter) X(attributes) X(inlinedAt) X(isImplicitCode) X(args) X(header) X(operands)           \
+  X(intValue)
+
+#define KINDS(X)                                                                                  \
+  X(DICompileUnit) X(DIFile) X(DIBasicType) X(DIStringType) X(DIDerivedType) X(DICompositeType)   \
+  X(DISubroutineType) X(DISubrange) X(DIGenericSubrange) X(DIEnumerator)                          \
+  X(DITemplateTypeParameter) X(DITemplateValueParameter) X(DISubprogram) X(DILexicalBlock)        \
+  X(DILexicalBlockFile) X(DINamespace) X(DIModule) X(DICommonBlock) X(DILocalVariable)            \
+  X(DIGlobalVariable) X(DIGlobalVariableExpression) X(DIExpression) X(DILabel)                    \
+  X(DIImportedEntity) X(DIMacro) X(DIMacroFile) X(DIObjCProperty) X(DILocation) X(DIArgList)      \
+  X(GenericDINode) X(MDTuple) X(MDString) X(Value) X(Other)
+
+#define ENUM(n) K_##n,
+enum Key : uint8_t { KEYS(ENUM) KEY_COUNT };
+#undef ENUM
+#define ENUM(n) N_##n,
+enum Kind : uint8_t { KINDS(ENUM) KIND_COUNT };
+#undef ENUM
+#define NAME(n) #n,
+const char *const KEY_NAMES[] = {KEYS(NAME)};
+const char *const KIND_NAMES[] = {KINDS(NAME)};
+#undef NAME
+
+enum FieldType : uint8_t { F_INT = 0, F_STR = 1, F_REF = 2, F_REFS = 3, F_OPS = 4 };
+
+struct Out {
+  std::string b;
+  void u8(uint8_t v) { b.push_back(char(v)); }
+  void u16(uint16_t v) { b.append(reinterpret_cast<const char *>(&v), 2); }
+  void u32(uint32_t v) { b.append(reinterpret_cast<const char *>(&v), 4); }
+  void u64(uint64_t v) { b.append(reinterpret_cast<const char *>(&v), 8); }
+  void str(StringRef s) {
+    u32(uint32_t(s.size()));
+    b.append(s.data(), s.size());
+  }
+  size_t mark() {
+    size_t at = b.size();
+    u32(0);
+    return at;
+  }
+  void patch(size_t at, uint32_t v) { memcpy(&b[at], &v, 4); }
+};
+
+// Node numbering: 0 is "no node", real nodes count from 1 in discovery order; the worklist keeps
+// discovery order so records come out numbered.
+struct Walker {
+  Out &o;
+  DenseMap<const Metadata *, uint32_t> ids;
+  std::deque<const Metadata *> work;
+  uint32_t nfields = 0;
+  size_t nfields_at = 0;
+
+  explicit Walker(Out &o) : o(o) {}
+
+  uint32_t id(const Metadata *m) {
+    if (!m)
+      return 0;
+    auto it = ids.find(m);
+    if (it != ids.end())
+      return it->second;
+    uint32_t n = uint32_t(ids.size()) + 1;
+    ids[m] = n;
+    work.push_back(m);
+    return n;
+  }
+
+  void begin(Kind k, bool distinct, unsigned tag) {
+    o.u8(k);
+    o.u8(distinct);
+    o.u16(uint16_t(tag));
+    nfields_at = o.mark();
+    nfields = 0;
+  }
+  void end() { o.patch(nfields_at, nfields); }
+  void i(Key k, int64_t v) {
+    o.u8(k), o.u8(F_INT), o.u64(uint64_t(v));
+    nfields++;
+  }
+  void s(Key k, StringRef v) {
+    o.u8(k), o.u8(F_STR), o.str(v);
+    nfields++;
+  }
+  // Absent optional strings are left out, as LLVM's printer leaves them out.
+  void so(Key k, const MDString *v) {
+    if (v)
+      s(k, v->getString());
+  }
+  void r(Key k, const Metadata *m) {
+    if (!m)
+      return;
+    uint32_t n = id(m);
+    o.u8(k), o.u8(F_REF), o.u32(n);
+    nfields++;
+  }
+  template <typename Range> void rs(Key k, const Range &ops) {
+    std::vector<uint32_t> v;
+    for (const auto &m : ops)
+      v.push_back(id(m));
+    o.u8(k), o.u8(F_REFS), o.u32(uint32_t(v.size()));
+    for (uint32_t n : v)
+      o.u32(n);
+    nfields++;
+  }
+  void ops(Key k, ArrayRef<uint64_t> e) {
+    o.u8(k), o.u8(F_OPS), o.u32(uint32_t(e.size()));
+    for (uint64_t v : e)
+      o.u64(v);
+    nfields++;
+  }
+
+  void type_common(const DIType *t) {
+    s(K_name, t->getName());
+    r(K_file, t->getRawFile());
+    i(K_line, t->getLine());
+    r(K_scope, t->getRawScope());
+    i(K_size, int64_t(t->getSizeInBits()));
+    i(K_align, t->getAlignInBits());
+    i(K_offset, int64_t(t->getOffsetInBits()));
+    i(K_flags, t->getFlags());
+  }
+
+  void value(const ValueAsMetadata *v, ModuleSlotTracker *mst) {
+    begin(N_Value, false, 0);
+    std::string text;
+    raw_string_ostream os(text);
+    if (mst)
+      v->getValue()->printAsOperand(os, true, *mst);
+    else
+      v->getValue()->printAsOperand(os, true);
+    s(K_value, os.str());
+    if (auto *ci = dyn_cast<ConstantInt>(v->getValue()))
+      if (ci->getBitWidth() <= 64)
+        i(K_intValue, ci->getSExtValue());
+    end();
+  }
+
+  void node(const Metadata *m, ModuleSlotTracker *mst) {
+    if (auto *v = dyn_cast<ValueAsMetadata>(m))
+      return value(v, mst);
+    if (auto *st = dyn_cast<MDString>(m)) {
+      begin(N_MDString, false, 0);
+      s(K_value, st->getString());
+      return end();
+    }
+    if (auto *al = dyn_cast<DIArgList>(m)) {
+      begin(N_DIArgList, false, 0);
+      std::vector<const Metadata *> a(al->getArgs().begin(), al->getArgs().end());
+      rs(K_args, a);
+      return end();
+    }
+    auto *n = dyn_cast<MDNode>(m);
+    if (!n) {
+      begin(N_Other, false, 0);
+      return end();
+    }
+    bool d = n->isDistinct();
+    if (auto *x = dyn_cast<DICompileUnit>(n)) {
+      begin(N_DICompileUnit, d, x->getTag());
+      i(K_language, x->getSourceLanguage());
+      r(K_file, x->getRawFile());
+      s(K_producer, x->getProducer());
+      i(K_isOptimized, x->isOptimized());
+      s(K_flags, x->getFlags());
+      i(K_runtimeVersion, x->getRuntimeVersion());
+      s(K_splitDebugFilename, x->getSplitDebugFilename());
+      i(K_emissionKind, x->getEmissionKind());
+      r(K_enums, x->getRawEnumTypes());
+      r(K_retainedTypes, x->getRawRetainedTypes());
+      r(K_globals, x->getRawGlobalVariables());
+      r(K_imports, x->getRawImportedEntities());
+      r(K_macros, x->getRawMacros());
+      i(K_dwoId, int64_t(x->getDWOId()));
+      i(K_splitDebugInlining, x->getSplitDebugInlining());
+      i(K_debugInfoForProfiling, x->getDebugInfoForProfiling());
+      i(K_nameTableKind, int64_t(x->getNameTableKind()));
+      i(K_rangesBaseAddress, x->getRangesBaseAddress());
+      s(K_sysroot, x->getSysRoot());
+      s(K_sdk, x->getSDK());
+    } else if (auto *x = dyn_cast<DIFile>(n)) {
+      begin(N_DIFile, d, x->getTag());
+      s(K_filename, x->getFilename());
+      s(K_directory, x->getDirectory());
+      if (auto cs = x->getRawChecksum()) {
+        i(K_checksumkind, cs->Kind);
+        s(K_checksum, cs->Value->getString());
+      }
+      if (auto src = x->getRawSource())
+        s(K_source, (*src)->getString());
+    } else if (auto *x = dyn_cast<DIBasicType>(n)) {
+      begin(N_DIBasicType, d, x->getTag());
+      type_common(x);
+      i(K_encoding, x->getEncoding());
+    } else if (auto *x = dyn_cast<DIStringType>(n)) {
+      begin(N_DIStringType, d, x->getTag());
+      type_common(x);
+      r(K_stringLength, x->getRawStringLength());
+      r(K_stringLengthExpression, x->getRawStringLengthExp());
+      r(K_stringLocationExpression, x->getRawStringLocationExp());
+      i(K_encoding, x->getEncoding());
+    } else if (auto *x = dyn_cast<DIDerivedType>(n)) {
+      begin(N_DIDerivedType, d, x->getTag());
+      type_common(x);
+      r(K_baseType, x->getRawBaseType());
+      r(K_extraData, x->getRawExtraData());
+      if (auto as = x->getDWARFAddressSpace())
+        i(K_dwarfAddressSpace, *as);
+      r(K_annotations, x->getRawAnnotations());
+    } else if (auto *x = dyn_cast<DICompositeType>(n)) {
+      begin(N_DICompositeType, d, x->getTag());
+      type_common(x);
+      r(K_baseType, x->getRawBaseType());
+      r(K_elements, x->getRawElements());
+      i(K_runtimeLang, x->getRuntimeLang());
+      r(K_vtableHolder, x->getRawVTableHolder());
+      r(K_templateParams, x->getRawTemplateParams());
+      so(K_identifier, x->getRawIdentifier());
+      r(K_discriminator, x->getRawDiscriminator());
+      r(K_dataLocation, x->getRawDataLocation());
+      r(K_associated, x->getRawAssociated());
+      r(K_allocated, x->getRawAllocated());
+      r(K_rank, x->getRawRank());
+      r(K_annotations, x->getRawAnnotations());
+    } else if (auto *x = dyn_cast<DISubroutineType>(n)) {
+      begin(N_DISubroutineType, d, x->getTag());
+      i(K_flags, x->getFlags());
+      i(K_cc, x->getCC());
+      r(K_types, x->getRawTypeArray());
+    } else if (auto *x = dyn_cast<DISubrange>(n)) {
+      begin(N_DISubrange, d, x->getTag());
+      r(K_count, x->getRawCountNode());
+      r(K_lowerBound, x->getRawLowerBound());
+      r(K_upperBound, x->getRawUpperBound());
+      r(K_stride, x->getRawStride());
+    } else if (auto *x = dyn_cast<DIGenericSubrange>(n)) {
+      begin(N_DIGenericSubrange, d, x->getTag());
+      r(K_count, x->getRawCountNode());
+      r(K_lowerBound, x->getRawLowerBound());
+      r(K_upperBound, x->getRawUpperBound());
+      r(K_stride, x->getRawStride());
+    } else if (auto *x = dyn_cast<DIEnumerator>(n)) {
+      begin(N_DIEnumerator, d, x->getTag());
+      s(K_name, x->getName());
+      const APInt &v = x->getValue();
+      i(K_value, v.getBitWidth() <= 64 ? (x->isUnsigned() ? int64_t(v.getZExtValue())
+                                                          : v.getSExtValue())
+                                       : int64_t(v.trunc(64).getZExtValue()));
+      i(K_isUnsigned, x->isUnsigned());
+    } else if (auto *x = dyn_cast<DITemplateTypeParameter>(n)) {
+      begin(N_DITemplateTypeParameter, d, x->getTag());
+      s(K_name, x->getName());
+      r(K_type, x->getRawType());
+      i(K_defaulted, x->isDefault());
+    } else if (auto *x = dyn_cast<DITemplateValueParameter>(n)) {
+      begin(N_DITemplateValueParameter, d, x->getTag());
+      s(K_name, x->getName());
+      r(K_type, x->getRawType());
+      r(K_value, x->getValue());
+      i(K_defaulted, x->isDefault());
+    } else if (auto *x = dyn_cast<DISubprogram>(n)) {
+      begin(N_DISubprogram, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      s(K_name, x->getName());
+      s(K_linkageName, x->getLinkageName());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLine());
+      r(K_type, x->getRawType());
+      i(K_scopeLine, x->getScopeLine());
+      r(K_containingType, x->getRawContainingType());
+      r(K_unit, x->getRawUnit());
+      i(K_virtuality, x->getVirtuality());
+      i(K_virtualIndex, x->getVirtualIndex());
+      i(K_thisAdjustment, x->getThisAdjustment());
+      i(K_flags, x->getFlags());
+      i(K_spFlags, x->getSPFlags());
+      r(K_templateParams, x->getRawTemplateParams());
+      r(K_declaration, x->getRawDeclaration());
+      r(K_retainedNodes, x->getRawRetainedNodes());
+      r(K_thrownTypes, x->getRawThrownTypes());
+      r(K_annotations, x->getRawAnnotations());
+    } else if (auto *x = dyn_cast<DILexicalBlock>(n)) {
+      begin(N_DILexicalBlock, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLine());
+      i(K_column, x->getColumn());
+    } else if (auto *x = dyn_cast<DILexicalBlockFile>(n)) {
+      begin(N_DILexicalBlockFile, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      r(K_file, x->getRawFile());
+      i(K_discriminator, x->getDiscriminator());
+    } else if (auto *x = dyn_cast<DINamespace>(n)) {
+      begin(N_DINamespace, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      s(K_name, x->getName());
+      i(K_exportSymbols, x->getExportSymbols());
+    } else if (auto *x = dyn_cast<DIModule>(n)) {
+      begin(N_DIModule, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      s(K_name, x->getName());
+      s(K_configMacros, x->getConfigurationMacros());
+      s(K_includePath, x->getIncludePath());
+      s(K_apinotes, x->getAPINotesFile());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLineNo());
+      i(K_isDecl, x->getIsDecl());
+    } else if (auto *x = dyn_cast<DICommonBlock>(n)) {
+      begin(N_DICommonBlock, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      r(K_declaration, x->getRawDecl());
+      s(K_name, x->getName());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLineNo());
+    } else if (auto *x = dyn_cast<DILocalVariable>(n)) {
+      begin(N_DILocalVariable, d, x->getTag());
+      s(K_name, x->getName());
+      r(K_scope, x->getRawScope());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLine());
+      r(K_type, x->getRawType());
+      i(K_arg, x->getArg());
+      i(K_flags, x->getFlags());
+      i(K_align, x->getAlignInBits());
+      r(K_annotations, x->getRawAnnotations());
+    } else if (auto *x = dyn_cast<DIGlobalVariable>(n)) {
+      begin(N_DIGlobalVariable, d, x->getTag());
+      s(K_name, x->getName());
+      s(K_linkageName, x->getLinkageName());
+      r(K_scope, x->getRawScope());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLine());
+      r(K_type, x->getRawType());
+      i(K_isLocal, x->isLocalToUnit());
+      i(K_isDefinition, x->isDefinition());
+      r(K_declaration, x->getRawStaticDataMemberDeclaration());
+      r(K_templateParams, x->getRawTemplateParams());
+      i(K_align, x->getAlignInBits());
+      r(K_annotations, x->getRawAnnotations());
+    } else if (auto *x = dyn_cast<DIGlobalVariableExpression>(n)) {
+      begin(N_DIGlobalVariableExpression, d, 0);
+      r(K_var, x->getRawVariable());
+      r(K_expr, x->getRawExpression());
+    } else if (auto *x = dyn_cast<DIExpression>(n)) {
+      begin(N_DIExpression, d, 0);
+      ops(K_elements, x->getElements());
+    } else if (auto *x = dyn_cast<DILabel>(n)) {
+      begin(N_DILabel, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      s(K_name, x->getName());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLine());
+    } else if (auto *x = dyn_cast<DIImportedEntity>(n)) {
+      begin(N_DIImportedEntity, d, x->getTag());
+      r(K_scope, x->getRawScope());
+      r(K_entity, x->getRawEntity());
+      s(K_name, x->getName());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLine());
+      r(K_elements, x->getRawElements());
+    } else if (auto *x = dyn_cast<DIMacro>(n)) {
+      begin(N_DIMacro, d, 0);
+      i(K_macinfoType, x->getMacinfoType());
+      i(K_line, x->getLine());
+      s(K_name, x->getName());
+      s(K_value, x->getValue());
+    } else if (auto *x = dyn_cast<DIMacroFile>(n)) {
+      begin(N_DIMacroFile, d, 0);
+      i(K_macinfoType, x->getMacinfoType());
+      i(K_line, x->getLine());
+      r(K_file, x->getRawFile());
+      r(K_nodes, x->getRawElements());
+    } else if (auto *x = dyn_cast<DIObjCProperty>(n)) {
+      begin(N_DIObjCProperty, d, x->getTag());
+      s(K_name, x->getName());
+      r(K_file, x->getRawFile());
+      i(K_line, x->getLine());
+      s(K_getter, x->getGetterName());
+      s(K_setter, x->getSetterName());
+      i(K_attributes, x->getAttributes());
+      r(K_type, x->getRawType());
+    } else if (auto *x = dyn_cast<DILocation>(n)) {
+      begin(N_DILocation, d, 0);
+      i(K_line, x->getLine());
+      i(K_column, x->getColumn());
+      r(K_scope, x->getRawScope());
+      r(K_inlinedAt, x->getRawInlinedAt());
+      i(K_isImplicitCode, x->isImplicitCode());
+    } else if (auto *x = dyn_cast<GenericDINode>(n)) {
+      begin(N_GenericDINode, d, x->getTag());
+      s(K_header, x->getHeader());
+      std::vector<const Metadata *> v(x->dwarf_op_begin(), x->dwarf_op_end());
+      rs(K_operands, v);
+    } else {
+      // Any other MDNode (tuples of lists, llvm.module.flags rows): its operands.
+      begin(N_MDTuple, d, 0);
+      std::vector<const Metadata *> v(n->op_begin(), n->op_end());
+      rs(K_elements, v);
+    }
+    end();
+  }
+
+};
+
+struct Diags {
+  std::string text;
+  bool bad_debug_info = false;
+};
+
+void on_diag(const DiagnosticInfo &di, void *ctx) {
+  auto *d = static_cast<Diags *>(ctx);
+  std::string msg;
+  raw_string_ostream os(msg);
+  DiagnosticPrinterRawOStream dp(os);
+  di.print(dp);
+  os.flush();
+  if (di.getKind() == DK_DebugMetadataInvalid || StringRef(msg).contains("invalid debug info"))
+    d->bad_debug_info = true;
+  if (di.getSeverity() <= DS_Warning)
+    d->text += msg + "\n";
+}
+
+// Text is parsed without LLVM's debug-info upgrade, which would silently strip metadata the
+// verifier rejects: our own verifier run then names the problem. Bitcode always gets the
+// upgrade; its "ignoring invalid debug info" warning is turned into an error by on_diag.
+std::unique_ptr<Module> parse(const char *data, size_t len, const char *name, LLVMContext &ctx,
+                              std::string &err) {
+  SMDiagnostic sm;
+  std::unique_ptr<Module> m;
+  auto bytes = reinterpret_cast<const unsigned char *>(data);
+  if (isBitcode(bytes, bytes + len)) {
+    auto buf = MemoryBuffer::getMemBuffer(StringRef(data, len), name, false);
+    auto r = parseBitcodeFile(buf->getMemBufferRef(), ctx);
+    if (r) {
+      m = std::move(*r);
+    } else {
+      raw_string_ostream os(err);
+      os << name << ": " << toString(r.takeError()) << "\n";
+      return nullptr;
+    }
+  } else {
+    SourceMgr srcs;
+    srcs.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(StringRef(data, len), name), SMLoc());
+    m = std::make_unique<Module>(name, ctx);
+    StringRef text = srcs.getMemoryBuffer(1)->getBuffer();
+    if (LLParser(text, srcs, sm, m.get(), nullptr, ctx).Run(/*UpgradeDebugInfo=*/false))
+      m.reset();
+  }
+  if (!m) {
+    raw_string_ostream os(err);
+    sm.print(nullptr, os, false);
+  }
+  return m;
+}
+
+const char *intrinsic_kind(Intrinsic::ID id) {
+  switch (id) {
+  case Intrinsic::dbg_declare:
+    return "declare";
+  case Intrinsic::dbg_value:
+    return "value";
+  case Intrinsic::dbg_addr:
+    return "addr";
+  case Intrinsic::dbg_label:
+    return "label";
+  default:
+    return nullptr;
+  }
+}
+
+void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
+  Walker w(o);
+  o.b.append("DWVLLVM1", 8);
+  o.u32(KEY_COUNT);
+  for (auto *k : KEY_NAMES)
+    o.str(k);
+  o.u32(KIND_COUNT);
+  for (auto *k : KIND_NAMES)
+    o.str(k);
+  o.str(m.getTargetTriple());
+  o.str(m.getSourceFileName());
+  o.u8(opaque);
+
+  // The records of the node table are interleaved with the module tables below: a node record
+  // is written as soon as it is discovered, tagged 0xFF, so that one pass suffices.
+  auto flush = [&](ModuleSlotTracker *mst) {
+    while (!w.work.empty()) {
+      o.u8(0xFF);
+      const Metadata *md = w.work.front();
+      w.work.pop_front();
+      w.node(md, mst);
+    }
+  };
+
+  if (auto *cus = m.getNamedMetadata("llvm.dbg.cu")) {
+    std::vector<const Metadata *> v(cus->op_begin(), cus->op_end());
+    std::vector<uint32_t> ids;
+    for (auto *x : v)
+      ids.push_back(w.id(x));
+    flush(nullptr);
+    o.u8(1);
+    o.u32(uint32_t(ids.size()));
+    for (uint32_t n : ids)
+      o.u32(n);
+  }
+  // Module flags (Dwarf Version, Debug Info Version) as plain tuples.
+  if (auto *fl = m.getNamedMetadata("llvm.module.flags")) {
+    std::vector<uint32_t> ids;
+    for (auto *x : fl->operands())
+      ids.push_back(w.id(x));
+    flush(nullptr);
+    o.u8(6);
+    o.u32(uint32_t(ids.size()));
+    for (uint32_t n : ids)
+      o.u32(n);
+  }
+  for (GlobalVariable &g : m.globals()) {
+    SmallVector<MDNode *, 2> mds;
+    g.getMetadata(LLVMContext::MD_dbg, mds);
+    std::vector<uint32_t> ids;
+    for (auto *x : mds)
+      ids.push_back(w.id(x));
+    flush(nullptr);
+    o.u8(2);
+    o.str(g.getName());
+    o.u8(uint8_t(g.getLinkage()));
+    o.u32(g.getAddressSpace());
+    o.u8(g.isDeclaration());
+    o.u32(uint32_t(ids.size()));
+    for (uint32_t n : ids)
+      o.u32(n);
+  }
+  uint32_t inst_no = 0;
+  for (Function &f : m.functions()) {
+    if (f.isIntrinsic() && f.isDeclaration() && f.getName().startswith("llvm.dbg."))
+      continue;
+    ModuleSlotTracker mst(&m);
+    if (!f.isDeclaration())
+      mst.incorporateFunction(f);
+    uint32_t sp = w.id(f.getSubprogram());
+    flush(&mst);
+    o.u8(3);
+    o.str(f.getName());
+    o.u8(uint8_t(f.getLinkage()));
+    o.u8(f.isDeclaration());
+    o.u32(sp);
+    o.u32(inst_no);
+    size_t count_at = o.mark();
+    uint32_t first = inst_no;
+    for (BasicBlock &bb : f) {
+      for (Instruction &in : bb) {
+        uint32_t here = inst_no++;
+        if (auto *call = dyn_cast<CallInst>(&in)) {
+          Function *callee = call->getCalledFunction();
+          const char *kind = callee ? intrinsic_kind(callee->getIntrinsicID()) : nullptr;
+          if (kind) {
+            // llvm.dbg.* : kind, position, variable/label, expression, operands.
+            std::vector<const Metadata *> args;
+            for (unsigned a = 0; a < call->arg_size(); a++) {
+              auto *mv = dyn_cast<MetadataAsValue>(call->getArgOperand(a));
+              args.push_back(mv ? mv->getMetadata() : nullptr);
+            }
+            std::vector<uint32_t> ids;
+            for (auto *a : args)
+              ids.push_back(w.id(a));
+            uint32_t loc = w.id(in.getDebugLoc().get());
+            flush(&mst);
+            o.u8(5);
+            o.str(kind);
+            o.u32(here);
+            o.u32(loc);
+            o.u32(uint32_t(ids.size()));
+            for (uint32_t n : ids)
+              o.u32(n);
+            continue;
+          }
+        }
+        if (const DILocation *dl = in.getDebugLoc().get()) {
+          uint32_t loc = w.id(dl);
+          flush(&mst);
+          o.u8(4);
+          o.u32(here);
+          o.u32(loc);
+          o.str(in.getOpcodeName());
+        }
+      }
+    }
+    o.patch(count_at, inst_no - first);
+    // Function-local metadata attached elsewhere is already out; the next function gets its own
+    // slot tracker.
+  }
+  flush(nullptr);
+  if (!warnings.empty()) {
+    o.u8(7);
+    o.str(warnings);
+  }
+  o.u8(0);
+}
+
+} // namespace
+
+extern "C" {
+
+// Parses, verifies and serialises `data`. Returns 0 and the model in *out, or 1 and a message.
+// The caller frees *out with dwarv_llvm_free.
+int dwarv_llvm_load(const char *data, size_t len, const char *name, char **out, size_t *out_len) {
+  Out o;
+  std::string err;
+  bool opaque = false;
+  auto ctx = std::make_unique<LLVMContext>();
+  Diags diags;
+  ctx->setDiagnosticHandlerCallBack(on_diag, &diags);
+  auto m = parse(data, len, name, *ctx, err);
+  if (!m) {
+    // Modules written with opaque pointers (`ptr`) only parse in a context that has them on.
+    std::string err2;
+    auto ctx2 = std::make_unique<LLVMContext>();
+    ctx2->enableOpaquePointers();
+    Diags diags2;
+    ctx2->setDiagnosticHandlerCallBack(on_diag, &diags2);
+    auto m2 = parse(data, len, name, *ctx2, err2);
+    if (m2) {
+      m = std::move(m2), ctx.swap(ctx2), opaque = true, err.clear();
+      std::swap(diags, diags2);
+      ctx->setDiagnosticHandlerCallBack(on_diag, &diags);
+    }
+  }
+  if (!m) {
+    o.b = err;
+  } else if (diags.bad_debug_info) {
+    o.b = "invalid debug info (LLVM's verifier rejected it):\n" + diags.text;
+    m.reset();
+  } else {
+    // As LLVM's own readers do: debug info of another Debug Info Version is dropped (a warning
+    // the core turns into a diagnostic), never misread.
+    unsigned version = getDebugMetadataVersionFromModule(*m);
+    if (version != DEBUG_METADATA_VERSION && StripDebugInfo(*m))
+      diags.text += "debug info dropped: the module's Debug Info Version is " +
+                    std::to_string(version) + ", LLVM 14 reads " +
+                    std::to_string(DEBUG_METADATA_VERSION) + "\n";
+    std::string v;
+    raw_string_ostream os(v);
+    bool broken_di = false;
+    if (verifyModule(*m, &os, &broken_di) || broken_di) {
+      o.b = "the module fails LLVM's verifier:\n" + os.str();
+      m.reset();
+    }
+  }
+  int status = 1;
+  if (m) {
+    serialise(*m, o, opaque, diags.text);
+    status = 0;
+  }
+  *out_len = o.b.size();
+  *out = static_cast<char *>(malloc(o.b.size() ? o.b.size() : 1));
+  if (*out)
+    memcpy(*out, o.b.data(), o.b.size());
+  return status;
+}
+
+void dwarv_llvm_free(char *p) { free(p); }
+}

@@ -1,0 +1,122 @@
+//! Crash containment: run a job in a forked child and get its bytes back through a pipe.
+//!
+//! fork() rather than re-executing a binary, so that a library user is as safe as the CLI. The
+//! child only runs the job, writes `status byte, length, bytes` to the pipe and `_exit`s, so no
+//! destructor or atexit handler of the parent runs twice. glibc keeps malloc usable in the child
+//! of a multi-threaded parent. LLVM's own stderr output (e.g. `LLVM ERROR: …`) is captured in a
+//! memfd and becomes part of the error.
+
+use crate::Error;
+
+fn sys(what: &str) -> Error {
+    Error::System(format!("{what}: {}", std::io::Error::last_os_error()))
+}
+
+/// Runs `job` in a child process. Ok(bytes) / Err(message) from the job map to Ok / Rejected.
+pub fn run(job: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, Error> {
+    let mut fds = [0i32; 2];
+    // SAFETY: plain POSIX calls on descriptors this function owns.
+    unsafe {
+        if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(sys("pipe"));
+        }
+        let errfd = libc::memfd_create(c"dwarv-llvm-stderr".as_ptr(), libc::MFD_CLOEXEC);
+        let pid = libc::fork();
+        if pid < 0 {
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+            if errfd >= 0 {
+                libc::close(errfd);
+            }
+            return Err(sys("fork"));
+        }
+        if pid == 0 {
+            libc::close(fds[0]);
+            if errfd >= 0 {
+                libc::dup2(errfd, 2);
+            }
+            let (status, bytes) = match job() {
+                Ok(b) => (0u8, b),
+                Err(m) => (1u8, m.into_bytes()),
+            };
+            let mut msg = Vec::with_capacity(bytes.len() + 9);
+            msg.push(status);
+            msg.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            msg.extend_from_slice(&bytes);
+            let mut off = 0;
+            while off < msg.len() {
+                let n = libc::write(fds[1], msg[off..].as_ptr().cast(), msg.len() - off);
+                if n <= 0 {
+                    libc::_exit(3);
+                }
+                off += n as usize;
+            }
+            libc::_exit(0);
+        }
+        libc::close(fds[1]);
+        let mut got = Vec::new();
+        let mut chunk = vec![0u8; 1 << 16];
+        loop {
+            let n = libc::read(fds[0], chunk.as_mut_ptr().cast(), chunk.len());
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            if n <= 0 {
+                break;
+            }
+            got.extend_from_slice(&chunk[..n as usize]);
+        }
+        libc::close(fds[0]);
+        let mut wstatus = 0;
+        while libc::waitpid(pid, &mut wstatus, 0) < 0 {
+            if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                return Err(sys("waitpid"));
+            }
+        }
+        let stderr = read_memfd(errfd);
+        let complete = got.len() >= 9
+            && u64::from_le_bytes(got[1..9].try_into().unwrap_or_default())
+                == (got.len() - 9) as u64;
+        if libc::WIFEXITED(wstatus) && libc::WEXITSTATUS(wstatus) == 0 && complete {
+            let body = got.split_off(9);
+            return if got[0] == 0 {
+                Ok(body)
+            } else {
+                Err(Error::Rejected(String::from_utf8_lossy(&body).into_owned()))
+            };
+        }
+        let how = if libc::WIFSIGNALED(wstatus) {
+            format!("signal {}", libc::WTERMSIG(wstatus))
+        } else {
+            format!("exit status {}", libc::WEXITSTATUS(wstatus))
+        };
+        let detail = stderr.trim();
+        Err(Error::Crashed(if detail.is_empty() {
+            how
+        } else {
+            format!(
+                "{how}: {}",
+                detail.lines().take(3).collect::<Vec<_>>().join(" / ")
+            )
+        }))
+    }
+}
+
+/// The captured stderr of the child (and closes the memfd).
+unsafe fn read_memfd(fd: i32) -> String {
+    if fd < 0 {
+        return String::new();
+    }
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    libc::lseek(fd, 0, libc::SEEK_SET);
+    while out.len() < 1 << 16 {
+        let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+        if n <= 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n as usize]);
+    }
+    libc::close(fd);
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,258 @@
+//! Decoding of the shim's buffer (see shim/bridge.cpp) into a [`Model`]. The buffer may come
+//! from a child process, so every read is bounds-checked and every node reference range-checked.
+
+use crate::model::*;
+
+const MAGIC: &[u8; 8] = b"DWVLLVM1";
+
+/// Where and why the buffer could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireError {
+    pub offset: usize,
+    pub what: String,
+}
+
+struct Rd<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+type R<T> = Result<T, WireError>;
+
+impl<'a> Rd<'a> {
+    fn err<T>(&self, what: impl Into<String>) -> R<T> {
+        Err(WireError {
+            offset: self.i,
+            what: what.into(),
+        })
+    }
+    fn take(&mut self, n: usize) -> R<&'a [u8]> {
+        match self.b.get(self.i..self.i.saturating_add(n)) {
+            Some(s) if self.i.checked_add(n).is_some() => {
+                self.i += n;
+                Ok(s)
+            }
+            _ => self.err(format!("{n} more bytes, found the end")),
+        }
+    }
+    fn u8(&mut self) -> R<u8> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> R<u16> {
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u32(&mut self) -> R<u32> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u64(&mut self) -> R<u64> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().unwrap_or_default(),
+        ))
+    }
+    /// A count of items of at least `min` bytes each, checked against what is left.
+    fn count(&mut self, min: usize) -> R<usize> {
+        let n = self.u32()? as usize;
+        if n.saturating_mul(min) > self.b.len() - self.i {
+            return self.err(format!(
+                "a count of {n} that the rest of the buffer cannot hold"
+            ));
+        }
+        Ok(n)
+    }
+    fn str(&mut self) -> R<String> {
+        let n = self.count(1)?;
+        let s = self.take(n)?;
+        Ok(String::from_utf8_lossy(s).into_owned())
+    }
+    /// A node reference: 0 is none, n is node n-1 (checked once the table is complete).
+    fn opt_ref(&mut self) -> R<Option<NodeId>> {
+        Ok(self.u32()?.checked_sub(1))
+    }
+    fn refs(&mut self) -> R<Vec<Option<NodeId>>> {
+        let n = self.count(4)?;
+        (0..n).map(|_| self.opt_ref()).collect()
+    }
+}
+
+/// Decodes a model buffer.
+pub fn decode(b: &[u8]) -> Result<Model, WireError> {
+    let mut r = Rd { b, i: 0 };
+    if r.take(8)? != MAGIC {
+        return Err(WireError {
+            offset: 0,
+            what: "the model magic DWVLLVM1".into(),
+        });
+    }
+    let nkeys = r.count(4)?;
+    let keys: Vec<Key> = (0..nkeys)
+        .map(|_| r.str().map(|s| Key::from_wire(&s)))
+        .collect::<R<_>>()?;
+    let nkinds = r.count(4)?;
+    let kinds: Vec<Kind> = (0..nkinds)
+        .map(|_| r.str().map(|s| Kind::from_name(&s)))
+        .collect::<R<_>>()?;
+    let mut m = Model {
+        triple: r.str()?,
+        source_filename: r.str()?,
+        opaque_pointers: r.u8()? != 0,
+        ..Model::default()
+    };
+    loop {
+        let at = r.i;
+        match r.u8()? {
+            0 => break,
+            0xFF => m.nodes.push(node(&mut r, &keys, &kinds)?),
+            1 => m.compile_units = r.refs()?.into_iter().flatten().collect(),
+            6 => m.module_flags = r.refs()?.into_iter().flatten().collect(),
+            2 => {
+                let name = r.str()?;
+                let linkage = r.u8()?;
+                let address_space = r.u32()?;
+                let is_declaration = r.u8()? != 0;
+                let dbg = r.refs()?.into_iter().flatten().collect();
+                m.globals.push(Global {
+                    name,
+                    linkage,
+                    address_space,
+                    is_declaration,
+                    dbg,
+                });
+            }
+            3 => {
+                let name = r.str()?;
+                let linkage = r.u8()?;
+                let is_declaration = r.u8()? != 0;
+                let subprogram = r.opt_ref()?;
+                let first_inst = r.u32()?;
+                let inst_count = r.u32()?;
+                m.functions.push(Function {
+                    name,
+                    linkage,
+                    is_declaration,
+                    subprogram,
+                    first_inst,
+                    inst_count,
+                });
+            }
+            4 => {
+                let inst = r.u32()?;
+                let loc = r.opt_ref()?;
+                let opcode = r.str()?;
+                let Some(loc) = loc else {
+                    return r.err("an instruction location without a DILocation");
+                };
+                m.locations.push(InstLoc { inst, loc, opcode });
+            }
+            5 => {
+                let kind = match r.str()?.as_str() {
+                    "declare" => IntrinsicKind::Declare,
+                    "value" => IntrinsicKind::Value,
+                    "addr" => IntrinsicKind::Addr,
+                    "label" => IntrinsicKind::Label,
+                    k => return r.err(format!("an intrinsic kind, found `{k}`")),
+                };
+                let inst = r.u32()?;
+                let loc = r.opt_ref()?;
+                let args = r.refs()?;
+                m.intrinsics.push(Intrinsic {
+                    kind,
+                    inst,
+                    loc,
+                    args,
+                });
+            }
+            7 => m.warnings = Some(r.str()?),
+            t => {
+                r.i = at;
+                return r.err(format!("a record tag, found {t:#x}"));
+            }
+        }
+    }
+    if r.i != b.len() {
+        return r.err("the end of the buffer");
+    }
+    check_refs(&m)?;
+    Ok(m)
+}
+
+fn node(r: &mut Rd, keys: &[Key], kinds: &[Kind]) -> R<Node> {
+    let kind = r.u8()? as usize;
+    let kind = match kinds.get(kind) {
+        Some(k) => *k,
+        None => return r.err(format!("a node kind below {}, found {kind}", kinds.len())),
+    };
+    let distinct = r.u8()? != 0;
+    let tag = r.u16()?;
+    let n = r.count(2)?;
+    let mut fields = Vec::with_capacity(n);
+    for _ in 0..n {
+        let k = r.u8()? as usize;
+        let key = match keys.get(k) {
+            Some(k) => *k,
+            None => return r.err(format!("a field key below {}, found {k}", keys.len())),
+        };
+        let f = match r.u8()? {
+            0 => Field::Int(r.u64()? as i64),
+            1 => Field::Str(r.str()?),
+            2 => match r.opt_ref()? {
+                Some(n) => Field::Ref(n),
+                None => return r.err("a node reference, found none"),
+            },
+            3 => Field::Refs(r.refs()?),
+            4 => {
+                let n = r.count(8)?;
+                Field::Ops((0..n).map(|_| r.u64()).collect::<R<_>>()?)
+            }
+            t => return r.err(format!("a field type 0..=4, found {t}")),
+        };
+        fields.push((key, f));
+    }
+    Ok(Node {
+        kind,
+        distinct,
+        tag,
+        fields,
+    })
+}
+
+/// Every node reference names a node of the table.
+fn check_refs(m: &Model) -> R<()> {
+    let n = m.nodes.len() as u32;
+    let bad = |what: String| {
+        Err(WireError {
+            offset: 0,
+            what: format!("{what} refers to a node past the {n} of the table"),
+        })
+    };
+    let ok = |id: &NodeId| *id < n;
+    let ok_opt = |id: &Option<NodeId>| id.is_none_or(|i| i < n);
+    for (i, node) in m.nodes.iter().enumerate() {
+        for (k, f) in &node.fields {
+            let good = match f {
+                Field::Ref(id) => ok(id),
+                Field::Refs(v) => v.iter().all(ok_opt),
+                _ => true,
+            };
+            if !good {
+                return bad(format!("node {i} field {}", k.name()));
+            }
+        }
+    }
+    let lists = [&m.compile_units, &m.module_flags];
+    if !lists.iter().all(|l| l.iter().all(ok))
+        || !m.globals.iter().all(|g| g.dbg.iter().all(ok))
+        || !m.functions.iter().all(|f| ok_opt(&f.subprogram))
+        || !m.locations.iter().all(|l| ok(&l.loc))
+        || !m
+            .intrinsics
+            .iter()
+            .all(|x| ok_opt(&x.loc) && x.args.iter().all(ok_opt))
+    {
+        return bad("a module record".into());
+    }
+    Ok(())
+}
