@@ -213,6 +213,7 @@ fn position_form(p: CodePos) -> usize {
     match p {
         CodePos::Spirv(_) => 0,
         CodePos::Addr(_) => 1,
+        CodePos::Llvm(_) => 2,
     }
 }
 

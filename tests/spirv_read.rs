@@ -42,7 +42,7 @@ fn check_positions(bytes: &[u8], m: &Module, name: &str) {
     let starts: HashSet<u32> = nf.offsets.iter().flatten().copied().collect();
     let at = |p: CodePos, end: bool| match p {
         CodePos::Spirv(o) => starts.contains(&o) || (end && o as usize == nf.len),
-        CodePos::Addr(_) => false,
+        CodePos::Addr(_) | CodePos::Llvm(_) => false,
     };
     for (what, r) in m
         .lines

@@ -1,8 +1,9 @@
 //! Code positions and the tables anchored to them: line rows, scope runs and declare/value
 //! events.
 //!
-//! A position is either a SPIR-V word offset in the module's debug-stripped normal form (see
-//! docs/code-positions.md) or a machine address; readers of one module never mix the two.
+//! A position is a SPIR-V word offset in the module's debug-stripped normal form (see
+//! docs/code-positions.md), a machine address, or an LLVM instruction number; readers of one
+//! module never mix kinds.
 
 use super::{Expr, Variable};
 use super::{Handle, InlinedAt, Loc, Ref, Scope, Value};
@@ -13,6 +14,10 @@ pub enum CodePos {
     Spirv(u32),
     /// A machine address (section-relative in relocatable objects). Printed `0x401000`.
     Addr(u64),
+    /// An LLVM instruction: its number counting from 0 over every instruction of every defined
+    /// function, in module order (basic blocks in layout order, llvm.dbg.* calls included).
+    /// Printed `i12`.
+    Llvm(u32),
 }
 
 /// A half-open range `[start, end)` of positions of one kind.

@@ -131,7 +131,7 @@ struct Verifier<'a> {
     findings: Vec<Finding>,
     subject: Subject,
     /// The first code position seen (SPIR-V or not) and where, to report mixed kinds.
-    first_pos: Option<(bool, Subject)>,
+    first_pos: Option<(u8, Subject)>,
 }
 
 impl Verifier<'_> {
@@ -145,13 +145,17 @@ impl Verifier<'_> {
     }
 
     fn note_pos(&mut self, p: CodePos) {
-        let spirv = matches!(p, CodePos::Spirv(_));
+        let kind = match p {
+            CodePos::Spirv(_) => 0,
+            CodePos::Addr(_) => 1,
+            CodePos::Llvm(_) => 2,
+        };
         match self.first_pos {
-            None => self.first_pos = Some((spirv, self.subject)),
-            Some((first, where_)) if first != spirv => {
+            None => self.first_pos = Some((kind, self.subject)),
+            Some((first, where_)) if first != kind => {
                 let where_ = self.subject_text(where_);
                 let msg = format!(
-                    "mixes SPIR-V word offsets and machine addresses (the first position, in {where_}, is of the other kind)"
+                    "mixes kinds of code position (SPIR-V word offsets, machine addresses, LLVM instruction numbers; the first position, in {where_}, is of another kind)"
                 );
                 self.report(msg);
             }

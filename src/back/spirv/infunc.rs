@@ -135,7 +135,7 @@ fn mid_block(w: &Writer, pos: u32) -> bool {
 fn spirv_pos(p: CodePos) -> Option<u32> {
     match p {
         CodePos::Spirv(o) => Some(o),
-        CodePos::Addr(_) => None,
+        CodePos::Addr(_) | CodePos::Llvm(_) => None,
     }
 }
 

@@ -501,6 +501,7 @@ fn write_pos(out: &mut String, p: CodePos) {
     let _ = match p {
         CodePos::Spirv(n) => write!(out, "+{n}"),
         CodePos::Addr(a) => write!(out, "0x{a:x}"),
+        CodePos::Llvm(n) => write!(out, "i{n}"),
     };
 }
 

@@ -326,9 +326,16 @@ impl<'a> LineParser<'a> {
                 .map(CodePos::Spirv)
                 .or_else(|_| self.err("SPIR-V word offset out of range"));
         }
+        if self.peek() == Some(b'i') {
+            self.i += 1;
+            let n = self.integer()?;
+            return u32::try_from(n)
+                .map(CodePos::Llvm)
+                .or_else(|_| self.err("LLVM instruction number out of range"));
+        }
         if self.text.get(self.i..self.i + 2) != Some(b"0x") {
             return self.err(format!(
-                "expected `+offset` or `0xaddress`, found {}",
+                "expected `+offset`, `iN` or `0xaddress`, found {}",
                 self.found()
             ));
         }
