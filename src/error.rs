@@ -37,6 +37,9 @@ pub enum Error {
         id: Option<u32>,
         message: String,
     },
+    /// LLVM input LLVM rejected (does not parse, fails the verifier) or crashed on.
+    #[error("{path}: {message}")]
+    Llvm { path: String, message: String },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
     #[error("writing {target} is not supported yet: {reason}")]

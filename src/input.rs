@@ -68,7 +68,8 @@ fn llvm_detect(bytes: &[u8]) -> Option<bool> {
     if bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]) {
         return Some(true);
     }
-    let head = &bytes[..bytes.len().min(4096)];
+    // 64 KiB: test files open with long comment blocks before the first IR line.
+    let head = &bytes[..bytes.len().min(1 << 16)];
     // A head cut inside a multi-byte character is still text.
     let text = match std::str::from_utf8(head) {
         Ok(t) => t,
@@ -152,8 +153,13 @@ pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
         }
         Format::Spirv => crate::front::spirv::read(&input.bytes, &input.name),
         Format::Elf => Err(unsupported("the DWARF reader is not built yet")),
+        #[cfg(feature = "llvm")]
         Format::LlvmBitcode | Format::LlvmText => {
-            Err(unsupported("the LLVM reader is not built yet"))
+            crate::front::llvm::read(&input.bytes, &input.name)
+        }
+        #[cfg(not(feature = "llvm"))]
+        Format::LlvmBitcode | Format::LlvmText => {
+            Err(unsupported("dwarv was built without the `llvm` feature"))
         }
         Format::Visa => Err(unsupported("the vISA reader is not built yet")),
     }

@@ -1,4 +1,6 @@
 //! Readers: each lowers one input format to `ir::Module` plus the diagnostics of what it
 //! skipped or approximated.
 
+#[cfg(feature = "llvm")]
+pub mod llvm;
 pub mod spirv;

@@ -1,0 +1,189 @@
+//! The code-anchored tables: function bindings and ranges, line rows and scope runs from the
+//! `!dbg` of every instruction, declare/value/addr events and label positions.
+
+use llvm_bridge::{IntrinsicKind, Key, Kind, NodeId};
+
+use super::Lower;
+use crate::diag::LossKind;
+use crate::ir::{
+    CodePos, CodeRange, Event, EventKind, LineFlags, LineRow, Ref, ScopeKind, ScopeRun, Value,
+};
+
+fn range(start: u32, end: u32) -> CodeRange {
+    CodeRange {
+        start: CodePos::Llvm(start),
+        end: CodePos::Llvm(end),
+    }
+}
+
+impl Lower<'_> {
+    pub(super) fn code(&mut self) {
+        self.functions();
+        self.lines();
+        self.intrinsics();
+    }
+
+    fn functions(&mut self) {
+        for f in &self.m.functions {
+            let Some(sp) = f.subprogram else { continue };
+            let Some(Ref::Scope(h)) = self.slot[sp as usize] else {
+                continue;
+            };
+            let s = self.ir.scopes.get_mut(h);
+            match &mut s.kind {
+                ScopeKind::Function(info) | ScopeKind::FunctionDecl(info) => {
+                    if info.binding.is_some() {
+                        let place = self.place(sp);
+                        self.d.push(
+                            LossKind::Dropped,
+                            place,
+                            format!(
+                                "a second function (@{}) attached to one DISubprogram",
+                                f.name
+                            ),
+                        );
+                        continue;
+                    }
+                    info.binding = Some(Value::Llvm(format!("@{}", f.name)));
+                    if f.inst_count > 0 {
+                        info.ranges = vec![range(f.first_inst, f.first_inst + f.inst_count)];
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// One line row and one scope run per run of consecutive instructions with one DILocation.
+    fn lines(&mut self) {
+        let locs = &self.m.locations;
+        let mut i = 0;
+        while i < locs.len() {
+            let mut j = i + 1;
+            while j < locs.len()
+                && locs[j].loc == locs[i].loc
+                && locs[j].inst == locs[j - 1].inst + 1
+            {
+                j += 1;
+            }
+            let (loc, start, end) = (locs[i].loc, locs[i].inst, locs[j - 1].inst + 1);
+            let n = self.node(loc);
+            self.ir.lines.push(LineRow {
+                range: range(start, end),
+                at: self.loc_at(loc),
+                end_line: None,
+                end_column: None,
+                flags: LineFlags::default(),
+                isa: 0,
+                discriminator: 0,
+            });
+            if let Some(scope) = self.r(n, Key::scope) {
+                self.ir.scope_runs.push(ScopeRun {
+                    range: range(start, end),
+                    scope,
+                    inlined: n
+                        .node(Key::inlinedAt)
+                        .and_then(|a| self.inl.get(&a).copied()),
+                });
+            }
+            if n.int(Key::isImplicitCode) == Some(1) {
+                self.loss(LossKind::Dropped, loc, "isImplicitCode has no IR field");
+            }
+            i = j;
+        }
+    }
+
+    fn intrinsics(&mut self) {
+        for x in &self.m.intrinsics {
+            let pos = CodePos::Llvm(x.inst);
+            if x.kind == IntrinsicKind::Label {
+                match x
+                    .args
+                    .first()
+                    .copied()
+                    .flatten()
+                    .and_then(|l| self.slot[l as usize])
+                {
+                    Some(Ref::Label(h)) => self.ir.labels.get_mut(h).pos = Some(pos),
+                    _ => self.d.push(
+                        LossKind::Unknown,
+                        format!("instruction i{}", x.inst),
+                        "llvm.dbg.label without a DILabel",
+                    ),
+                }
+                continue;
+            }
+            let var = x
+                .args
+                .get(1)
+                .copied()
+                .flatten()
+                .and_then(|v| self.slot[v as usize]);
+            let Some(Ref::Var(var)) = var else {
+                self.d.push(
+                    LossKind::Unknown,
+                    format!("instruction i{}", x.inst),
+                    "llvm.dbg intrinsic without a DILocalVariable",
+                );
+                continue;
+            };
+            let expr = match x
+                .args
+                .get(2)
+                .copied()
+                .flatten()
+                .and_then(|e| self.slot[e as usize])
+            {
+                Some(Ref::Expr(e)) => Some(e),
+                _ => None,
+            };
+            let values = self.operands(x.args.first().copied().flatten());
+            let (scope, inlined, at) = match x.loc {
+                Some(l) => {
+                    let n = self.node(l);
+                    (
+                        self.scope_handle(n, Key::scope),
+                        n.node(Key::inlinedAt)
+                            .and_then(|a| self.inl.get(&a).copied()),
+                        Some(self.loc_at(l)),
+                    )
+                }
+                None => (None, None, None),
+            };
+            self.ir.events.push(Event {
+                kind: match x.kind {
+                    IntrinsicKind::Declare => EventKind::Declare,
+                    IntrinsicKind::Addr => EventKind::Addr,
+                    _ => EventKind::Value,
+                },
+                pos,
+                var,
+                values,
+                expr,
+                indexes: Vec::new(),
+                scope,
+                inlined,
+                at,
+            });
+        }
+    }
+
+    /// The location operand of a dbg intrinsic: one value, the values of a DIArgList, or
+    /// `undef` for an empty operand (`metadata !{}`).
+    fn operands(&self, id: Option<NodeId>) -> Vec<Value> {
+        let Some(id) = id else {
+            return vec![Value::Undef];
+        };
+        let n = self.node(id);
+        match n.kind {
+            Kind::DIArgList => n
+                .refs(Key::args)
+                .unwrap_or_default()
+                .iter()
+                .map(|a| a.and_then(|a| self.value_of(a)).unwrap_or(Value::Undef))
+                .collect(),
+            Kind::MDTuple => vec![Value::Undef],
+            _ => vec![self.value_of(id).unwrap_or(Value::Undef)],
+        }
+    }
+}

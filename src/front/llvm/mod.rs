@@ -1,0 +1,414 @@
+//! The LLVM frontend: an LLVM 14 module (`.ll`/`.bc`), loaded by llvm-bridge in a child process,
+//! lowered to the IR.
+//!
+//! Two passes, as in the SPIR-V reader: every metadata node that is an IR entity gets a
+//! placeholder first (so cycles — a struct and its members — resolve), then each is filled.
+//! DISubrange, DIEnumerator, DILocation, DIArgList, tuples and values are not entities: they are
+//! folded into their users. Instruction positions are `CodePos::Llvm` numbers (docs/llvm.md).
+//! Whatever the IR has no field for goes to the diagnostics.
+
+mod code;
+mod entities;
+mod tables;
+mod types;
+
+use std::collections::HashMap;
+
+use llvm_bridge::{Key, Kind, Model, Node, NodeId};
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::error::Error;
+use crate::ir::{self, EntityKind, Flags, Handle, InlinedAt, Loc, Module, Ref, SourceFormat};
+
+/// Reads an LLVM module. LLVM runs in a child process: a crash on corrupt input is an error.
+pub fn read(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics), Error> {
+    let model = llvm_bridge::load(bytes, name).map_err(|e| Error::Llvm {
+        path: name.to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(lower(&model))
+}
+
+/// Lowers a bridge model to the IR.
+pub fn lower(model: &Model) -> (Module, Diagnostics) {
+    let mut l = Lower::new(model);
+    l.allocate();
+    l.fill();
+    l.code();
+    l.params_beyond_type();
+    (l.ir, l.d)
+}
+
+pub(crate) struct Lower<'m> {
+    m: &'m Model,
+    ir: Module,
+    d: Diagnostics,
+    /// The entity each node became.
+    slot: Vec<Option<Ref>>,
+    /// DILocations used as an inlinedAt → their InlinedAt entity.
+    inl: HashMap<NodeId, Handle<InlinedAt>>,
+    /// The parent a macro node gets (its unit or enclosing DIMacroFile).
+    macro_parent: HashMap<NodeId, Ref>,
+    /// DIGlobalVariableExpression → the global it is attached to.
+    gve_global: HashMap<NodeId, String>,
+}
+
+impl<'m> Lower<'m> {
+    fn new(m: &'m Model) -> Self {
+        let mut ir = Module::default();
+        ir.source.format = SourceFormat::Llvm;
+        ir.source.flavour = (!m.triple.is_empty()).then(|| m.triple.clone());
+        ir.info.address_size = address_size(&m.triple);
+        Lower {
+            m,
+            ir,
+            d: Diagnostics::default(),
+            slot: vec![None; m.nodes.len()],
+            inl: HashMap::new(),
+            macro_parent: HashMap::new(),
+            gve_global: HashMap::new(),
+        }
+    }
+
+    fn node(&self, id: NodeId) -> &'m Node {
+        self.m.node(id)
+    }
+
+    /// The elements of a tuple node (an absent list is empty).
+    fn list(&self, id: Option<NodeId>) -> Vec<Option<NodeId>> {
+        id.and_then(|i| self.node(i).refs(Key::elements).map(<[_]>::to_vec))
+            .unwrap_or_default()
+    }
+
+    /// The entity of a node field.
+    fn r(&self, n: &Node, k: Key) -> Option<Ref> {
+        n.node(k).and_then(|i| self.slot[i as usize])
+    }
+    fn ty(&self, n: &Node, k: Key) -> Option<Handle<ir::Type>> {
+        match self.r(n, k) {
+            Some(Ref::Type(h)) => Some(h),
+            _ => None,
+        }
+    }
+    fn file(&self, n: &Node) -> Option<Handle<ir::File>> {
+        match self.r(n, Key::file) {
+            Some(Ref::File(h)) => Some(h),
+            _ => None,
+        }
+    }
+    /// A scope reference: a DIFile scope (file-level C entities) means the unit.
+    fn scope(&self, n: &Node, k: Key) -> Option<Ref> {
+        match self.r(n, k) {
+            Some(Ref::File(_)) => self.first_unit(),
+            r => r,
+        }
+    }
+    fn first_unit(&self) -> Option<Ref> {
+        (!self.ir.units.is_empty()).then(|| Ref::Unit(Handle::new(0)))
+    }
+    fn scope_handle(&self, n: &Node, k: Key) -> Option<Handle<ir::Scope>> {
+        match self.r(n, k) {
+            Some(Ref::Scope(h)) => Some(h),
+            _ => None,
+        }
+    }
+    /// file:line(:column) of a node with `file:` and `line:` fields.
+    fn at(&self, n: &Node) -> Option<Loc> {
+        let file = self.file(n);
+        let line = n.int(Key::line).unwrap_or(0) as u32;
+        let column = n.int(Key::column).unwrap_or(0) as u32;
+        (file.is_some() || line != 0).then_some(Loc { file, line, column })
+    }
+    fn name(n: &Node) -> Option<String> {
+        n.str(Key::name)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    }
+    fn int(n: &Node, k: Key) -> u64 {
+        n.int(k).unwrap_or(0) as u64
+    }
+
+    /// A place for diagnostics: `!N DIKind "name"`.
+    fn place(&self, id: NodeId) -> String {
+        let n = self.node(id);
+        match n.str(Key::name) {
+            Some(s) if !s.is_empty() => format!("node {} {} \"{s}\"", id, n.kind.name()),
+            _ => format!("node {} {}", id, n.kind.name()),
+        }
+    }
+    fn loss(&mut self, kind: LossKind, id: NodeId, msg: impl Into<String>) {
+        let place = self.place(id);
+        self.d.push(kind, place, msg);
+    }
+
+    /// Pass 1: a placeholder entity per entity node.
+    fn allocate(&mut self) {
+        for (i, n) in self.m.nodes.iter().enumerate() {
+            let r = match entity_of(n.kind) {
+                Some(EntityKind::File) => Some(Ref::File(self.ir.files.push(placeholder_file()))),
+                Some(EntityKind::Unit) => Some(Ref::Unit(self.ir.units.push(ir::Unit::default()))),
+                Some(EntityKind::Type) => Some(Ref::Type(
+                    self.ir.types.push(ir::Type::new(ir::TypeKind::Unspecified)),
+                )),
+                Some(EntityKind::Scope) => Some(Ref::Scope(self.ir.scopes.push(ir::Scope::new(
+                    ir::ScopeKind::Namespace {
+                        export_symbols: false,
+                    },
+                )))),
+                Some(EntityKind::Var) => Some(Ref::Var(
+                    self.ir.vars.push(ir::Variable::new(ir::VarKind::Local)),
+                )),
+                Some(EntityKind::Expr) => Some(Ref::Expr(self.ir.exprs.push(ir::Expr::default()))),
+                Some(EntityKind::Label) => Some(Ref::Label(self.ir.labels.push(ir::Label {
+                    name: String::new(),
+                    scope: None,
+                    at: None,
+                    pos: None,
+                }))),
+                Some(EntityKind::Import) => Some(Ref::Import(self.ir.imports.push(ir::Import {
+                    kind: ir::ImportKind::MODULE,
+                    name: None,
+                    scope: None,
+                    entity: None,
+                    at: None,
+                    elements: Vec::new(),
+                }))),
+                Some(EntityKind::Macro) => Some(Ref::Macro(self.ir.macros.push(ir::Macro {
+                    kind: ir::MacroKind::DEFINE,
+                    parent: None,
+                    line: 0,
+                    file: None,
+                    name: None,
+                    value: None,
+                    definition: None,
+                }))),
+                Some(EntityKind::Property) => {
+                    Some(Ref::Property(self.ir.properties.push(ir::Property {
+                        name: String::new(),
+                        at: None,
+                        getter: None,
+                        setter: None,
+                        attributes: 0,
+                        ty: None,
+                    })))
+                }
+                _ => None,
+            };
+            self.slot[i] = r;
+        }
+        // Call sites of inlined code.
+        for n in &self.m.nodes {
+            if let (Kind::DILocation, Some(at)) = (n.kind, n.node(Key::inlinedAt)) {
+                if !self.inl.contains_key(&at) {
+                    let h = self.ir.inlined.push(InlinedAt {
+                        at: Loc::default(),
+                        scope: None,
+                        parent: None,
+                    });
+                    self.inl.insert(at, h);
+                }
+            }
+        }
+        for g in &self.m.globals {
+            for &e in &g.dbg {
+                self.gve_global.insert(e, g.name.clone());
+            }
+        }
+        for &cu in &self.m.compile_units {
+            if let Some(Ref::Unit(u)) = self.slot[cu as usize] {
+                let macros = self.node(cu).node(Key::macros);
+                self.macro_parents(macros, Ref::Unit(u));
+            }
+        }
+    }
+
+    fn macro_parents(&mut self, list: Option<NodeId>, parent: Ref) {
+        for id in self.list(list).into_iter().flatten() {
+            if self.macro_parent.insert(id, parent).is_some() {
+                continue;
+            }
+            let n = self.node(id);
+            if n.kind == Kind::DIMacroFile {
+                if let Some(me) = self.slot[id as usize] {
+                    self.macro_parents(n.node(Key::nodes), me);
+                }
+            }
+        }
+    }
+
+    /// Pass 2: fill every entity.
+    fn fill(&mut self) {
+        for id in 0..self.m.nodes.len() as NodeId {
+            let n = self.node(id);
+            match (entity_of(n.kind), n.kind) {
+                (Some(EntityKind::File), _) => self.file_node(id),
+                (Some(EntityKind::Unit), _) => self.unit_node(id),
+                (Some(EntityKind::Type), _) => self.type_node(id),
+                (Some(EntityKind::Scope), _) => self.scope_node(id),
+                (Some(EntityKind::Var), _) => self.var_node(id),
+                (Some(EntityKind::Expr), _) => self.expr_node(id),
+                (Some(_), _) => self.misc_node(id),
+                (None, Kind::DIGlobalVariableExpression) => self.gve_node(id),
+                (None, Kind::Other | Kind::Unknown) => self.loss(
+                    LossKind::Unknown,
+                    id,
+                    "metadata of a kind dwarv does not know",
+                ),
+                (None, _) => {}
+            }
+            if let Some(a) = n.node(Key::annotations) {
+                if !self.list(Some(a)).is_empty() {
+                    self.loss(
+                        LossKind::Dropped,
+                        id,
+                        "annotations (btf tags) have no IR field",
+                    );
+                }
+            }
+        }
+        for (&at, &h) in &self.inl {
+            let n = self.node(at);
+            let scope = self.scope_handle(n, Key::scope);
+            let v = InlinedAt {
+                at: self.loc_at(at),
+                scope,
+                parent: n
+                    .node(Key::inlinedAt)
+                    .and_then(|p| self.inl.get(&p).copied()),
+            };
+            *self.ir.inlined.get_mut(h) = v;
+        }
+    }
+
+    /// LLVM accepts `arg: N` past the parameters of the subprogram's type (K&R C, missing
+    /// types); the IR does not: such a parameter is read as a local.
+    fn params_beyond_type(&mut self) {
+        for i in 0..self.ir.vars.len() {
+            let h = Handle::new(i as u32);
+            let v = self.ir.vars.get(h);
+            let ir::VarKind::Param(n) = v.kind else {
+                continue;
+            };
+            let mut scope = match v.scope {
+                Some(Ref::Scope(s)) => Some(s),
+                _ => None,
+            };
+            let mut count = None;
+            for _ in 0..1000 {
+                let Some(s) = scope else { break };
+                let s = self.ir.scopes.get(s);
+                if let Some(f) = s.function() {
+                    count = f.ty.map(|t| match &self.ir.types.get(t).kind {
+                        ir::TypeKind::Function { params, .. } => params.len(),
+                        _ => usize::MAX,
+                    });
+                    break;
+                }
+                scope = match s.parent {
+                    Some(Ref::Scope(p)) => Some(p),
+                    _ => None,
+                };
+            }
+            if let Some(c) = count.filter(|&c| n as usize > c) {
+                let name = v.name.clone().unwrap_or_default();
+                self.ir.vars.get_mut(h).kind = ir::VarKind::Local;
+                self.d.push(
+                    LossKind::Approximated,
+                    format!("v{i} (variable \"{name}\")"),
+                    format!("parameter {n} of a function whose type has {c} parameter(s): read as a local"),
+                );
+            }
+        }
+    }
+
+    /// The source position of a DILocation (its file is its scope's).
+    fn loc_at(&self, loc: NodeId) -> Loc {
+        let n = self.node(loc);
+        Loc {
+            file: n.node(Key::scope).and_then(|s| self.scope_file(s)),
+            line: n.int(Key::line).unwrap_or(0) as u32,
+            column: n.int(Key::column).unwrap_or(0) as u32,
+        }
+    }
+
+    fn scope_file(&self, scope: NodeId) -> Option<Handle<ir::File>> {
+        self.file(self.node(scope))
+    }
+}
+
+/// The IR entity a node kind becomes (None: folded into its users).
+fn entity_of(k: Kind) -> Option<EntityKind> {
+    Some(match k {
+        Kind::DIFile => EntityKind::File,
+        Kind::DICompileUnit => EntityKind::Unit,
+        Kind::DIBasicType
+        | Kind::DIStringType
+        | Kind::DIDerivedType
+        | Kind::DICompositeType
+        | Kind::DISubroutineType
+        | Kind::DITemplateTypeParameter
+        | Kind::DITemplateValueParameter
+        | Kind::GenericDINode => EntityKind::Type,
+        Kind::DISubprogram
+        | Kind::DILexicalBlock
+        | Kind::DILexicalBlockFile
+        | Kind::DINamespace
+        | Kind::DIModule
+        | Kind::DICommonBlock => EntityKind::Scope,
+        Kind::DILocalVariable | Kind::DIGlobalVariable => EntityKind::Var,
+        Kind::DIExpression => EntityKind::Expr,
+        Kind::DILabel => EntityKind::Label,
+        Kind::DIImportedEntity => EntityKind::Import,
+        Kind::DIMacro | Kind::DIMacroFile => EntityKind::Macro,
+        Kind::DIObjCProperty => EntityKind::Property,
+        _ => return None,
+    })
+}
+
+/// IR flags of a DIFlags value; bits without an IR name stay in `foreign`.
+fn flags(di: u32) -> Flags {
+    let mut f = Flags::default();
+    let mut known = 3 | (3 << 16);
+    if let Some(n) = tables::ACCESS[(di & 3) as usize] {
+        f = f.with(n);
+    }
+    if let Some(n) = tables::INHERITANCE[((di >> 16) & 3) as usize] {
+        f = f.with(n);
+    }
+    for &(bit, name) in tables::DI_FLAGS {
+        known |= bit;
+        if di & bit != 0 {
+            f = f.with(name);
+        }
+    }
+    f.foreign = di & !known;
+    f
+}
+
+fn sp_flags(mut f: Flags, sp: u32) -> Flags {
+    for &(bit, name) in tables::SP_FLAGS {
+        if sp & bit != 0 {
+            f = f.with(name);
+        }
+    }
+    f
+}
+
+fn placeholder_file() -> ir::File {
+    ir::File {
+        name: String::new(),
+        directory: None,
+        checksum: None,
+        source: None,
+    }
+}
+
+/// The pointer size of the SPIR and x86 triples dwarv meets (None: unknown).
+fn address_size(triple: &str) -> Option<u8> {
+    let arch = triple.split('-').next()?;
+    match arch {
+        "spir" | "spirv32" | "i386" | "i686" | "nvptx" => Some(4),
+        "spir64" | "spirv64" | "x86_64" | "aarch64" | "nvptx64" | "amdgcn" => Some(8),
+        _ => None,
+    }
+}
