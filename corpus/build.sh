@@ -10,6 +10,9 @@
 #   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
 #   particles.nodebug.spv shade.nodebug.spv               glslang -V, no debug info (the code parts)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
+#   frag.O0.bc/.ll frag.O2.bc/.ll                         spir64 OpenCL C; -O2: inlining, DW_OP_LLVM_fragment
+#   shapes.O0.bc/.ll shapes.O2.bc/.ll                     x86-64 C++ (templates, namespaces, inheritance)
+#   prog.O2.ll                                            x86-64 host C at -O2 (LLVM IR)
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
 # compile inside corpus/src with relative names plus -fdebug-prefix-map, and
@@ -42,6 +45,13 @@ step "kernel.cl -> spir64 bitcode (-O0, -O2)"
 "$CLANG" "${CL[@]}" -O0 -emit-llvm -c kernel.cl -o "$OUT/kernel.O0.bc"
 "$CLANG" "${CL[@]}" -O2 -emit-llvm -c kernel.cl -o "$OUT/kernel.O2.bc"
 
+step "frag.cl -> spir64 bitcode (-O0, -O2); shapes.cpp -> x86-64 bitcode (-O0, -O2)"
+for o in O0 O2; do
+  "$CLANG" "${CL[@]}" -$o -emit-llvm -c frag.cl -o "$OUT/frag.$o.bc"
+  "$CLANG" -g -$o -fno-exceptions "${DBGMAP[@]}" -emit-llvm -c shapes.cpp -o "$OUT/shapes.$o.bc"
+done
+"$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.O2.ll"
+
 step "kernel.cl -> AMDGPU gfx900 object"
 # -nogpulib: no ROCm device libraries on Debian; the relocatable .o suffices.
 "$CLANG" -target amdgcn-amd-amdhsa -mcpu=gfx900 -nogpulib -x cl -cl-std=CL2.0 \
@@ -65,6 +75,7 @@ cd "$OUT"
 step "llvm-dis, llvm-spirv-14 (ocl-100, legacy, no debug)"
 llvm-dis kernel.O0.bc -o kernel.O0.ll
 llvm-dis kernel.O2.bc -o kernel.O2.ll
+for f in frag.O0 frag.O2 shapes.O0 shapes.O2; do llvm-dis "$f.bc" -o "$f.ll"; done
 "$LLVM_SPIRV" --spirv-debug-info-version=ocl-100 kernel.O0.bc -o kernel.ocl100.spv
 "$LLVM_SPIRV" --spirv-debug-info-version=legacy  kernel.O0.bc -o kernel.legacy.spv
 opt -strip-debug kernel.O0.bc -o kernel.nodebug.bc
@@ -73,7 +84,9 @@ opt -strip-debug kernel.O0.bc -o kernel.nodebug.bc
 step "checks"
 expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
-          particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2)
+          particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2
+          frag.O0.bc frag.O0.ll frag.O2.bc frag.O2.ll shapes.O0.bc shapes.O0.ll shapes.O2.bc shapes.O2.ll
+          prog.O2.ll)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done
