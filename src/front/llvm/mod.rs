@@ -248,7 +248,7 @@ impl<'m> Lower<'m> {
                 (Some(EntityKind::Var), _) => self.var_node(id),
                 (Some(EntityKind::Expr), _) => self.expr_node(id),
                 (Some(_), _) => self.misc_node(id),
-                (None, Kind::DIGlobalVariableExpression) => self.gve_node(id),
+                (None, Kind::DIGlobalVariableExpression) => {}
                 (None, Kind::Other | Kind::Unknown) => self.loss(
                     LossKind::Unknown,
                     id,
@@ -264,6 +264,12 @@ impl<'m> Lower<'m> {
                         "annotations (btf tags) have no IR field",
                     );
                 }
+            }
+        }
+        // After the variables they complete.
+        for id in 0..self.m.nodes.len() as NodeId {
+            if self.node(id).kind == Kind::DIGlobalVariableExpression {
+                self.gve_node(id);
             }
         }
         for (&at, &h) in &self.inl {
