@@ -579,10 +579,12 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
       o.u32(n);
   }
   uint32_t inst_no = 0;
+  // One tracker for the module (building one is O(module)); each function is incorporated in
+  // turn, which drops the previous function's slots.
+  ModuleSlotTracker mst(&m);
   for (Function &f : m.functions()) {
     if (f.isIntrinsic() && f.isDeclaration() && f.getName().startswith("llvm.dbg."))
       continue;
-    ModuleSlotTracker mst(&m);
     if (!f.isDeclaration())
       mst.incorporateFunction(f);
     uint32_t sp = w.id(f.getSubprogram());
@@ -634,8 +636,6 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
       }
     }
     o.patch(count_at, inst_no - first);
-    // Function-local metadata attached elsewhere is already out; the next function gets its own
-    // slot tracker.
   }
   flush(nullptr);
   if (!warnings.empty()) {

@@ -32,6 +32,17 @@ pub fn run(job: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, Err
         }
         if pid == 0 {
             libc::close(fds[0]);
+            // A crash must kill the child, not run a handler the parent installed (a fuzzer's,
+            // a runtime's) in a process that is about to be thrown away.
+            for sig in [
+                libc::SIGSEGV,
+                libc::SIGBUS,
+                libc::SIGILL,
+                libc::SIGFPE,
+                libc::SIGABRT,
+            ] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
             if errfd >= 0 {
                 libc::dup2(errfd, 2);
             }
