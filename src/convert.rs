@@ -100,6 +100,26 @@ pub struct Report {
     pub diagnostics: Diagnostics,
 }
 
+/// Lowers a non-in-place input; LLVM input with `--into` a SPIR-V module is tied to that module.
+fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, Diagnostics)> {
+    #[cfg(feature = "llvm")]
+    if let (Some(into), Target::Spirv) = (&opts.into, target) {
+        let llvm = matches!(
+            input::detect(&inp.bytes),
+            Some(input::Format::LlvmBitcode | input::Format::LlvmText)
+        );
+        if llvm {
+            let code = std::fs::read(into).map_err(|source| Error::Io {
+                path: into.clone(),
+                source,
+            })?;
+            return crate::front::llvm::read_into(&inp.bytes, &inp.name, &code, into);
+        }
+    }
+    let _ = (opts, target);
+    input::lower_with_diagnostics(inp)
+}
+
 /// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
 pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
     let target = match opts.to.or_else(|| Target::from_extension(output)) {
@@ -143,7 +163,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     };
     let (module, mut diagnostics) = match &parsed {
         Some(p) => crate::front::spirv::read_parsed(p, &inp.name)?,
-        None => input::lower_with_diagnostics(&inp)?,
+        None => lower(&inp, opts, target)?,
     };
     // The SPIR-V reader ends with the same IR rules (an input that breaks one is a reader error),
     // so its module is not validated a second time.

@@ -597,7 +597,9 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
     o.u32(inst_no);
     size_t count_at = o.mark();
     uint32_t first = inst_no;
+    std::vector<uint32_t> block_sizes;
     for (BasicBlock &bb : f) {
+      block_sizes.push_back(uint32_t(bb.size()));
       for (Instruction &in : bb) {
         uint32_t here = inst_no++;
         if (auto *call = dyn_cast<CallInst>(&in)) {
@@ -636,6 +638,10 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
       }
     }
     o.patch(count_at, inst_no - first);
+    o.u8(8);
+    o.u32(uint32_t(block_sizes.size()));
+    for (uint32_t n : block_sizes)
+      o.u32(n);
   }
   flush(nullptr);
   if (!warnings.empty()) {

@@ -155,6 +155,8 @@ pub struct Function {
     /// Number of the function's first instruction (see [`InstLoc::inst`]).
     pub first_inst: u32,
     pub inst_count: u32,
+    /// The instruction count of each basic block, in layout order.
+    pub blocks: Vec<u32>,
 }
 
 /// The `!dbg` of one instruction. Instructions are numbered from 0 across the module: every

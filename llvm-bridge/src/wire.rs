@@ -136,6 +136,7 @@ pub fn decode(b: &[u8]) -> Result<Model, WireError> {
                     subprogram,
                     first_inst,
                     inst_count,
+                    blocks: Vec::new(),
                 });
             }
             4 => {
@@ -166,6 +167,14 @@ pub fn decode(b: &[u8]) -> Result<Model, WireError> {
                 });
             }
             7 => m.warnings = Some(r.str()?),
+            8 => {
+                let n = r.count(4)?;
+                let sizes = (0..n).map(|_| r.u32()).collect::<R<Vec<_>>>()?;
+                match m.functions.last_mut() {
+                    Some(f) if f.blocks.is_empty() => f.blocks = sizes,
+                    _ => return r.err("block sizes after their function"),
+                }
+            }
             t => {
                 r.i = at;
                 return r.err(format!("a record tag, found {t:#x}"));

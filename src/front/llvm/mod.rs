@@ -9,6 +9,7 @@
 
 mod code;
 mod entities;
+mod into;
 mod tables;
 mod types;
 
@@ -27,6 +28,24 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics), Error> {
         message: e.to_string(),
     })?;
     Ok(lower(&model))
+}
+
+/// Reads an LLVM module and ties it to `code`, llvm-spirv-14's translation of the same module
+/// without debug info (`convert x.bc --into code.spv`): code positions become that module's
+/// normal-form word offsets, bindings its ids.
+pub fn read_into(
+    bytes: &[u8],
+    name: &str,
+    code: &[u8],
+    code_name: &str,
+) -> Result<(Module, Diagnostics), Error> {
+    let model = llvm_bridge::load(bytes, name).map_err(|e| Error::Llvm {
+        path: name.to_string(),
+        message: e.to_string(),
+    })?;
+    let (mut m, mut d) = lower(&model);
+    into::tie(&model, &mut m, &mut d, code, code_name)?;
+    Ok((m, d))
 }
 
 /// Lowers a bridge model to the IR.

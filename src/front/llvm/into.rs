@@ -1,0 +1,348 @@
+//! `convert x.bc --into code.spv`: ties the lowered module to llvm-spirv-14's translation of the
+//! debug-stripped module (docs/llvm.md, "--into"). Functions and globals by name (OpName);
+//! instructions block by block: llvm-spirv emits one OpLabel per basic block in layout order, so
+//! block k of a function is block k of its OpFunction, and inside a block the LLVM instructions
+//! (the llvm.dbg calls are gone from code.spv) are spread over the SPIR-V ones in order, first to
+//! first and last to last. Every `@iN` becomes the normal-form word offset of its partner;
+//! whatever has none is dropped with a diagnostic.
+
+use std::collections::HashMap;
+
+use llvm_bridge::Model;
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::error::Error;
+use crate::ir::{CodePos, CodeRange, Handle, LineRow, Module, ScopeKind, ScopeRun, Value};
+use crate::spirv::binary::{op, Module as Bin};
+use crate::spirv::normal::NormalForm;
+
+/// An instruction of code.spv: [start, end) in its normal form.
+type Span = (u32, u32);
+
+struct Code {
+    names: HashMap<String, u32>,
+    /// Function id → its blocks → the spans of their instructions (OpLabel excluded).
+    funcs: HashMap<u32, Vec<Vec<Span>>>,
+    globals: HashMap<String, u32>,
+    /// Function id → local names → ids.
+    locals: HashMap<u32, HashMap<String, u32>>,
+}
+
+fn index(words: &[u32], name: &str) -> Result<Code, Error> {
+    let bad = |e: crate::spirv::binary::SpirvError| Error::Spirv {
+        path: name.to_string(),
+        offset: e.offset,
+        id: None,
+        message: e.message,
+    };
+    let bin = Bin::parse(words).map_err(bad)?;
+    let nf = NormalForm::compute(&bin).map_err(|e| Error::Spirv {
+        path: name.to_string(),
+        offset: 0,
+        id: None,
+        message: format!("{e:?}"),
+    })?;
+    let mut by_id: HashMap<u32, String> = HashMap::new();
+    let mut code = Code {
+        names: HashMap::new(),
+        funcs: HashMap::new(),
+        globals: HashMap::new(),
+        locals: HashMap::new(),
+    };
+    let mut current: Option<u32> = None;
+    for (i, insn) in bin.insns.iter().enumerate() {
+        let ops = insn.operands();
+        match insn.opcode() {
+            op::NAME => {
+                if let (Some(&id), Ok((s, _))) = (ops.first(), insn.string(1)) {
+                    by_id.insert(id, s);
+                }
+            }
+            op::FUNCTION => {
+                let id = ops.get(1).copied().unwrap_or(0);
+                current = Some(id);
+                if let Some(n) = by_id.get(&id) {
+                    code.names.insert(n.clone(), id);
+                }
+                code.funcs.insert(id, Vec::new());
+            }
+            op::FUNCTION_END => current = None,
+            op::LABEL => {
+                if let Some(f) = current.and_then(|f| code.funcs.get_mut(&f)) {
+                    f.push(Vec::new());
+                }
+            }
+            opcode => {
+                let result = crate::spirv::binary::result_id(insn);
+                match (current, result) {
+                    (None, Some(id)) if opcode == op::VARIABLE => {
+                        if let Some(n) = by_id.get(&id) {
+                            code.globals.insert(n.clone(), id);
+                        }
+                    }
+                    (Some(f), r) => {
+                        if let (Some(id), Some(n)) = (r, r.and_then(|id| by_id.get(&id))) {
+                            code.locals.entry(f).or_default().insert(n.clone(), id);
+                        }
+                        let start = nf.offsets.get(i).copied().flatten();
+                        let block = code.funcs.get_mut(&f).and_then(|b| b.last_mut());
+                        if let (Some(s), Some(b)) = (start, block) {
+                            b.push((s, s + insn.words.len() as u32));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// Rewrites `m` (lowered from `model`) onto code.spv.
+pub(super) fn tie(
+    model: &Model,
+    m: &mut Module,
+    d: &mut Diagnostics,
+    code_bytes: &[u8],
+    code_name: &str,
+) -> Result<(), Error> {
+    let words = crate::front::spirv::words(code_bytes, code_name)?;
+    let code = index(&words, code_name)?;
+    let dbg: std::collections::HashSet<u32> = model.intrinsics.iter().map(|x| x.inst).collect();
+    // @iN → (span, SPIR-V function id).
+    let mut map: HashMap<u32, (Span, u32)> = HashMap::new();
+    let mut fn_ids: HashMap<String, u32> = HashMap::new();
+    for f in model.functions.iter().filter(|f| !f.is_declaration) {
+        let Some(&fid) = code.names.get(&f.name) else {
+            d.push(
+                LossKind::Unmatched,
+                format!("@{}", f.name),
+                format!("no OpFunction named `{}` in {code_name}", f.name),
+            );
+            continue;
+        };
+        fn_ids.insert(f.name.clone(), fid);
+        let blocks = &code.funcs[&fid];
+        if blocks.len() != f.blocks.len() {
+            d.push(
+                LossKind::Unmatched,
+                format!("@{}", f.name),
+                format!(
+                    "{} basic blocks, {} in its OpFunction: its instructions are not tied",
+                    f.blocks.len(),
+                    blocks.len()
+                ),
+            );
+            continue;
+        }
+        let mut next = f.first_inst;
+        for (size, spans) in f.blocks.iter().zip(blocks) {
+            let all: Vec<u32> = (next..next + size).collect();
+            next += size;
+            let code_insns: Vec<u32> = all.iter().copied().filter(|i| !dbg.contains(i)).collect();
+            if spans.is_empty() || code_insns.is_empty() {
+                continue;
+            }
+            let (nl, ns) = (code_insns.len(), spans.len());
+            let ks: Vec<usize> = (0..nl)
+                .map(|j| {
+                    if nl == 1 {
+                        ns - 1
+                    } else {
+                        j * (ns - 1) / (nl - 1)
+                    }
+                })
+                .collect();
+            for (j, &i) in code_insns.iter().enumerate() {
+                // The SPIR-V instructions up to the next partner (expansions of this one) are
+                // covered too, as an OpLine stays in effect until the next.
+                let next = ks.get(j + 1).copied().unwrap_or(ns).max(ks[j] + 1);
+                map.insert(i, ((spans[ks[j]].0, spans[next - 1].1), fid));
+            }
+            // A dbg call stands before the next instruction of its block (or at the last one).
+            for &i in all.iter().filter(|i| dbg.contains(i)) {
+                let after = code_insns.iter().find(|&&c| c > i).or(code_insns.last());
+                if let Some(a) = after.and_then(|a| map.get(a).copied()) {
+                    map.insert(i, a);
+                }
+            }
+        }
+    }
+    let pos = |p: CodePos| match p {
+        CodePos::Llvm(i) => map.get(&i).map(|(s, _)| CodePos::Spirv(s.0)),
+        other => Some(other),
+    };
+    let range = |r: CodeRange| -> Option<CodeRange> {
+        let (CodePos::Llvm(a), CodePos::Llvm(b)) = (r.start, r.end) else {
+            return Some(r);
+        };
+        let first = (a..b).find_map(|i| map.get(&i))?;
+        let last = (a..b).rev().find_map(|i| map.get(&i))?;
+        Some(CodeRange {
+            start: CodePos::Spirv(first.0 .0),
+            end: CodePos::Spirv(last.0 .1.max(first.0 .0 + 1)),
+        })
+    };
+
+    // Functions and globals.
+    for i in 0..m.scopes.len() {
+        let s = m.scopes.get_mut(Handle::new(i as u32));
+        if let ScopeKind::Function(info) | ScopeKind::FunctionDecl(info) = &mut s.kind {
+            if let Some(Value::Llvm(b)) = &info.binding {
+                if let Some(&id) = b.strip_prefix('@').and_then(|n| fn_ids.get(n)) {
+                    info.binding = Some(Value::Spirv(id));
+                }
+            }
+            info.ranges.clear();
+        }
+    }
+    for i in 0..m.vars.len() {
+        let v = m.vars.get_mut(Handle::new(i as u32));
+        if let Some(Value::Llvm(b)) = &v.binding {
+            if let Some(&id) = b.strip_prefix('@').and_then(|n| code.globals.get(n)) {
+                v.binding = Some(Value::Spirv(id));
+            }
+        }
+    }
+    // Lines and scope runs: one row per SPIR-V instruction (the last LLVM instruction tied to it
+    // wins), runs of equal rows merged.
+    let lines = std::mem::take(&mut m.lines);
+    let (mut lost_lines, mut rows) = (0, Vec::<LineRow>::new());
+    for r in lines {
+        match range(r.range) {
+            Some(rg) => rows.push(LineRow { range: rg, ..r }),
+            None => lost_lines += 1,
+        }
+    }
+    // As llvm-spirv does, the location of a dbg call also stands for the instruction it precedes
+    // when that one has none of its own (the stores of parameters at -O0).
+    let covered = |rows: &[LineRow], p: u32| {
+        rows.iter().any(|r| match (r.range.start, r.range.end) {
+            (CodePos::Spirv(a), CodePos::Spirv(b)) => a <= p && p < b,
+            _ => false,
+        })
+    };
+    let mut extra = Vec::new();
+    for e in &m.events {
+        let (CodePos::Llvm(i), Some(at)) = (e.pos, e.at) else {
+            continue;
+        };
+        let Some(&((a, b), _)) = map.get(&i) else {
+            continue;
+        };
+        if !covered(&rows, a) && !covered(&extra, a) {
+            extra.push(LineRow {
+                range: CodeRange {
+                    start: CodePos::Spirv(a),
+                    end: CodePos::Spirv(b),
+                },
+                at,
+                end_line: None,
+                end_column: None,
+                flags: Default::default(),
+                isa: 0,
+                discriminator: 0,
+            });
+        }
+    }
+    rows.extend(extra);
+    m.lines = merge(rows, |r| r.range, |r, rg| r.range = rg);
+    let runs = std::mem::take(&mut m.scope_runs);
+    let mut kept = Vec::new();
+    for r in runs {
+        match range(r.range) {
+            Some(rg) => kept.push(ScopeRun { range: rg, ..r }),
+            None => lost_lines += 1,
+        }
+    }
+    m.scope_runs = merge(kept, |r| r.range, |r, rg| r.range = rg);
+    let mut lost_events = 0;
+    let events = std::mem::take(&mut m.events);
+    for mut e in events {
+        let Some(p) = pos(e.pos) else {
+            lost_events += 1;
+            continue;
+        };
+        let fid = match e.pos {
+            CodePos::Llvm(i) => map.get(&i).map(|x| x.1),
+            _ => None,
+        };
+        e.pos = p;
+        for v in &mut e.values {
+            if let (Value::Llvm(text), Some(f)) = (&*v, fid) {
+                // `i32* %x.addr` → the id OpName calls `x.addr`.
+                let name = text.rsplit(' ').next().unwrap_or("").strip_prefix('%');
+                if let Some(&id) = name.and_then(|n| code.locals.get(&f)?.get(n)) {
+                    *v = Value::Spirv(id);
+                }
+            }
+        }
+        m.events.push(e);
+    }
+    for i in 0..m.labels.len() {
+        let l = m.labels.get_mut(Handle::new(i as u32));
+        l.pos = l.pos.and_then(pos);
+    }
+    for i in 0..m.scopes.len() {
+        let s = m.scopes.get_mut(Handle::new(i as u32));
+        if let ScopeKind::LexicalBlock { ranges } = &mut s.kind {
+            ranges.clear();
+        }
+    }
+    if lost_lines + lost_events > 0 {
+        d.push(
+            LossKind::Unmatched,
+            "module",
+            format!("{lost_lines} line rows/scope runs and {lost_events} events of instructions with no partner in {code_name}"),
+        );
+    }
+    d.push(
+        LossKind::Approximated,
+        "module",
+        "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
+    );
+    Ok(())
+}
+
+/// Sorts rows by start, keeps one row per start (the last), extends a row over the next when
+/// they are equal but for the range and adjacent, and cuts a row where the next one starts.
+fn merge<T: Clone + PartialEq>(
+    mut rows: Vec<T>,
+    get: impl Fn(&T) -> CodeRange,
+    set: impl Fn(&mut T, CodeRange),
+) -> Vec<T> {
+    rows.sort_by_key(|r| get(r).start);
+    let mut out: Vec<T> = Vec::new();
+    for r in rows {
+        if let Some(last) = out.last_mut() {
+            let (lr, rr) = (get(last), get(&r));
+            if lr.start == rr.start {
+                *last = r;
+                continue;
+            }
+            let mut probe = r.clone();
+            set(&mut probe, lr);
+            if probe == *last && lr.end >= rr.start {
+                set(
+                    last,
+                    CodeRange {
+                        start: lr.start,
+                        end: rr.end.max(lr.end),
+                    },
+                );
+                continue;
+            }
+            if lr.end > rr.start {
+                set(
+                    last,
+                    CodeRange {
+                        start: lr.start,
+                        end: rr.start,
+                    },
+                );
+            }
+        }
+        out.push(r);
+    }
+    out
+}
