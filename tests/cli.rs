@@ -309,12 +309,12 @@ fn other_formats_are_detected_by_content_and_refused_clearly() {
         (
             "k.o",
             b"BC\xC0\xDE\x35\x14\0\0".to_vec(),
-            "LLVM bitcode input is not supported yet",
+            "k.o: Expected a single module",
         ),
         (
             "k.bc",
-            b"; ModuleID = 'k'\nsource_filename = \"k.c\"\n".to_vec(),
-            "LLVM IR text input is not supported yet",
+            b"; ModuleID = 'k'\nsource_filename = \"k.c\"\ndefine i32 @f( {\n".to_vec(),
+            "k.bc: line 4:1: error: expected type",
         ),
         (
             "k.ll",

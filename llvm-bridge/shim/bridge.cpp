@@ -483,7 +483,7 @@ std::unique_ptr<Module> parse(const char *data, size_t len, const char *name, LL
       m = std::move(*r);
     } else {
       raw_string_ostream os(err);
-      os << name << ": " << toString(r.takeError()) << "\n";
+      os << toString(r.takeError()) << "\n";
       return nullptr;
     }
   } else {

@@ -23,10 +23,7 @@ use crate::ir::{self, EntityKind, Flags, Handle, InlinedAt, Loc, Module, Ref, So
 
 /// Reads an LLVM module. LLVM runs in a child process: a crash on corrupt input is an error.
 pub fn read(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics), Error> {
-    let model = llvm_bridge::load(bytes, name).map_err(|e| Error::Llvm {
-        path: name.to_string(),
-        message: e.to_string(),
-    })?;
+    let model = llvm_bridge::load(bytes, name).map_err(|e| llvm_error(name, e))?;
     Ok(lower(&model))
 }
 
@@ -39,13 +36,23 @@ pub fn read_into(
     code: &[u8],
     code_name: &str,
 ) -> Result<(Module, Diagnostics), Error> {
-    let model = llvm_bridge::load(bytes, name).map_err(|e| Error::Llvm {
-        path: name.to_string(),
-        message: e.to_string(),
-    })?;
+    let model = llvm_bridge::load(bytes, name).map_err(|e| llvm_error(name, e))?;
     let (mut m, mut d) = lower(&model);
     into::tie(&model, &mut m, &mut d, code, code_name)?;
     Ok((m, d))
+}
+
+/// The bridge's error, named by the file (LLVM's own messages start with `name:`; not twice).
+fn llvm_error(name: &str, e: llvm_bridge::Error) -> Error {
+    let text = e.to_string();
+    let message = match text.strip_prefix(name).and_then(|t| t.strip_prefix(':')) {
+        Some(rest) => format!("line {}", rest.trim_start()),
+        None => text,
+    };
+    Error::Llvm {
+        path: name.to_string(),
+        message,
+    }
 }
 
 /// Lowers a bridge model to the IR.
