@@ -489,7 +489,19 @@ pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
             w.ext(r, "DebugMacroDef", &args)
         }
         MacroKind::UNDEF => {
-            let def = w.opt(m.definition.map(Ref::Macro));
+            // DebugMacroUndef names what it cancels only through its DebugMacroDef; DWARF's
+            // undefinitions carry just a name.
+            let Some(def) = m.definition.or_else(|| cancelled(w.m, h)) else {
+                w.ledger.dropped(
+                    r,
+                    format!(
+                        "undefinition of `{}`: no earlier definition for DebugMacroUndef to refer to",
+                        m.name.as_deref().unwrap_or("")
+                    ),
+                );
+                return w.e.none();
+            };
+            let def = w.opt(Some(Ref::Macro(def)));
             let args = [("Source", src), ("Line", V::Num(m.line)), ("Macro", def)];
             w.ext(r, "DebugMacroUndef", &args)
         }
@@ -501,6 +513,25 @@ pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
             w.e.none()
         }
     }
+}
+
+/// The latest definition before the undefinition `h` of the macro it names: the same name, or a
+/// function-like macro whose name is that name followed by its parameter list (`SQUARE(x)`).
+fn cancelled(m: &crate::ir::Module, h: Handle<Macro>) -> Option<Handle<Macro>> {
+    let name = m.macros.get(h).name.as_deref()?;
+    m.macros
+        .iter()
+        .take(h.index())
+        .filter(|(_, d)| d.kind == MacroKind::DEFINE)
+        .filter(|(_, d)| {
+            d.name.as_deref().is_some_and(|n| {
+                n == name
+                    || n.strip_prefix(name)
+                        .is_some_and(|rest| rest.starts_with('('))
+            })
+        })
+        .map(|(hd, _)| hd)
+        .last()
 }
 
 pub fn import(w: &mut Writer, h: Handle<crate::ir::Import>) -> u32 {
