@@ -727,3 +727,20 @@ fn ledger_of_the_099_gaps_is_exact() {
     assert_eq!(ledger_of(input, "opencl100"), language);
     assert_eq!(ledger_of(input, "shader100"), language);
 }
+
+/// A line row and a scope run that cover only an OpLabel (the block before it lost its
+/// terminator: a spirv_roundtrip fuzz finding, kept in tests/spirv/) cannot be anchored: the
+/// in-place rewrite ledgers both instead of losing them silently.
+#[test]
+fn rows_over_only_a_label_are_ledgered() {
+    let input = common::repo_root().join("tests/spirv/fuzz_row_over_label.spv");
+    let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for what in ["1 line rows", "1 scope runs"] {
+        let line = format!(
+            "ledger: dropped: module: {what} not written: they cover only OpLabel/OpPhi/OpVariable"
+        );
+        assert!(text.contains(&line), "{text}");
+    }
+}

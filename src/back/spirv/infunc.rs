@@ -52,6 +52,10 @@ struct Lost {
     lines: usize,
     scopes: usize,
     events: usize,
+    /// Rows and runs that cover only instructions nothing can be anchored before (OpLabel,
+    /// OpPhi, OpVariable): placed after them, they would cover nothing.
+    empty_lines: usize,
+    empty_scopes: usize,
 }
 
 pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
@@ -64,6 +68,10 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
             lost.scopes += 1;
             continue;
         };
+        if covers_nothing(w, &trusted, run.range, i) {
+            lost.empty_scopes += 1;
+            continue;
+        }
         let sc = w.id(run.scope);
         let inl = run
             .inlined
@@ -288,6 +296,27 @@ fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
             );
         }
     }
+    for (n, what) in [
+        (lost.empty_lines, "line rows"),
+        (lost.empty_scopes, "scope runs"),
+    ] {
+        if n > 0 {
+            w.ledger.push(
+                LossKind::Dropped,
+                "module",
+                format!(
+                    "{n} {what} not written: they cover only OpLabel/OpPhi/OpVariable, which no \
+                     debug instruction can precede"
+                ),
+            );
+        }
+    }
+}
+
+/// Whether a run or row placed at insertion index `i` would cover nothing: its end has the same
+/// insertion index (everything in between is OpLabel, OpPhi or OpVariable).
+fn covers_nothing(w: &Writer, trusted: &[bool], range: crate::ir::CodeRange, i: usize) -> bool {
+    place(w, trusted, range.end) == Some(i)
 }
 
 /// Per base function: whether some IR function matched to it has trusted code positions.
@@ -434,6 +463,10 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
             }
             continue;
         };
+        if covers_nothing(w, trusted, row.range, i) {
+            lost.empty_lines += 1;
+            continue;
+        }
         // In a SPIR-V input a row without an end was an OpLine: it stays one in every set, so
         // that it reads back without one (DebugLine would give it end = start).
         let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
