@@ -744,3 +744,20 @@ fn rows_over_only_a_label_are_ledgered() {
         assert!(text.contains(&line), "{text}");
     }
 }
+
+/// A scope without a parent goes under the first unit (every set requires a Parent): ledgered.
+#[test]
+fn a_missing_parent_is_ledgered() {
+    for flavour in FLAVOURS {
+        let rows: Vec<_> = ledger_of("tests/spirv/no_parent.dwir", flavour)
+            .into_iter()
+            .filter(|(_, place, _)| place.starts_with("s1 "))
+            .map(|(kind, _, message)| (kind, message))
+            .collect();
+        let want = (
+            "approximated".to_string(),
+            "no parent scope: written under the first unit (the set requires one)".to_string(),
+        );
+        assert_eq!(rows, vec![want], "{flavour}");
+    }
+}
