@@ -728,20 +728,35 @@ fn ledger_of_the_099_gaps_is_exact() {
     assert_eq!(ledger_of(input, "shader100"), language);
 }
 
-/// A line row and a scope run that cover only an OpLabel (the block before it lost its
-/// terminator: a spirv_roundtrip fuzz finding, kept in tests/spirv/) cannot be anchored: the
-/// in-place rewrite ledgers both instead of losing them silently.
+/// Records SPIR-V cannot anchor at their position (spirv_roundtrip fuzz findings, kept in
+/// tests/spirv/): a line row and a scope run over only an OpLabel (the block before lost its
+/// terminator) are ledgered as dropped; a row anchored at an OpFunctionParameter in mid-block
+/// (a mutated opcode) goes after it, ledgered as approximated — never a silent change.
 #[test]
-fn rows_over_only_a_label_are_ledgered() {
-    let input = common::repo_root().join("tests/spirv/fuzz_row_over_label.spv");
-    let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout);
-    for what in ["1 line rows", "1 scope runs"] {
-        let line = format!(
-            "ledger: dropped: module: {what} not written: they cover only OpLabel/OpPhi/OpVariable"
-        );
-        assert!(text.contains(&line), "{text}");
+fn unanchorable_records_are_ledgered() {
+    let cases = [
+        (
+            "fuzz_row_over_label.spv",
+            vec![
+                "dropped: module: 1 line rows not written: they cover only OpLabel/OpPhi/OpVariable",
+                "dropped: module: 1 scope runs not written: they cover only OpLabel/OpPhi/OpVariable",
+            ],
+        ),
+        (
+            "fuzz_row_at_parameter.spv",
+            vec!["approximated: module: 1 line rows anchored at another instruction than their position"],
+        ),
+    ];
+    for (file, lines) in cases {
+        let input = common::repo_root().join("tests/spirv").join(file);
+        let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let ledger: Vec<&str> = text.lines().filter(|l| l.starts_with("ledger: ")).collect();
+        assert_eq!(ledger.len(), lines.len(), "{file}: {text}");
+        for want in lines {
+            assert!(text.contains(&format!("ledger: {want}")), "{file}: {text}");
+        }
     }
 }
 
