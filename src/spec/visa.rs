@@ -16,8 +16,10 @@ pub const REG_BASE: [(RegFile, u32); 3] = [
 pub const REG_COUNT: [(RegFile, u32); 3] = [
     (RegFile::Address, 16),
     (RegFile::Flag, 16),
-    (RegFile::Grf, 256),
+    (RegFile::Grf, GRF_COUNT),
 ];
+
+pub const GRF_COUNT: u32 = 256;
 
 /// Bytes per GRF register (seed 004: r1.0 is byte 32 of the file).
 pub const GRF_BYTES: u32 = 32;

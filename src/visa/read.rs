@@ -202,7 +202,7 @@ impl Reader<'_> {
         Ok(v)
     }
 
-    fn intervals<T>(
+    fn intervals<T: PartialOrd>(
         &mut self,
         size: usize,
         mut bound: impl FnMut(&mut Self) -> Result<T, DecodeError>,
@@ -210,8 +210,12 @@ impl Reader<'_> {
         let n = self.count16(size, "live intervals")?;
         let mut v = Vec::with_capacity(n);
         for _ in 0..n {
+            let at = self.pos;
             let start = bound(self)?;
             let end = bound(self)?;
+            if end < start {
+                return Err(self.err_at(at, "a live interval ends before it starts"));
+            }
             let at = self.pos;
             let virt = self.u8()?;
             let virt = *VirtType::ALL
@@ -282,7 +286,15 @@ impl Reader<'_> {
             let m = self.count16(SAVE_ENTRY, "register mappings")?;
             let mut entries = Vec::with_capacity(m);
             for _ in 0..m {
+                let at = self.pos;
                 let src_reg_off = self.u16()?;
+                if src_reg_off as u32 >= crate::spec::visa::GRF_BYTES * crate::spec::visa::GRF_COUNT
+                {
+                    return Err(self.err_at(
+                        at,
+                        format!("srcRegOff {src_reg_off} is beyond the 256 GRF registers"),
+                    ));
+                }
                 let num_bytes = self.u16()?;
                 let in_reg = self.flag("dstInReg")?;
                 let at = self.pos;
