@@ -218,3 +218,37 @@ fn write_samples() {
         }
     }
 }
+
+/// The writer takes locations from the IR, not from a copy of the input: an edited location is
+/// written, an expression of another form is refused naming its variable.
+#[test]
+fn the_writer_reads_the_ir() {
+    let t = visa_gen::samples()
+        .into_iter()
+        .find(|s| s.0 == "kernel")
+        .unwrap()
+        .1;
+    let (m, _) = dwarv::front::visa::read(&bytes_of(&t), "kernel").unwrap();
+    let text = dwarv::ir::text::print(&m);
+    assert!(text.contains("e0 = expr [regx 28]\n"), "{text}");
+    let edited = text.replace(
+        "e0 = expr [regx 28]\n",
+        "e0 = expr [regx 30, llvm_offset_uconst 4]\n",
+    );
+    let m2 = dwarv::ir::text::parse(&edited, "edited").unwrap();
+    let (out, _) = dwarv::back::visa::write(&m2).unwrap();
+    let back = visa::decode(&out).unwrap();
+    let want = visa::Storage::Reg {
+        file: visa::RegFile::Grf,
+        num: 14,
+        sub: 4,
+    };
+    assert_eq!(back.objects[0].vars[0].intervals[0].loc, want);
+    let bad = text.replace("e0 = expr [regx 28]\n", "e0 = expr [breg5 0]\n");
+    let m3 = dwarv::ir::text::parse(&bad, "bad").unwrap();
+    let err = dwarv::back::visa::write(&m3).unwrap_err().to_string();
+    assert!(
+        err.contains("v0 (variable \"x\")") && err.contains("not a register"),
+        "{err}"
+    );
+}

@@ -129,7 +129,7 @@ fn raise(m: &Module) -> R<Tables> {
         return Err("more FDEs than compiled objects and subroutines".into());
     }
     for (h, v) in m.vars.iter() {
-        let ok = matches!(v.scope, Some(Ref::Scope(s)) if m.scopes.get(s).parent.is_none());
+        let ok = matches!(v.scope, Some(Ref::Scope(s)) if objects_parent(m, s));
         if !ok {
             return Err(format!(
                 "{}: not a variable of a compiled object",
