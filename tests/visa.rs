@@ -252,3 +252,27 @@ fn the_writer_reads_the_ir() {
         "{err}"
     );
 }
+
+/// Every FDE program is a valid DWARF row sequence: `set_loc` addresses strictly increase.
+#[test]
+fn cfa_programs_run_forward() {
+    for (name, t) in visa_gen::samples() {
+        let (m, _) = dwarv::front::visa::read(&bytes_of(&t), name).unwrap();
+        for (h, f) in m.fdes.iter() {
+            let locs: Vec<i128> = f
+                .ops
+                .iter()
+                .filter(|o| o.code == dwarv::ir::CfaCode(0x01))
+                .map(|o| match o.args[0] {
+                    dwarv::ir::Arg::Int(a) => a,
+                    _ => panic!("set_loc without an address"),
+                })
+                .collect();
+            assert!(
+                locs.windows(2).all(|w| w[0] < w[1]),
+                "{name}: fde{}: {locs:?}",
+                h.index()
+            );
+        }
+    }
+}

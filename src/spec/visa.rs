@@ -61,3 +61,5 @@ pub const AT_VAR_INTERVALS: u16 = 0x3f43;
 pub const AT_SUB: u16 = 0x3f44;
 /// On an object's FDE: the caller-save table exactly as encoded in the stream (count included).
 pub const AT_CALLER_SAVES: u16 = 0x3f45;
+/// On every FDE: the table order of its CFA program's steps (docs/visa.md).
+pub const AT_CFA_ORDER: u16 = 0x3f46;

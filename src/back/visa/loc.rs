@@ -128,56 +128,94 @@ pub struct Program {
     pub saves: Vec<(u64, Vec<SaveEntry>)>,
 }
 
-fn set_loc(op: Option<&CfaOp>) -> Option<i128> {
-    op.filter(|o| o.code == f::SET_LOC)
-        .and_then(|o| int(o.args.first()).ok())
-}
-
-fn expression(op: Option<&CfaOp>) -> Option<(i128, &[Op])> {
-    match op {
-        Some(o) if o.code == f::EXPRESSION => match o.args.as_slice() {
-            [Arg::Int(c), Arg::Ops(ops)] => Some((*c, ops.as_slice())),
-            _ => None,
-        },
-        _ => None,
+/// The rule of an `expression COLUMN [OPS]` step.
+fn expression(op: &CfaOp) -> R<(i128, &[Op])> {
+    match (op.code, op.args.as_slice()) {
+        (c, [Arg::Int(col), Arg::Ops(ops)]) if c == f::EXPRESSION => Ok((*col, ops.as_slice())),
+        _ => Err("a step is not an `expression` rule".into()),
     }
 }
 
-pub fn program(ops: &[CfaOp]) -> R<Program> {
-    let mut p = Program::default();
-    let mut i = 0;
-    let is_interval_column = |c: i128| c == sv::RA_COLUMN as i128 || c == sv::BEFP_COLUMN as i128;
-    while i < ops.len() {
-        let start = set_loc(ops.get(i)).ok_or_else(|| format!("op {i} is not set_loc"))?;
-        let start: u64 = fit(start, "set_loc address")?;
-        match expression(ops.get(i + 1)) {
-            Some((c, e)) if is_interval_column(c) => {
-                let end = set_loc(ops.get(i + 2))
-                    .ok_or_else(|| format!("op {} is not the set_loc ending a rule", i + 2))?;
-                let undef = ops
-                    .get(i + 3)
-                    .filter(|o| o.code == f::UNDEFINED && int(o.args.first()).ok() == Some(c));
-                if undef.is_none() {
-                    return Err(format!("op {} is not `undefined {c}`", i + 3));
-                }
-                p.rules.push(Rule {
-                    column: c as u32,
-                    start,
-                    end: fit(end, "set_loc address")?,
-                    loc: storage(e).map_err(|m| format!("op {}: {m}", i + 1))?,
-                });
-                i += 4;
-            }
-            _ => {
-                i += 1;
-                let mut entries = Vec::new();
-                while let Some((c, e)) = expression(ops.get(i)) {
-                    entries.push(save_entry(c, e).map_err(|m| format!("op {i}: {m}"))?);
-                    i += 1;
-                }
-                p.saves.push((start, entries));
-            }
+/// Reads a CFA program back into its table's intervals and save groups, in table order, with
+/// the order attribute `front::visa::loc` wrote beside it.
+pub fn program(ops: &[CfaOp], order: &[u8]) -> R<Program> {
+    let u16_at = |i: usize| {
+        order
+            .get(i..i + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+    };
+    let bad = || "the CFA order attribute is malformed".to_string();
+    let counts = [u16_at(0), u16_at(2), u16_at(4)];
+    let [Some(n_befp), Some(n_ra), Some(n_saves)] = counts else {
+        return Err(bad());
+    };
+    let n_steps = 2 * (n_befp + n_ra) + n_saves;
+    if order.len() != 6 + 6 * n_steps {
+        return Err(bad());
+    }
+    // The address in force at each op: the last set_loc before it.
+    let mut at = Vec::with_capacity(ops.len());
+    let mut cur = None;
+    for o in ops {
+        at.push(cur);
+        if o.code == f::SET_LOC {
+            cur = Some(fit::<u64>(int(o.args.first())?, "set_loc address")?);
         }
+    }
+    let mut used = ops.iter().filter(|o| o.code == f::SET_LOC).count();
+    let mut steps = Vec::with_capacity(n_steps);
+    for k in 0..n_steps {
+        let b = &order[6 + 6 * k..];
+        let begin = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+        let len = u16::from_le_bytes([b[4], b[5]]) as usize;
+        let slice = ops.get(begin..begin + len).ok_or_else(bad)?;
+        let addr = at
+            .get(begin)
+            .copied()
+            .flatten()
+            .or(cur.filter(|_| begin == ops.len()));
+        if slice.iter().any(|o| o.code == f::SET_LOC) {
+            return Err(format!("step {k} spans a set_loc"));
+        }
+        used += len;
+        steps.push((
+            addr.ok_or_else(|| format!("step {k} has no set_loc before it"))?,
+            slice,
+        ));
+    }
+    if used != ops.len() {
+        return Err("the program has ops no step accounts for".into());
+    }
+    let mut p = Program::default();
+    let columns = std::iter::repeat_n(sv::BEFP_COLUMN, n_befp)
+        .chain(std::iter::repeat_n(sv::RA_COLUMN, n_ra));
+    for (k, column) in columns.enumerate() {
+        let ((start, rule), (end, undef)) = (steps[2 * k], steps[2 * k + 1]);
+        let ([rule], [undef]) = (rule, undef) else {
+            return Err(format!("interval {k} is not one rule and one `undefined`"));
+        };
+        let (c, e) = expression(rule)?;
+        // The end step: `undefined C`, or the rule of an interval still live.
+        let ends = match undef.code == f::UNDEFINED {
+            true => int(undef.args.first())?,
+            false => expression(undef)?.0,
+        };
+        if c != column as i128 || ends != c {
+            return Err(format!("interval {k} is not a column {column} rule"));
+        }
+        p.rules.push(Rule {
+            column,
+            start,
+            end,
+            loc: storage(e).map_err(|m| format!("interval {k}: {m}"))?,
+        });
+    }
+    for (ip, slice) in &steps[2 * (n_befp + n_ra)..] {
+        let entries = slice
+            .iter()
+            .map(|o| expression(o).and_then(|(c, e)| save_entry(c, e)))
+            .collect::<R<_>>()?;
+        p.saves.push((*ip, entries));
     }
     Ok(p)
 }

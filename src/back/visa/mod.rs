@@ -140,6 +140,11 @@ fn raise(m: &Module) -> R<Tables> {
     Ok(Tables { objects })
 }
 
+fn fde_program(fde: &Fde) -> R<loc::Program> {
+    let order = attr(&fde.extra, sv::AT_CFA_ORDER).ok_or("no CFA order attribute")?;
+    loc::program(&fde.ops, order)
+}
+
 fn objects_parent(m: &Module, p: Handle<Scope>) -> bool {
     m.scopes.try_get(p).is_some_and(|s| s.parent.is_none())
 }
@@ -196,7 +201,7 @@ impl<'a> Raise<'a> {
         };
 
         let fde = self.next_fde(code)?;
-        let prog = loc::program(&fde.ops).map_err(|e| format!("its FDE: {e}"))?;
+        let prog = fde_program(fde).map_err(|e| format!("its FDE: {e}"))?;
         let mut lists: [Vec<Interval<u32>>; 3] = Default::default();
         if fb[2] == 1 || fb[3] == 1 || fb[4] == 1 || info.frame_base.is_some() {
             if fb[2] == 1 {
@@ -318,7 +323,7 @@ impl<'a> Raise<'a> {
                 .filter(|b| b.len() >= 8)
                 .ok_or_else(|| at("no subroutine attribute".into()))?;
             let fde = self.next_fde(info.ranges.first()).map_err(at)?;
-            let prog = loc::program(&fde.ops).map_err(|e| at(format!("its FDE: {e}")))?;
+            let prog = fde_program(fde).map_err(|e| at(format!("its FDE: {e}")))?;
             if !prog.saves.is_empty() || prog.rules.iter().any(|r| r.column != sv::RA_COLUMN) {
                 return Err(at("its FDE has rules other than the return value's".into()));
             }

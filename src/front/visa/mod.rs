@@ -211,11 +211,15 @@ impl Lower {
         let cie = self.cie();
         let caller_saves = visa::encode_saves(&f.caller_saves, 0)
             .expect("a decoded table re-encodes: its counts and offsets came from the same fields");
+        let (ops, order) = loc::frame_ops(&g, f);
         self.m.fdes.push(Fde {
             cie,
             range: code,
-            ops: loc::frame_ops(&g, f),
-            extra: vec![raw(sv::AT_CALLER_SAVES, caller_saves)],
+            ops,
+            extra: vec![
+                raw(sv::AT_CFA_ORDER, order),
+                raw(sv::AT_CALLER_SAVES, caller_saves),
+            ],
         });
         for s in &o.subs {
             let r = g.index_range(s.start as u64, s.end as u64);
@@ -233,13 +237,12 @@ impl Lower {
             bytes.extend(s.ret_val.iter().map(|i| i.virt as u8));
             scope.extra = vec![raw(sv::AT_SUB, bytes)];
             self.m.scopes.push(scope);
-            let mut ops = Vec::new();
-            loc::interval_ops(&g, &s.ret_val, sv::RA_COLUMN, &mut ops);
+            let (ops, order) = loc::ret_val_ops(&g, &s.ret_val);
             self.m.fdes.push(Fde {
                 cie,
                 range: r,
                 ops,
-                extra: Vec::new(),
+                extra: vec![raw(sv::AT_CFA_ORDER, order)],
             });
         }
     }
