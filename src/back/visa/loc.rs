@@ -187,8 +187,9 @@ pub fn program(ops: &[CfaOp], order: &[u8]) -> R<Program> {
         return Err("the program has ops no step accounts for".into());
     }
     let mut p = Program::default();
-    let columns = std::iter::repeat_n(sv::BEFP_COLUMN, n_befp)
-        .chain(std::iter::repeat_n(sv::RA_COLUMN, n_ra));
+    let columns = std::iter::repeat(sv::BEFP_COLUMN)
+        .take(n_befp)
+        .chain(std::iter::repeat(sv::RA_COLUMN).take(n_ra));
     for (k, column) in columns.enumerate() {
         let ((start, rule), (end, undef)) = (steps[2 * k], steps[2 * k + 1]);
         let ([rule], [undef]) = (rule, undef) else {
