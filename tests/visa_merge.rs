@@ -94,7 +94,7 @@ fn tables() -> Module {
     let t = Tables {
         objects: vec![composite, blend, orphan],
     };
-    dwarv::front::visa::lower(&t)
+    dwarv::front::visa::lower(&t).0
 }
 
 fn function<'m>(m: &'m Module, name: &str) -> (ir::Handle<ir::Scope>, &'m ir::FunctionInfo) {

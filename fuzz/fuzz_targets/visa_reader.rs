@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     assert_eq!(encode(&tables).expect("decoded tables encode"), data, "encode(decode(b)) != b");
-    let module = dwarv::front::visa::lower(&tables);
+    let (module, _) = dwarv::front::visa::lower(&tables);
     assert!(verify(&module).is_empty(), "the reader returned an invalid module");
     let again = parse(&print(&module), "reprint").expect("printed IR text parses");
     assert_eq!(again, module, "parse(print(m)) != m");

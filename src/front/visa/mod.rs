@@ -8,7 +8,7 @@ pub(crate) mod loc;
 
 use std::collections::BTreeMap;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::{
     Cie, CodePos, CodeRange, Expr, Fde, Flags, FunctionInfo, Handle, LocEntry, LocList, Location,
@@ -25,14 +25,16 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics)> {
         path: name.to_string(),
         error,
     })?;
-    Ok((lower(&tables), Diagnostics::default()))
+    Ok(lower(&tables))
 }
 
-/// Lowers decoded tables; total (every decoded stream has an IR form).
-pub fn lower(t: &Tables) -> Module {
+/// Lowers decoded tables; total (every decoded stream has an IR form). The diagnostics are the
+/// Gen ranges that had to be approximated (vISA indices without an index-map entry).
+pub fn lower(t: &Tables) -> (Module, Diagnostics) {
     let mut l = Lower {
         m: Module::default(),
         cie: None,
+        d: Diagnostics::default(),
     };
     l.m.source = Source {
         format: SourceFormat::Visa,
@@ -43,7 +45,7 @@ pub fn lower(t: &Tables) -> Module {
     for o in &t.objects {
         l.object(o);
     }
-    l.m
+    (l.m, l.d)
 }
 
 fn raw(attr: u16, bytes: Vec<u8>) -> RawAttr {
@@ -114,6 +116,18 @@ impl GenMap {
             .and_then(|i| self.by_index.range(i..).next())
             .map_or(self.end, |(_, g)| self.reloc + *g as u64)
     }
+    /// Whether the Gen range of `first..=last` is exact: both ends have an index-map entry (or
+    /// the end lies past the last mapped index, at the end of the code).
+    fn exact(&self, first: u64, last: u64) -> bool {
+        let mapped = |i: u64| u32::try_from(i).is_ok_and(|i| self.by_index.contains_key(&i));
+        let past = |i: u64| {
+            self.by_index
+                .keys()
+                .next_back()
+                .map_or(true, |&m| i > m as u64)
+        };
+        mapped(first) && (mapped(last + 1) || past(last + 1))
+    }
     /// The vISA indices `first..=last` as a Gen range (never reversed).
     fn index_range(&self, first: u64, last: u64) -> CodeRange {
         let s = self.of_index(first);
@@ -128,6 +142,7 @@ impl GenMap {
 struct Lower {
     m: Module,
     cie: Option<Handle<Cie>>,
+    d: Diagnostics,
 }
 
 impl Lower {
@@ -190,6 +205,18 @@ impl Lower {
         ];
         let obj = self.m.scopes.push(scope);
         for v in &o.vars {
+            for (k, i) in v.intervals.iter().enumerate() {
+                if !g.exact(i.start as u64, i.end as u64) {
+                    self.d.push(
+                        LossKind::Approximated,
+                        format!("v{} (variable {:?}) interval {k}", self.m.vars.len(), v.name),
+                        format!(
+                            "vISA indices {}..={} are not both in the index map: the Gen range runs between the nearest mapped ones",
+                            i.start, i.end
+                        ),
+                    );
+                }
+            }
             let location = self.list(
                 v.intervals
                     .iter()
