@@ -37,6 +37,15 @@ pub enum Error {
         id: Option<u32>,
         message: String,
     },
+    /// Malformed vISA debug tables: the object, table and byte offset of the damage.
+    #[error("{path}: {error}")]
+    Visa {
+        path: String,
+        error: crate::visa::DecodeError,
+    },
+    /// An IR module the vISA writer cannot express as tables.
+    #[error("cannot write vISA tables: {0}")]
+    VisaWrite(String),
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
     #[error("writing {target} is not supported yet: {reason}")]

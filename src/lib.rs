@@ -20,5 +20,6 @@ pub mod output;
 pub mod spec;
 pub mod spirv;
 pub mod stats;
+pub mod visa;
 
 pub use error::{Error, Result};

@@ -2,3 +2,4 @@
 //! skipped or approximated.
 
 pub mod spirv;
+pub mod visa;
