@@ -4,11 +4,12 @@
 //! (seed 002) nor their `DW_OP_LLVM_user` form nor the aspace CFA instructions, so both formats
 //! go through here.
 
-mod bytes;
+pub(crate) mod bytes;
 pub mod cfa;
 pub mod expr;
 
 pub use cfa::{decode_cfa, encode_cfa};
+pub use expr::LLVM_USER_SUBOPS;
 pub use expr::{decode_expr, encode_expr, OffsetRefs, RefKind, Refs};
 
 /// How AMD's heterogeneous-debugging operations are spelled in the bytes.
