@@ -124,7 +124,8 @@ struct Frame {
 impl Walker<'_, '_> {
     fn plan(&mut self, u: &Units<'_>, uoff: u64, unit: &gimli::Unit<Gr<'_>>) -> DResult<()> {
         let mut cursor = unit.entries();
-        let mut stack: Vec<(isize, dw::DwTag, bool)> = Vec::new(); // depth, tag, inside inlined
+        // depth, tag, inside an inlined subroutine, a function declaration
+        let mut stack: Vec<(isize, dw::DwTag, bool, bool)> = Vec::new();
         loop {
             let entry = match cursor.next_dfs() {
                 Ok(Some(e)) => e,
@@ -172,7 +173,12 @@ impl Walker<'_, '_> {
                 | dw::DW_TAG_call_site_parameter
                 | dw::DW_TAG_GNU_call_site_parameter
                 | dw::DW_TAG_unspecified_parameters => Plan::Part,
-                dw::DW_TAG_formal_parameter if parent_tag == Some(dw::DW_TAG_subroutine_type) => {
+                // Parameters of a subroutine type or a function declaration are its
+                // signature, not variables.
+                dw::DW_TAG_formal_parameter
+                    if parent_tag == Some(dw::DW_TAG_subroutine_type)
+                        || stack.last().is_some_and(|f| f.3) =>
+                {
                     Plan::Part
                 }
                 dw::DW_TAG_inlined_subroutine => {
@@ -239,7 +245,12 @@ impl Walker<'_, '_> {
                 self.map.insert(off, r);
             }
             self.plans.push((off, plan));
-            stack.push((depth, tag, in_inlined));
+            let is_decl = tag == dw::DW_TAG_subprogram
+                && matches!(
+                    entry.attr_value(dw::DW_AT_declaration),
+                    Some(Av::Flag(true))
+                );
+            stack.push((depth, tag, in_inlined, is_decl));
         }
         let _ = u;
         Ok(())
@@ -1845,7 +1856,11 @@ impl Walker<'_, '_> {
             }
             dw::DW_TAG_formal_parameter => {
                 let ty = self.type_ref(unit, die, dw::DW_AT_type)?;
-                if let Some(Ref::Type(h)) = p.ent {
+                let sig = match p.ent {
+                    Some(Ref::Type(h)) => Some(h),
+                    _ => p.sig,
+                };
+                if let Some(h) = sig {
                     if let TypeKind::Function { params, .. } = &mut self.m.types.get_mut(h).kind {
                         params.push(ty);
                     }
