@@ -67,10 +67,13 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
             Err(e) => return Err(fail(".debug_info", last_offset(&units), e.to_string())),
         };
         let off = header.offset().0 as u64;
-        let unit = u
-            .dwarf
-            .unit(header)
-            .map_err(|e| fail(".debug_info", off, format!("unit header: {e}")))?;
+        let unit = u.dwarf.unit(header).map_err(|e| {
+            fail(
+                ".debug_info",
+                off,
+                format!("unit header or abbreviations: {e}"),
+            )
+        })?;
         units.push((off, unit));
     }
     for (off, unit) in &units {
@@ -1141,9 +1144,10 @@ impl Walker<'_, '_> {
                     Some(count) => {
                         // A vector base type: its element is the same base type, unvectored.
                         let element_size = match size {
-                            Some(Bound::Const(n)) if count > 0 => {
-                                Some(Bound::Const(n / count as i64))
-                            }
+                            Some(Bound::Const(n)) if count > 0 => Some(Bound::Const(
+                                n.checked_div(i64::try_from(count).unwrap_or(i64::MAX))
+                                    .unwrap_or(0),
+                            )),
                             s => s,
                         };
                         let mut el = Type::new(TypeKind::Basic { encoding });
@@ -1846,7 +1850,9 @@ impl Walker<'_, '_> {
                         TypeKind::Vector { count, .. } => {
                             *count = match (sub.count, sub.upper) {
                                 (Some(Bound::Const(c)), _) => u32::try_from(c).unwrap_or(0),
-                                (_, Some(Bound::Const(u))) => u32::try_from(u + 1).unwrap_or(0),
+                                (_, Some(Bound::Const(u))) => {
+                                    u32::try_from(u.saturating_add(1)).unwrap_or(0)
+                                }
                                 _ => 0,
                             }
                         }
