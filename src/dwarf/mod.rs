@@ -23,6 +23,21 @@ pub enum AmdOps {
     User,
 }
 
+/// ELF `e_machine` of AMDGPU code.
+pub const EM_AMDGPU: u16 = 224;
+
+/// The AMD operation encoding a unit's producer and ELF machine imply: AMD's own clang emits the
+/// `DW_OP_LLVM_user` form by default from version 17; everything else (upstream clang, dwarv's
+/// default) the raw one. The reader also falls back to the other encoding for an expression that
+/// only decodes completely in it.
+pub fn amd_ops_for(machine: u16, producer: Option<&str>) -> AmdOps {
+    let amd_clang = producer.and_then(|p| p.split("AMD clang version ").nth(1));
+    match amd_clang.and_then(|v| v.split('.').next()?.parse::<u32>().ok()) {
+        Some(major) if machine == EM_AMDGPU && major >= 17 => AmdOps::User,
+        _ => AmdOps::Raw,
+    }
+}
+
 /// What the byte form of an expression or CFA program depends on. Little-endian only (x86-64
 /// and AMDGPU are).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

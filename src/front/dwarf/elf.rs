@@ -7,7 +7,7 @@ use object::{
 
 use super::{fail, DResult};
 
-pub const EM_AMDGPU: u16 = 224;
+pub use crate::dwarf::EM_AMDGPU;
 
 /// The sections the reader looks at, by gimli's names (`.debug_info` …), plus facts of the file.
 pub struct Elf {

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use gimli::constants as dw;
 use gimli::AttributeValue as Av;
 
-use super::elf::{Elf, EM_AMDGPU};
+use super::elf::Elf;
 use super::lines::{read_lines, read_macros, Files, MacroAt};
 use super::{fail, DErr, DResult};
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::bytes::{put_sleb, put_uleb};
-use crate::dwarf::{decode_expr, AmdOps, Encoding, RefKind, Refs};
+use crate::dwarf::{amd_ops_for, decode_expr, AmdOps, Encoding, RefKind, Refs};
 use crate::ir::{
     AddrSpace, Arg, Bound, CallParam, CallSite, CodePos, CodeRange, CompositeTag, Enumerator, Expr,
     File, Flags, FunctionInfo, Handle, Import, ImportKind, InlinedAt, Label, Language, LocEntry,
@@ -391,17 +391,6 @@ const AT_LLVM_AUGMENTATION: dw::DwAt = dw::DwAt(0x3e09);
 const AT_LLVM_LANES: dw::DwAt = dw::DwAt(0x3e0a);
 const AT_LLVM_LANE_PC: dw::DwAt = dw::DwAt(0x3e0b);
 const AT_LLVM_VECTOR_SIZE: dw::DwAt = dw::DwAt(0x3e0c);
-
-/// The AMD operation encoding a unit's producer implies: AMD's own clang emits the
-/// `DW_OP_LLVM_user` form from version 17; everything else (and dwarv's default) the raw one.
-/// Expressions that do not decode in it are retried in the other (see `Walker::expr`).
-pub fn amd_ops_for(machine: u16, producer: Option<&str>) -> AmdOps {
-    let amd_clang = producer.and_then(|p| p.split("AMD clang version ").nth(1));
-    match amd_clang.and_then(|v| v.split('.').next()?.parse::<u32>().ok()) {
-        Some(major) if machine == EM_AMDGPU && major >= 17 => AmdOps::User,
-        _ => AmdOps::Raw,
-    }
-}
 
 /// DIE-valued expression operands → entities.
 struct DieRefs<'m> {
