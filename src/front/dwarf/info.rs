@@ -1,6 +1,6 @@
 //! Units and their DIE trees → entities.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use gimli::constants as dw;
 use gimli::AttributeValue as Av;
@@ -53,7 +53,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         elf,
         m,
         diag,
-        map: HashMap::new(),
+        map: HashMap::default(),
         plans: Vec::new(),
         files: Files::default(),
         encodings: Vec::new(),
@@ -518,7 +518,7 @@ impl Walker<'_, '_> {
             unit: Handle::new(0),
             base: uoff,
             version: unit.header.version(),
-            files: HashMap::new(),
+            files: HashMap::default(),
             enc: Encoding {
                 address_size: unit.header.address_size(),
                 offset_size: unit.header.format().word_size(),
@@ -650,9 +650,11 @@ impl Walker<'_, '_> {
 
     /// Raw attributes go to the entity's `extra`; a DIE without one loses them (reported).
     fn put_extra(&mut self, plan: &Plan, off: u64, extra: Vec<RawAttr>) {
+        // A concrete instance's own attributes join its origin's.
         let target = match plan {
             Plan::Own(r) => Some(*r),
-            _ => None,
+            Plan::Alias(_) => self.map.get(&off).copied(),
+            Plan::Part => None,
         };
         let slot = match target {
             Some(Ref::Unit(h)) => Some(&mut self.m.units.get_mut(h).extra),
