@@ -83,3 +83,24 @@ pub(crate) fn codec_err<T>(offset: usize, message: impl Into<String>) -> CodecRe
         message: message.into(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amd_encoding_by_producer_and_machine() {
+        let amd18 = Some("AMD clang version 18.0.0git (https://github.com/RadeonOpenCompute/llvm-project roc-6.2.0)");
+        assert_eq!(amd_ops_for(EM_AMDGPU, amd18), AmdOps::User);
+        assert_eq!(amd_ops_for(62, amd18), AmdOps::Raw);
+        assert_eq!(
+            amd_ops_for(EM_AMDGPU, Some("AMD clang version 16.0.0")),
+            AmdOps::Raw
+        );
+        assert_eq!(
+            amd_ops_for(EM_AMDGPU, Some("Debian clang version 14.0.6")),
+            AmdOps::Raw
+        );
+        assert_eq!(amd_ops_for(EM_AMDGPU, None), AmdOps::Raw);
+    }
+}

@@ -36,7 +36,8 @@ fn amdgpu_abs(r_type: u32) -> Option<u8> {
 }
 
 pub fn load(bytes: &[u8]) -> DResult<Elf> {
-    let file = object::File::parse(bytes).map_err(|e| fail("ELF", 0, format!("{e}")))?;
+    let file = object::File::parse(bytes)
+        .map_err(|e| fail("ELF", 0, format!("not a readable ELF file: {e}")))?;
     let machine = match &file {
         object::File::Elf32(f) => f.elf_header().e_machine.get(f.endian()).0,
         object::File::Elf64(f) => f.elf_header().e_machine.get(f.endian()).0,
