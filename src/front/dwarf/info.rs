@@ -320,6 +320,13 @@ impl<'a> Die<'a> {
     fn udata(&mut self, at: dw::DwAt) -> Option<u64> {
         self.take(at).as_ref().and_then(num)
     }
+    /// The number of an attribute without consuming it.
+    fn peek(&self, at: dw::DwAt) -> Option<u64> {
+        self.attrs
+            .iter()
+            .find(|a| a.name() == at)
+            .and_then(|a| num(&a.value()))
+    }
     fn mark(&mut self, at: dw::DwAt) {
         let _ = self.take(at);
     }
@@ -1123,10 +1130,14 @@ impl Walker<'_, '_> {
         } else {
             self.type_ref(unit, die, dw::DW_AT_type)?
         };
-        match die.udata(dw::DW_AT_calling_convention) {
+        // DW_CC_pass_by_reference / _by_value are flags; other conventions stay raw.
+        match die.peek(dw::DW_AT_calling_convention) {
             Some(4) => flags = flags.with("pass_by_reference"),
             Some(5) => flags = flags.with("pass_by_value"),
             _ => {}
+        }
+        if flags.has("pass_by_reference") || flags.has("pass_by_value") {
+            die.mark(dw::DW_AT_calling_convention);
         }
         let kind = match tag {
             dw::DW_TAG_base_type => {
