@@ -396,7 +396,31 @@ fn object(producer: &str, location: Vec<u8>, frame: Option<Vec<u8>>, amdgpu: boo
         gimli::DwAt(0x3e0b),
         AttributeValue::Exprloc(Expression::raw(location.clone())),
     );
+    // A float4 base type (DW_AT_LLVM_vector_size) and a global-memory pointer to it.
+    let vt = dwarf.unit.add(root, gimli::DW_TAG_base_type);
+    let e = dwarf.unit.get_mut(vt);
+    e.set(
+        gimli::DW_AT_name,
+        AttributeValue::String(b"float4".to_vec()),
+    );
+    e.set(
+        gimli::DW_AT_encoding,
+        AttributeValue::Encoding(gimli::DW_ATE_float),
+    );
+    e.set(gimli::DW_AT_byte_size, AttributeValue::Udata(16));
+    e.set(gimli::DwAt(0x3e0c), AttributeValue::Udata(4));
+    let pt = dwarf.unit.add(root, gimli::DW_TAG_pointer_type);
+    let e = dwarf.unit.get_mut(pt);
+    e.set(gimli::DW_AT_type, AttributeValue::UnitRef(vt));
+    e.set(
+        gimli::DW_AT_address_class,
+        AttributeValue::AddressClass(gimli::DwAddr(1)),
+    );
     let v = dwarf.unit.add(f, gimli::DW_TAG_variable);
+    dwarf
+        .unit
+        .get_mut(v)
+        .set(gimli::DW_AT_type, AttributeValue::UnitRef(pt));
     let e = dwarf.unit.get_mut(v);
     e.set(gimli::DW_AT_name, AttributeValue::String(b"x".to_vec()));
     e.set(
@@ -513,10 +537,34 @@ fn amd_vendor_ops_decode_in_both_encodings() {
         let f = m.scopes.values().find_map(|s| s.function()).unwrap();
         assert_eq!(f.lanes, Some(64));
         assert!(matches!(f.lane_pc, Some(Location::Expr(h)) if m.exprs.get(h).ops == ops));
+        let unit = m.units.values().next().unwrap();
+        assert_eq!(unit.augmentation.as_deref(), Some("[llvm:v0.0]"));
+        assert_eq!(unit.language, ir::Language::LLVM_HIP);
+        let x = m
+            .vars
+            .values()
+            .find(|v| v.name.as_deref() == Some("x"))
+            .unwrap();
+        let TypeKind::Pointer {
+            pointee: Some(p),
+            space,
+            ..
+        } = &m.types.get(x.ty.unwrap()).kind
+        else {
+            panic!("x: not a pointer")
+        };
         assert_eq!(
-            m.units.values().next().unwrap().augmentation.as_deref(),
-            Some("[llvm:v0.0]")
+            (space.memory, space.address_class),
+            (ir::Memory::GLOBAL, Some(1))
         );
+        let TypeKind::Vector {
+            element: Some(el),
+            count: 4,
+        } = &m.types.get(*p).kind
+        else {
+            panic!("float4: not a vector of 4")
+        };
+        assert_eq!(m.types.get(*el).size, Some(ir::Bound::Const(32)));
         assert_eq!(m.cies.values().next().unwrap().initial, cfa);
         assert_eq!(m.fdes.len(), 1);
     }
