@@ -185,7 +185,9 @@ fn locations_match_llvm_dwarfdump() {
                 continue;
             };
             // llvm-dwarfdump prints DW_OP_addr in a .o unrelocated; dwarv applies the relocation.
-            if name.ends_with(".o") && want.iter().any(|o| o.code == OpCode(0x03)) {
+            // DW_OP_addrx is resolved to DW_OP_addr through .debug_addr.
+            let addrx = want.iter().any(|o| o.code == OpCode(0xa1));
+            if addrx || (name.ends_with(".o") && want.iter().any(|o| o.code == OpCode(0x03))) {
                 continue;
             }
             let found = m.vars.values().any(|v| {
@@ -195,6 +197,13 @@ fn locations_match_llvm_dwarfdump() {
             assert!(found, "{name}: {n} at {loc}");
             checked += 1;
         }
+        assert!(
+            m.exprs
+                .values()
+                .flat_map(|e| &e.ops)
+                .all(|o| o.code != OpCode(0xa1)),
+            "{name}: an unresolved DW_OP_addrx"
+        );
         // The -O0 objects, where locations are single expressions.
         if [
             "prog.dwarf5.o",
@@ -288,6 +297,28 @@ fn spot_checks() {
         .values()
         .any(|s| s.function().is_some_and(|f| f.virtuality.is_some())));
     assert!(!m.imports.is_empty(), "using-declarations");
+
+    // An executable's DW_OP_addrx resolves to the symbol's address.
+    let m = load("prog.O2");
+    let nm = common::run_ok(Command::new(common::tool("llvm-nm")).arg(path("prog.O2")));
+    let nm = String::from_utf8_lossy(&nm.stdout);
+    let sym = nm
+        .lines()
+        .find(|l| l.ends_with(" next_id.counter"))
+        .unwrap();
+    let addr = i128::from_str_radix(sym.split_whitespace().next().unwrap(), 16).unwrap();
+    let counter = m
+        .vars
+        .values()
+        .find(|v| v.name.as_deref() == Some("counter"))
+        .unwrap();
+    let Some(Location::Expr(e)) = counter.location else {
+        panic!("counter")
+    };
+    assert_eq!(
+        m.exprs.get(e).ops,
+        vec![Op::new(OpCode(0x03), vec![Arg::Int(addr)])]
+    );
 
     // AMDGPU: address classes on pointers, .debug_frame.
     let m = load("kernel.gfx900.o");

@@ -818,6 +818,8 @@ impl Walker<'_, '_> {
     /// decodes every operation (a writer's choice the producer does not reveal).
     fn expr(
         &mut self,
+        u: &Units<'_>,
+        unit: &gimli::Unit<Gr<'_>>,
         cur: &mut Cur,
         bytes: &[u8],
         off: u64,
@@ -854,6 +856,8 @@ impl Walker<'_, '_> {
                 }
             }
         };
+        let ops = resolve_addrx(u, unit, ops)
+            .map_err(|e| fail(section, off, format!("DW_OP_addrx: {e}")))?;
         if has_raw(&ops) {
             self.diag.push(
                 LossKind::Unknown,
@@ -874,12 +878,16 @@ impl Walker<'_, '_> {
     ) -> DResult<Option<Location>> {
         match v {
             Av::Exprloc(e) => Ok(Some(Location::Expr(self.expr(
+                u,
+                unit,
                 cur,
                 e.0.slice(),
                 off,
                 ".debug_info",
             )?))),
             Av::Block(b) => Ok(Some(Location::Expr(self.expr(
+                u,
+                unit,
                 cur,
                 b.slice(),
                 off,
@@ -910,7 +918,7 @@ impl Walker<'_, '_> {
                             "more than a million location-list entries",
                         ));
                     }
-                    let expr = self.expr(cur, e.data.0.slice(), off, section)?;
+                    let expr = self.expr(u, unit, cur, e.data.0.slice(), off, section)?;
                     entries.push(LocEntry {
                         range: Some(CodeRange {
                             start: CodePos::Addr(e.range.begin),
@@ -943,6 +951,7 @@ impl Walker<'_, '_> {
     /// A constant, a reference or an expression (sizes, bounds).
     fn bound(
         &mut self,
+        u: &Units<'_>,
         unit: &gimli::Unit<Gr<'_>>,
         cur: &mut Cur,
         die: &mut Die<'_>,
@@ -964,7 +973,7 @@ impl Walker<'_, '_> {
         }
         match v {
             Av::Exprloc(e) => {
-                let h = self.expr(cur, e.0.slice(), die.off, ".debug_info")?;
+                let h = self.expr(u, unit, cur, e.0.slice(), die.off, ".debug_info")?;
                 Ok(Some(Bound::Ref(Ref::Expr(h))))
             }
             Av::Sdata(n) => Ok(Some(Bound::Const(n.saturating_mul(scale)))),
@@ -1008,6 +1017,34 @@ impl Walker<'_, '_> {
             },
         }))
     }
+}
+
+/// DW_OP_addrx / DW_OP_GNU_addr_index become DW_OP_addr with the address from .debug_addr, so
+/// that DWARF 4 and 5 reads of one program agree; the writer picks the form.
+fn resolve_addrx(
+    u: &Units<'_>,
+    unit: &gimli::Unit<Gr<'_>>,
+    ops: Vec<Op>,
+) -> Result<Vec<Op>, gimli::Error> {
+    ops.into_iter()
+        .map(|mut op| {
+            match (op.code.0, op.args.as_mut_slice()) {
+                (0xa1 | 0xfb, [Arg::Int(i)]) => {
+                    let index = gimli::DebugAddrIndex(usize::try_from(*i).unwrap_or(usize::MAX));
+                    let a = u.dwarf.address(unit, index)?;
+                    op = Op::new(OpCode(0x03), vec![Arg::Int(i128::from(a))]);
+                }
+                (_, args) => {
+                    for a in args {
+                        if let Arg::Ops(inner) = a {
+                            *inner = resolve_addrx(u, unit, std::mem::take(inner))?;
+                        }
+                    }
+                }
+            }
+            Ok(op)
+        })
+        .collect()
 }
 
 /// The nearest enclosing function or block (for labels, call sites, inlined-at).
@@ -1115,7 +1152,7 @@ impl Walker<'_, '_> {
         let align_bits = die
             .udata(dw::DW_AT_alignment)
             .map(|a| (a as u32).saturating_mul(8));
-        let mut size = match self.bound(unit, cur, die, dw::DW_AT_bit_size, 1)? {
+        let mut size = match self.bound(u, unit, cur, die, dw::DW_AT_bit_size, 1)? {
             Some(b) => {
                 if tag == dw::DW_TAG_member {
                     flags = flags.with("bit_field");
@@ -1123,7 +1160,7 @@ impl Walker<'_, '_> {
                 Some(b)
             }
             None if tag == dw::DW_TAG_member && die.has(dw::DW_AT_byte_size) => None,
-            None => self.bound(unit, cur, die, dw::DW_AT_byte_size, 8)?,
+            None => self.bound(u, unit, cur, die, dw::DW_AT_byte_size, 8)?,
         };
         let base = if tag == dw::DW_TAG_subroutine_type || tag == dw::DW_TAG_enumeration_type {
             None
@@ -1185,14 +1222,14 @@ impl Walker<'_, '_> {
             }
             dw::DW_TAG_typedef => TypeKind::Typedef { base },
             dw::DW_TAG_array_type => {
-                let stride = match self.bound(unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+                let stride = match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
                     Some(s) => Some(s),
-                    None => self.bound(unit, cur, die, dw::DW_AT_bit_stride, 1)?,
+                    None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
                 };
-                let data_location = self.bound(unit, cur, die, dw::DW_AT_data_location, 1)?;
-                let associated = self.bound(unit, cur, die, dw::DW_AT_associated, 1)?;
-                let allocated = self.bound(unit, cur, die, dw::DW_AT_allocated, 1)?;
-                let rank = self.bound(unit, cur, die, dw::DW_AT_rank, 1)?;
+                let data_location = self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?;
+                let associated = self.bound(u, unit, cur, die, dw::DW_AT_associated, 1)?;
+                let allocated = self.bound(u, unit, cur, die, dw::DW_AT_allocated, 1)?;
+                let rank = self.bound(u, unit, cur, die, dw::DW_AT_rank, 1)?;
                 let column_major = die.udata(dw::DW_AT_ordering) == Some(1);
                 if die.flag(dw::DW_AT_GNU_vector) {
                     // Its subrange child sets the count.
@@ -1286,11 +1323,11 @@ impl Walker<'_, '_> {
                 }
             }
             dw::DW_TAG_string_type => TypeKind::String {
-                length: match self.bound(unit, cur, die, dw::DW_AT_string_length, 1)? {
+                length: match self.bound(u, unit, cur, die, dw::DW_AT_string_length, 1)? {
                     Some(b) => Some(b),
-                    None => self.bound(unit, cur, die, dw::DW_AT_string_length_byte_size, 8)?,
+                    None => self.bound(u, unit, cur, die, dw::DW_AT_string_length_byte_size, 8)?,
                 },
-                location: self.bound(unit, cur, die, dw::DW_AT_data_location, 1)?,
+                location: self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?,
                 encoding: Ate(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32),
             },
             dw::DW_TAG_unspecified_type => TypeKind::Unspecified,
@@ -1837,12 +1874,12 @@ impl Walker<'_, '_> {
             dw::DW_TAG_subrange_type | dw::DW_TAG_generic_subrange => {
                 die.mark(dw::DW_AT_type);
                 let sub = Subrange {
-                    count: self.bound(unit, cur, die, dw::DW_AT_count, 1)?,
-                    lower: self.bound(unit, cur, die, dw::DW_AT_lower_bound, 1)?,
-                    upper: self.bound(unit, cur, die, dw::DW_AT_upper_bound, 1)?,
-                    stride: match self.bound(unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+                    count: self.bound(u, unit, cur, die, dw::DW_AT_count, 1)?,
+                    lower: self.bound(u, unit, cur, die, dw::DW_AT_lower_bound, 1)?,
+                    upper: self.bound(u, unit, cur, die, dw::DW_AT_upper_bound, 1)?,
+                    stride: match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
                         Some(s) => Some(s),
-                        None => self.bound(unit, cur, die, dw::DW_AT_bit_stride, 1)?,
+                        None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
                     },
                     generic: die.tag == dw::DW_TAG_generic_subrange,
                 };
