@@ -21,6 +21,7 @@ const OBJECTS: &[&str] = &[
     "prog.O2",
     "shapes.dwarf5.o",
     "shapes.dwarf4.O2.o",
+    "shapes.types.o",
     "kernel.gfx900.o",
     "kernel.gfx900.O0.o",
     "kernel.gfx900.dwarf4.o",

@@ -56,6 +56,8 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         map: HashMap::default(),
         plans: Vec::new(),
         files: Files::default(),
+        programs: HashMap::default(),
+        sigs: HashMap::default(),
         encodings: Vec::new(),
     };
     let mut units = Vec::new();
@@ -77,7 +79,21 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         units.push((off, unit));
     }
     for (off, unit) in &units {
+        if let gimli::UnitType::Type {
+            type_signature,
+            type_offset,
+        } = unit.header.type_()
+        {
+            w.sigs.insert(type_signature.0, off + type_offset.0 as u64);
+        }
         w.plan(&u, *off, unit)?;
+    }
+    if !elf.section(".debug_types").is_empty() {
+        w.diag.push(
+            LossKind::Dropped,
+            ".debug_types",
+            "DWARF 4 type units (.debug_types) are not read; references to them stay raw DW_AT_signature attributes",
+        );
     }
     w.resolve_aliases()?;
     for (off, unit) in &units {
@@ -98,6 +114,10 @@ struct Walker<'e, 'm> {
     map: HashMap<u64, Ref>,
     plans: Vec<(u64, Plan)>,
     files: Files,
+    /// Type-unit signatures → the .debug_info offset of the type DIE.
+    sigs: HashMap<u64, u64>,
+    /// File tables of the line programs read, by .debug_line offset.
+    programs: HashMap<u64, HashMap<u64, Handle<File>>>,
     encodings: Encodings,
 }
 
@@ -731,7 +751,11 @@ impl Walker<'_, '_> {
         let Some(v) = die.take(at) else {
             return Ok(None);
         };
-        let Some(o) = ref_offset(unit, &v) else {
+        let sig = match v {
+            Av::DebugTypesRef(sig) => self.sigs.get(&sig.0).copied(),
+            _ => None,
+        };
+        let Some(o) = ref_offset(unit, &v).or(sig) else {
             return Err(fail(
                 ".debug_info",
                 die.off,
@@ -1066,7 +1090,21 @@ impl Walker<'_, '_> {
     ) -> DResult<Vec<RawAttr>> {
         let producer = self.string(u, unit, die, dw::DW_AT_producer)?;
         cur.enc.amd = amd_ops_for(self.elf.machine, producer.as_deref());
-        cur.files = read_lines(u, unit, self.m, &mut self.files)?;
+        // Units sharing a line program (type units name their compile unit's) read it once.
+        let program = unit
+            .line_program
+            .as_ref()
+            .map(|p| p.header().offset().0 as u64);
+        cur.files = match program.and_then(|o| self.programs.get(&o)) {
+            Some(table) => table.clone(),
+            None => {
+                let table = read_lines(u, unit, self.m, &mut self.files)?;
+                if let Some(o) = program {
+                    self.programs.insert(o, table.clone());
+                }
+                table
+            }
+        };
         die.mark(dw::DW_AT_stmt_list);
         for at in [
             dw::DW_AT_str_offsets_base,
