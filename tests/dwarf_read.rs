@@ -334,7 +334,7 @@ fn spot_checks() {
 #[test]
 fn cli_converts_objects() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["prog.dwarf5.o", "kernel.gfx900.o", "shapes.dwarf4.O2.o"] {
+    for name in OBJECTS {
         let o = dwarv().arg("dump").arg(path(name)).output().unwrap();
         assert!(o.status.success(), "{name}");
         assert!(String::from_utf8_lossy(&o.stdout).starts_with("; dwarv-ir 1 source=dwarf:"));
