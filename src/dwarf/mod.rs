@@ -77,6 +77,20 @@ impl std::error::Error for CodecError {}
 
 pub type CodecResult<T> = Result<T, CodecError>;
 
+/// Address and offset sizes the codecs can lay out.
+pub(crate) fn check_encoding(enc: &Encoding) -> CodecResult<()> {
+    if !matches!(enc.address_size, 1 | 2 | 4 | 8) || !matches!(enc.offset_size, 4 | 8) {
+        return codec_err(
+            0,
+            format!(
+                "address size {} / offset size {} not supported",
+                enc.address_size, enc.offset_size
+            ),
+        );
+    }
+    Ok(())
+}
+
 pub(crate) fn codec_err<T>(offset: usize, message: impl Into<String>) -> CodecResult<T> {
     Err(CodecError {
         offset,
