@@ -86,7 +86,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         {
             w.sigs.insert(type_signature.0, off + type_offset.0 as u64);
         }
-        w.plan(&u, *off, unit)?;
+        w.plan(*off, unit)?;
     }
     if !elf.section(".debug_types").is_empty() {
         w.diag.push(
@@ -145,7 +145,7 @@ struct Frame {
 }
 
 impl Walker<'_, '_> {
-    fn plan(&mut self, u: &Units<'_>, uoff: u64, unit: &gimli::Unit<Gr<'_>>) -> DResult<()> {
+    fn plan(&mut self, uoff: u64, unit: &gimli::Unit<Gr<'_>>) -> DResult<()> {
         let mut cursor = unit.entries();
         // depth, tag, inside an inlined subroutine, a function declaration
         let mut stack: Vec<(isize, dw::DwTag, bool, bool)> = Vec::new();
@@ -275,7 +275,6 @@ impl Walker<'_, '_> {
                 );
             stack.push((depth, tag, in_inlined, is_decl));
         }
-        let _ = u;
         Ok(())
     }
 
@@ -565,10 +564,9 @@ impl Walker<'_, '_> {
                 .offset()
                 .to_debug_info_offset(&unit.header)
                 .map_or(uoff, |o| o.0 as u64);
-            let Some(&(plan_off, plan)) = self.plans.get(next).filter(|p| p.0 == off) else {
+            let Some(&(_, plan)) = self.plans.get(next).filter(|p| p.0 == off) else {
                 return Err(fail(".debug_info", off, "DIE tree changed between passes"));
             };
-            let _ = plan_off;
             next += 1;
             let depth = entry.depth();
             while stack.last().is_some_and(|f| f.depth >= depth) {
@@ -647,7 +645,7 @@ impl Walker<'_, '_> {
                 }
                 Plan::Own(_) => Vec::new(),
                 Plan::Alias(_) => {
-                    self.fill_alias(u, unit, &mut cur, &mut die, parent, ranges, &mut frame)?
+                    self.fill_alias(u, unit, &mut cur, &mut die, ranges, &mut frame)?
                 }
                 Plan::Part => self.fill_part(u, unit, &mut cur, &mut die, parent)?,
             };
@@ -1312,7 +1310,7 @@ impl Walker<'_, '_> {
                 discriminator: self.type_ref(unit, die, dw::DW_AT_discr)?,
             },
             dw::DW_TAG_member => {
-                let (offset_bits, storage) = self.member_offset(unit, cur, die)?;
+                let (offset_bits, storage) = Self::member_offset(die);
                 if flags.has("external") || flags.has("fwd_decl") {
                     flags = flags.with("static_member");
                 }
@@ -1329,7 +1327,7 @@ impl Walker<'_, '_> {
                 if die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
                     flags = flags.with("virtual");
                 }
-                let (offset_bits, _) = self.member_offset(unit, cur, die)?;
+                let (offset_bits, _) = Self::member_offset(die);
                 TypeKind::Inheritance { base, offset_bits }
             }
             dw::DW_TAG_ptr_to_member_type => TypeKind::PtrToMember {
@@ -1413,12 +1411,7 @@ impl Walker<'_, '_> {
 
     /// DW_AT_data_member_location (constant, in bytes) or DW_AT_data_bit_offset, in bits; a
     /// DWARF 4 bit field's DW_AT_bit_offset is the storage offset.
-    fn member_offset(
-        &mut self,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
-    ) -> DResult<(Option<u64>, Option<u64>)> {
+    fn member_offset(die: &mut Die<'_>) -> (Option<u64>, Option<u64>) {
         let mut offset = None;
         if let Some(i) = die
             .attrs
@@ -1434,8 +1427,7 @@ impl Walker<'_, '_> {
             offset = die.udata(dw::DW_AT_data_bit_offset);
         }
         let storage = die.udata(dw::DW_AT_bit_offset);
-        let _ = (unit, cur);
-        Ok((offset, storage))
+        (offset, storage)
     }
 
     /// Adds an entity to its parent's list (composite elements, template parameters…).
@@ -1825,7 +1817,6 @@ impl Walker<'_, '_> {
         unit: &gimli::Unit<Gr<'_>>,
         cur: &mut Cur,
         die: &mut Die<'_>,
-        parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
@@ -1860,7 +1851,6 @@ impl Walker<'_, '_> {
                         rs.extend(ranges);
                     }
                 }
-                let _ = parent;
             }
             Some(Ref::Var(h)) => {
                 let location = self.take_location(u, unit, cur, die, dw::DW_AT_location)?;
