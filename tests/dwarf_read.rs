@@ -606,6 +606,21 @@ fn amd_vendor_ops_decode_in_both_encodings() {
     // ops are "<decoding error>"; with the user form, the opcode is 0xe9.
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("amd.o");
+    // llvm-dwarfdump 14 knows the aspace CFA instructions: it decodes the codec's bytes.
+    std::fs::write(
+        &p,
+        object(
+            "clang",
+            seen[0].clone(),
+            Some(debug_frame(&cfa, AmdOps::Raw)),
+            true,
+        ),
+    )
+    .unwrap();
+    let frame = dwarfdump(&["--debug-frame"], &p);
+    assert!(frame.contains("DW_CFA_LLVM_def_aspace_cfa:"), "{frame}");
+    assert!(frame.contains("DW_CFA_LLVM_def_aspace_cfa_sf:"), "{frame}");
+    assert!(frame.contains("in addrspace6"), "{frame}");
     std::fs::write(&p, object("clang", seen[1].clone(), None, true)).unwrap();
     let text = dwarfdump(&["--debug-info"], &p);
     assert!(text.contains("DW_OP_regx"), "{text}");
