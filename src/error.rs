@@ -46,6 +46,14 @@ pub enum Error {
     /// An IR module the vISA writer cannot express as tables.
     #[error("cannot write vISA tables: {0}")]
     VisaWrite(String),
+    /// Malformed DWARF/ELF: the section and the byte offset in it of the damage.
+    #[error("{path}: {section} offset {offset:#x}: {message}")]
+    Dwarf {
+        path: String,
+        section: String,
+        offset: u64,
+        message: String,
+    },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
     #[error("writing {target} is not supported yet: {reason}")]

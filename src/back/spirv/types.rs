@@ -158,7 +158,16 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             }
             let mut args = vec![("Name", name(t)), ("Underlying Type", under)];
             args.extend(w.place(r, t.at, t.scope));
-            args.push(("Size", w.size(r, t.size)));
+            // spirv-val wants a positive constant size even for a declaration (DWARF's has none).
+            let size = match t.size {
+                None => {
+                    w.ledger
+                        .approx(r, "an enumeration without a size written as 32 bits");
+                    V::Num(w.num(r, 32))
+                }
+                s => w.size(r, s),
+            };
+            args.push(("Size", size));
             args.push(("Flags", V::Num(w.flags(r, t.flags))));
             args.push(("Value, Name", V::Pairs(pairs)));
             w.ext(r, "DebugTypeEnum", &args)
