@@ -7,11 +7,17 @@
 #   kernel.ocl100.spv kernel.legacy.spv                   llvm-spirv-14 of kernel.O0.bc
 #   kernel.nodebug.bc kernel.nodebug.spv                  same, debug info stripped
 #   kernel.gfx900.o                                       AMDGPU ELF, DWARF 5, -O2
+#   kernel.gfx900.O0.o kernel.gfx900.dwarf4.o             AMDGPU gfx900, DWARF 5 -O0, DWARF 4 -O2
+#   kernel.gfx90a.o kernel.gfx1030.o                      AMDGPU gfx90a / gfx1030, DWARF 5, -O2
 #   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
 #   particles.nodebug.spv shade.nodebug.spv               glslang -V, no debug info (the code parts)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
+#   prog.dwarf5.O2.o prog.dwarf4.O2.o                     x86-64 -O2 with macros (.debug_macro, .debug_macinfo)
+#   prog.embed.o                                          DWARF 5 with embedded source (DW_LNCT_LLVM_source)
+#   shapes.dwarf5.o shapes.dwarf4.O2.o                    x86-64 C++ (classes, templates, namespaces)
+#   shapes.types.o                                        same, DWARF 5 type units (-fdebug-types-section)
 #   frag.O0.bc/.ll frag.O2.bc/.ll                         spir64 OpenCL C; -O2: inlining, DW_OP_LLVM_fragment
-#   shapes.O0.bc/.ll shapes.O2.bc/.ll                     x86-64 C++ (templates, namespaces, inheritance)
+#   shapes.O0.bc/.ll shapes.O2.bc/.ll                     the same C++ as LLVM IR (-O0, -O2)
 #   prog.O2.ll                                            x86-64 host C at -O2 (LLVM IR)
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
@@ -48,7 +54,7 @@ step "kernel.cl -> spir64 bitcode (-O0, -O2)"
 step "frag.cl -> spir64 bitcode (-O0, -O2); shapes.cpp -> x86-64 bitcode (-O0, -O2)"
 for o in O0 O2; do
   "$CLANG" "${CL[@]}" -$o -emit-llvm -c frag.cl -o "$OUT/frag.$o.bc"
-  "$CLANG" -g -$o -fno-exceptions "${DBGMAP[@]}" -emit-llvm -c shapes.cpp -o "$OUT/shapes.$o.bc"
+  "$CLANG" -std=c++17 -g -$o "${DBGMAP[@]}" -emit-llvm -c shapes.cpp -o "$OUT/shapes.$o.bc"
 done
 "$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.O2.ll"
 
@@ -56,6 +62,13 @@ step "kernel.cl -> AMDGPU gfx900 object"
 # -nogpulib: no ROCm device libraries on Debian; the relocatable .o suffices.
 "$CLANG" -target amdgcn-amd-amdhsa -mcpu=gfx900 -nogpulib -x cl -cl-std=CL2.0 \
   -g -O2 "${DBGMAP[@]}" -c kernel.cl -o "$OUT/kernel.gfx900.o"
+
+step "kernel.cl -> AMDGPU objects: gfx900 -O0 and DWARF 4, gfx90a, gfx1030"
+AMD=(-target amdgcn-amd-amdhsa -nogpulib -x cl -cl-std=CL2.0 -g "${DBGMAP[@]}")
+"$CLANG" "${AMD[@]}" -mcpu=gfx900 -O0 -c kernel.cl -o "$OUT/kernel.gfx900.O0.o"
+"$CLANG" "${AMD[@]}" -mcpu=gfx900 -O2 -gdwarf-4 -c kernel.cl -o "$OUT/kernel.gfx900.dwarf4.o"
+"$CLANG" "${AMD[@]}" -mcpu=gfx90a -O2 -c kernel.cl -o "$OUT/kernel.gfx90a.o"
+"$CLANG" "${AMD[@]}" -mcpu=gfx1030 -O2 -c kernel.cl -o "$OUT/kernel.gfx1030.o"
 
 step "GLSL -> SPIR-V with NonSemantic debug info (-gVS)"
 # Relative input names here become the DebugSource file names.
@@ -70,6 +83,13 @@ step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-4 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.o"
 "$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.ll"
 "$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" prog.c -o "$OUT/prog.O2"
+"$CLANG" -gdwarf-5 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.O2.o"
+"$CLANG" -gdwarf-4 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.O2.o"
+"$CLANG" -gdwarf-5 -gembed-source -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.embed.o"
+step "shapes.cpp -> x86-64 objects (DWARF 5 -O0, DWARF 4 -O2)"
+"$CLANG" -std=c++17 -gdwarf-5 -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf5.o"
+"$CLANG" -std=c++17 -gdwarf-4 -O2 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf4.O2.o"
+"$CLANG" -std=c++17 -gdwarf-5 -fdebug-types-section -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.types.o"
 
 cd "$OUT"
 step "llvm-dis, llvm-spirv-14 (ocl-100, legacy, no debug)"
@@ -85,8 +105,12 @@ step "checks"
 expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
           particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2
+          kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
+          prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
           frag.O0.bc frag.O0.ll frag.O2.bc frag.O2.ll shapes.O0.bc shapes.O0.ll shapes.O2.bc shapes.O2.ll
           prog.O2.ll)
+ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
+             prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done
@@ -94,7 +118,7 @@ done
 # be (inputs-and-peers.md section 1), so it is not validated here.
 "$SPIRV_VAL" --target-env vulkan1.1 particles.spv
 "$SPIRV_VAL" --target-env vulkan1.1 shade.spv
-for f in kernel.gfx900.o prog.dwarf5.o prog.dwarf4.o prog.O2; do
+for f in kernel.gfx900.o prog.dwarf5.o prog.dwarf4.o prog.O2 "${ELF_OBJECTS[@]}"; do
   llvm-dwarfdump --verify "$f" >/dev/null || { echo "corpus/build.sh: llvm-dwarfdump --verify failed on $f" >&2; exit 1; }
 done
 # grep -F -l: list files containing a build path (fixed string, binary-safe).

@@ -100,6 +100,23 @@ pub struct Report {
     pub diagnostics: Diagnostics,
 }
 
+impl Report {
+    /// A report before the conversion ran: status `ok`, nothing counted yet.
+    pub fn new(input: &str, output: &str) -> Report {
+        Report {
+            input: input.to_string(),
+            output: output.to_string(),
+            target: None,
+            flavour: None,
+            status: "ok",
+            error: None,
+            bytes_in: 0,
+            bytes_out: 0,
+            diagnostics: Diagnostics::default(),
+        }
+    }
+}
+
 /// Lowers a non-in-place input; LLVM input with `--into` a SPIR-V module is tied to that module.
 fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, Diagnostics)> {
     #[cfg(feature = "llvm")]
@@ -208,10 +225,9 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             })
         }
         Target::Visa => {
-            return Err(Error::UnsupportedOutput {
-                target: "vISA tables",
-                reason: "the vISA writer is not built yet",
-            })
+            let (bytes, diags) = crate::back::visa::write(&module)?;
+            diagnostics.losses.extend(diags.losses);
+            bytes
         }
     };
     drop(words);

@@ -40,6 +40,23 @@ pub enum Error {
     /// LLVM input LLVM rejected (does not parse, fails the verifier) or crashed on.
     #[error("{path}: {message}")]
     Llvm { path: String, message: String },
+    /// Malformed vISA debug tables: the object, table and byte offset of the damage.
+    #[error("{path}: {error}")]
+    Visa {
+        path: String,
+        error: crate::visa::DecodeError,
+    },
+    /// An IR module the vISA writer cannot express as tables.
+    #[error("cannot write vISA tables: {0}")]
+    VisaWrite(String),
+    /// Malformed DWARF/ELF: the section and the byte offset in it of the damage.
+    #[error("{path}: {section} offset {offset:#x}: {message}")]
+    Dwarf {
+        path: String,
+        section: String,
+        offset: u64,
+        message: String,
+    },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
     #[error("writing {target} is not supported yet: {reason}")]

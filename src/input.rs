@@ -131,6 +131,7 @@ pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
     let format = detect(&input.bytes).ok_or_else(|| Error::UnknownFormat {
         path: input.name.clone(),
     })?;
+    #[cfg(not(feature = "llvm"))]
     let unsupported = |reason| Error::UnsupportedInput {
         path: input.name.clone(),
         format: format.name(),
@@ -152,7 +153,7 @@ pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
             Ok((ir::text::parse(text, &input.name)?, Diagnostics::default()))
         }
         Format::Spirv => crate::front::spirv::read(&input.bytes, &input.name),
-        Format::Elf => Err(unsupported("the DWARF reader is not built yet")),
+        Format::Elf => crate::front::dwarf::read(&input.bytes, &input.name),
         #[cfg(feature = "llvm")]
         Format::LlvmBitcode | Format::LlvmText => {
             crate::front::llvm::read(&input.bytes, &input.name)
@@ -161,7 +162,7 @@ pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
         Format::LlvmBitcode | Format::LlvmText => {
             Err(unsupported("dwarv was built without the `llvm` feature"))
         }
-        Format::Visa => Err(unsupported("the vISA reader is not built yet")),
+        Format::Visa => crate::front::visa::read(&input.bytes, &input.name),
     }
 }
 

@@ -3,14 +3,16 @@
 //!
 //! - [`front`]: readers lowering each input format to the IR;
 //! - [`ir`]: the neutral IR, its text form, validator and structural diff;
-//! - [`spec`]: constants and per-format tables;
+//! - [`spec`]: constants and per-format tables; [`dwarf`]: the DWARF expression/CFA codecs;
 //! - [`input`] / [`output`]: format detection, loading, atomic writes;
 //! - [`convert`]: the conversion driver; [`cli`]: the command line.
 
 pub mod back;
+pub mod batch;
 pub mod cli;
 pub mod convert;
 pub mod diag;
+pub mod dwarf;
 pub mod error;
 pub mod front;
 pub mod input;
@@ -18,5 +20,7 @@ pub mod ir;
 pub mod output;
 pub mod spec;
 pub mod spirv;
+pub mod stats;
+pub mod visa;
 
 pub use error::{Error, Result};

@@ -1,59 +1,59 @@
-// Corpus input for dwarv's LLVM frontend: C++ with namespaces, class templates, a function
-// template, single and virtual inheritance, a static member and a using-declaration. Freestanding
-// (no headers), compiled for x86-64 at -O0 and -O2.
+// C++ features for the DWARF reader: namespaces, classes with virtual methods and
+// inheritance, templates (type, value, pack), enum class, references, static members,
+// using-declarations, lambdas and an inlined call chain.
+#include <stddef.h>
 
 namespace geo {
-namespace detail {
-template <typename T> struct vec2 {
-    T x, y;
-    T dot(const vec2 &o) const { return x * o.x + y * o.y; }
+enum class Unit : unsigned char { Mm = 1, Cm = 10, M = 100 };
+
+struct Shape {
+  static int count;
+  Unit unit = Unit::Mm;
+  Shape() { ++count; }
+  virtual ~Shape() { --count; }
+  virtual double area() const = 0;
 };
-} // namespace detail
+int Shape::count = 0;
 
-using detail::vec2;
+template <typename T, int N> struct Poly : Shape {
+  T xs[N];
+  T ys[N];
+  double area() const override {
+    double a = 0;
+    for (int i = 0; i < N; ++i) {
+      int j = (i + 1) % N;
+      a += double(xs[i]) * ys[j] - double(xs[j]) * ys[i];
+    }
+    return a < 0 ? -a / 2 : a / 2;
+  }
+};
 
-class shape {
+class Circle final : public Shape {
+  double r_;
+
 public:
-    virtual ~shape() {}
-    virtual float area() const = 0;
-    static int count;
-
-protected:
-    vec2<float> origin{0, 0};
+  explicit Circle(double r) : r_(r) {}
+  double area() const override { return 3.14159 * r_ * r_; }
+  double &radius() { return r_; }
 };
 
-int shape::count = 0;
-
-class rect : public shape {
-public:
-    rect(float w, float h) : size{w, h} { ++count; }
-    float area() const override { return size.x * size.y; }
-
-private:
-    vec2<float> size;
-};
-
-struct tagged : virtual shape {
-    unsigned tag = 7;
-    float area() const override { return float(tag); }
-};
-
-template <typename T, int N> T sum(const T (&v)[N]) {
-    T s{};
-    for (int i = 0; i < N; i++)
-        s += v[i];
-    return s;
-}
+template <typename... Ts> inline double sum_areas(const Ts &...s) { return (0.0 + ... + s.area()); }
 } // namespace geo
 
-int main(int argc, char **) {
-    geo::rect r(2.0f, float(argc));
-    geo::tagged t;
-    geo::vec2<int> a{argc, 3};
-    int parts[3] = {a.dot(a), argc, 1};
-    const geo::shape *all[2] = {&r, &t};
-    float total = 0;
-    for (const geo::shape *s : all)
-        total += s->area();
-    return int(total) + geo::sum(parts) + geo::shape::count;
+using geo::Circle;
+namespace alias = geo;
+
+static inline int scaled(int v, int by) { return v * by; }
+
+int main(int argc, char **argv) {
+  alias::Poly<int, 3> tri;
+  tri.xs[0] = 0; tri.ys[0] = 0;
+  tri.xs[1] = 4; tri.ys[1] = 0;
+  tri.xs[2] = 0; tri.ys[2] = scaled(argc, 3);
+  Circle c(argc * 0.5);
+  c.radius() += 1.0;
+  auto twice = [&](double x) { return x * 2 + c.radius(); };
+  size_t n = geo::Shape::count;
+  double total = geo::sum_areas(tri, c);
+  return int(twice(total) + n) + (argv != nullptr);
 }
