@@ -69,6 +69,18 @@ enum Command {
         /// Write a JSON report of the conversion (losses included).
         #[arg(long)]
         report: Option<String>,
+        /// DWARF output: write every unit in this version (default: each unit's own, else 5).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(4..=5))]
+        dwarf_version: Option<u16>,
+        /// DWARF output: write AMD's heterogeneous-debugging extensions (default: when the IR holds them).
+        #[arg(long, overrides_with = "no_amdgpu_ext")]
+        amdgpu_ext: bool,
+        /// DWARF output: never write AMD's extensions (what needs them is dropped, with a loss).
+        #[arg(long)]
+        no_amdgpu_ext: bool,
+        /// DWARF output: encoding of AMD's operations (raw 0xe1–0xec, or DW_OP_LLVM_user).
+        #[arg(long, value_enum, default_value = "raw")]
+        amd_op_encoding: OpEncodingArg,
     },
     /// Convert to a target and back, then diff against the input (exit as `diff`).
     Roundtrip {
@@ -92,6 +104,12 @@ enum TargetArg {
 enum ViaArg {
     Spirv,
     Dwarf,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OpEncodingArg {
+    Raw,
+    User,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -216,12 +234,28 @@ fn dispatch(command: Command) -> Result<i32> {
             into,
             strict,
             report,
+            dwarf_version,
+            amdgpu_ext,
+            no_amdgpu_ext,
+            amd_op_encoding,
         } => {
             let opts = convert::Options {
                 to: to.map(Into::into),
                 flavour: flavour.map(Into::into),
                 into,
                 strict,
+                dwarf: convert::DwarfOptions {
+                    version: dwarf_version,
+                    amd_ext: match (amdgpu_ext, no_amdgpu_ext) {
+                        (true, _) => Some(true),
+                        (_, true) => Some(false),
+                        _ => None,
+                    },
+                    op_encoding: match amd_op_encoding {
+                        OpEncodingArg::Raw => crate::back::dwarf::OpEncoding::Raw,
+                        OpEncodingArg::User => crate::back::dwarf::OpEncoding::User,
+                    },
+                },
             };
             let mut rep = Report {
                 input: input.clone(),

@@ -84,6 +84,16 @@ pub struct Options {
     pub flavour: Option<Flavour>,
     pub into: Option<String>,
     pub strict: bool,
+    /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
+    pub dwarf: DwarfOptions,
+}
+
+/// The DWARF writer's switches (see `back::dwarf::WriteOptions`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DwarfOptions {
+    pub version: Option<u16>,
+    pub amd_ext: Option<bool>,
+    pub op_encoding: crate::back::dwarf::OpEncoding,
 }
 
 /// What a conversion did, for `--report`.
@@ -182,10 +192,22 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             bytes
         }
         Target::Dwarf => {
-            return Err(Error::UnsupportedOutput {
-                target: "DWARF",
-                reason: "the DWARF writer is not built yet",
-            })
+            let base = match &opts.into {
+                Some(path) => Some(std::fs::read(path).map_err(|source| Error::Io {
+                    path: path.clone(),
+                    source,
+                })?),
+                None => None,
+            };
+            let wopts = crate::back::dwarf::WriteOptions {
+                dwarf_version: opts.dwarf.version,
+                amd_ext: opts.dwarf.amd_ext,
+                op_encoding: opts.dwarf.op_encoding,
+                into: base.as_deref(),
+            };
+            let (bytes, diags) = crate::back::dwarf::write(&module, &wopts)?;
+            diagnostics.losses.extend(diags.losses);
+            bytes
         }
         Target::Visa => {
             return Err(Error::UnsupportedOutput {

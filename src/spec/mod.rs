@@ -1,5 +1,6 @@
 //! Constants and tables of the formats dwarv speaks: data only, no logic.
 
 pub mod dwarf;
+pub mod dwarf_vendor;
 pub mod spirv;
 pub mod spirv_grammar;
