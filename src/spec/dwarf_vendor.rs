@@ -63,8 +63,18 @@ pub const DW_AT_DWARV_THIS_ADJUSTMENT: DwAt = DwAt(0x3d12);
 pub const DW_AT_DWARV_EVENTS: DwAt = DwAt(0x3d13);
 /// The variable that declares a common block.
 pub const DW_AT_DWARV_COMMON_DECL: DwAt = DwAt(0x3d14);
+/// The DWARF version a non-DWARF source recorded for a unit (SPIR-V DebugCompilationUnit).
+pub const DW_AT_DWARV_SOURCE_DWARF_VERSION: DwAt = DwAt(0x3d15);
+/// The SPIR-V debug set's Version operand of a unit.
+pub const DW_AT_DWARV_DEBUG_VERSION: DwAt = DwAt(0x3d16);
+/// The composite or function a DW_TAG_DWARV_TEMPLATE instantiates.
+pub const DW_AT_DWARV_TEMPLATE_TARGET: DwAt = DwAt(0x3d17);
+/// A constant value that is an entity (a template argument naming a variable).
+pub const DW_AT_DWARV_VALUE_REF: DwAt = DwAt(0x3d18);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
+/// A template value parameter without a type (DW_TAG_template_value_parameter needs one).
+pub const DW_TAG_DWARV_UNTYPED_VALUE_PARAM: DwTag = DwTag(0x4d01);
 
 /// Flags written as standard DWARF attributes (flag forms).
 pub const FLAG_ATTRS: &[(&str, DwAt)] = &[

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use gimli::write::{Address, AttributeValue, Expression, LocationList};
+use gimli::write::{AttributeValue, Expression};
 
 use super::unit::{addr, Builder};
 use super::OpEncoding;
@@ -71,6 +71,18 @@ fn bytes(b: &mut Builder, u: usize, e: Handle<Expr>, place: Ref) -> Option<Vec<u
         );
         return None;
     }
+    // Indexes into a .debug_addr that dwarv does not write (readers resolve them).
+    if ops
+        .iter()
+        .any(|o| matches!(o.code.0, 0xa1 | 0xa2 | 0xfb | 0xfc))
+    {
+        b.loss(
+            LossKind::Dropped,
+            place,
+            "an expression indexing .debug_addr",
+        );
+        return None;
+    }
     let enc = crate::dwarf::Encoding {
         address_size: b.s.address_size,
         offset_size: 4,
@@ -115,20 +127,17 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
         Location::Expr(e) => expression(b, u, e, Ref::Expr(e)).map(AttributeValue::Exprloc),
         Location::List(h) => {
             let version = b.dwarf.units.get(b.units[u]).version();
-            let mut out = Vec::new();
+            let (mut out, mut default) = (Vec::new(), None);
             for entry in &b.m.loclists.get(h).entries {
                 let Some(data) = expression(b, u, entry.expr, Ref::LocList(h)) else {
                     continue;
                 };
                 match entry.range {
-                    Some(r) => out.push(gimli::write::Location::StartEnd {
-                        begin: Address::Constant(addr(r.start)),
-                        end: Address::Constant(addr(r.end)),
-                        data,
-                    }),
-                    None if version >= 5 => {
-                        out.push(gimli::write::Location::DefaultLocation { data })
+                    Some(r) if addr(r.end) > addr(r.start) => {
+                        out.push((addr(r.start), addr(r.end), data))
                     }
+                    Some(_) => b.loss(LossKind::Dropped, Ref::LocList(h), "an empty range"),
+                    None if version >= 5 => default = Some(data),
                     None => b.loss(
                         LossKind::Dropped,
                         Ref::LocList(h),
@@ -136,7 +145,8 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
                     ),
                 }
             }
-            let id = b.unit_mut(u).locations.add(LocationList(out));
+            let list = super::unit::loc_list(version, out, default);
+            let id = b.unit_mut(u).locations.add(list);
             Some(AttributeValue::LocationListRef(id))
         }
     }
@@ -204,11 +214,7 @@ pub(super) fn events_location(
         let res = encode_expr(&ops, &enc, &mut refs);
         b.used_refs |= refs.used;
         match res {
-            Ok(bytes) => list.push(gimli::write::Location::StartEnd {
-                begin: Address::Constant(start),
-                end: Address::Constant(end),
-                data: Expression::raw(bytes),
-            }),
+            Ok(bytes) => list.push((start, end, Expression::raw(bytes))),
             Err(err) => b.loss(
                 LossKind::Dropped,
                 Ref::Var(v),
@@ -219,7 +225,11 @@ pub(super) fn events_location(
     if list.is_empty() {
         return None;
     }
-    let id = b.unit_mut(u).locations.add(LocationList(list));
+    let version = b.dwarf.units.get(b.units[u]).version();
+    let id = b
+        .unit_mut(u)
+        .locations
+        .add(super::unit::loc_list(version, list, None));
     Some(AttributeValue::LocationListRef(id))
 }
 

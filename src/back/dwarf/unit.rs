@@ -15,7 +15,7 @@ use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::{
     Bound, CodePos, CodeRange, Flags, Handle, Location, Module, PtrKind, Ref, ScopeKind,
-    TemplateParamKind, Type, TypeKind, Value, VarKind,
+    SourceFormat, TemplateParamKind, Type, TypeKind, Value, VarKind,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -36,6 +36,8 @@ pub(super) struct Builder<'m, 'd> {
     pub offsets: Option<expr::Offsets>,
     /// Whether some expression named a DIE in this pass.
     pub used_refs: bool,
+    /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
+    run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
 }
 
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md).
@@ -85,9 +87,16 @@ fn build_once(
         filled: Default::default(),
         offsets,
         used_refs: false,
+        run_ranges: run_ranges(m),
     };
     for (h, u) in m.units.iter() {
-        let version = match s.version.or(u.dwarf_version).unwrap_or(5) {
+        // DWARF input keeps its units' versions; units from SPIR-V, LLVM or vISA are DWARF 5
+        // (their recorded version is the source's operand, kept in a dwarv attribute).
+        let own = match m.source.format {
+            SourceFormat::Dwarf | SourceFormat::Ir => u.dwarf_version,
+            _ => None,
+        };
+        let version = match s.version.or(own).unwrap_or(5) {
             v @ 2..=5 => v,
             v => {
                 b.loss(
@@ -331,6 +340,12 @@ impl Builder<'_, '_> {
         self.unit_mut(d.0).get_mut(d.1).set(at, v);
     }
 
+    fn set_udata(&mut self, d: Die, at: DwAt, v: Option<u64>) {
+        if let Some(v) = v {
+            self.set(d, at, AttributeValue::Udata(v));
+        }
+    }
+
     fn set_ref(&mut self, d: Die, at: DwAt, r: Option<Ref>) {
         if let Some(v) = r.and_then(|r| self.ref_to(d.0, r)) {
             self.set(d, at, v);
@@ -493,14 +508,8 @@ impl Builder<'_, '_> {
                 );
             }
             many => {
-                let list = RangeList(
-                    many.iter()
-                        .map(|r| gimli::write::Range::StartEnd {
-                            begin: gimli::write::Address::Constant(addr(r.start)),
-                            end: gimli::write::Address::Constant(addr(r.end)),
-                        })
-                        .collect(),
-                );
+                let version = self.dwarf.units.get(self.units[d.0]).version();
+                let list = range_list(version, many);
                 let id = self.unit_mut(d.0).ranges.add(list);
                 self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
             }
@@ -597,6 +606,18 @@ impl Builder<'_, '_> {
                 "DW_AT_LLVM_augmentation (AMD extensions off)",
             );
         }
+        self.set_udata(
+            d,
+            vendor::DW_AT_DWARV_SOURCE_DWARF_VERSION,
+            u.dwarf_version
+                .filter(|_| !matches!(m.source.format, SourceFormat::Dwarf | SourceFormat::Ir))
+                .map(u64::from),
+        );
+        self.set_udata(
+            d,
+            vendor::DW_AT_DWARV_DEBUG_VERSION,
+            u.debug_version.map(u64::from),
+        );
         if u.emission != crate::ir::EmissionKind::FULL {
             self.set(
                 d,
@@ -628,15 +649,8 @@ impl Builder<'_, '_> {
             dw::DW_AT_low_pc,
             AttributeValue::Address(gimli::write::Address::Constant(0)),
         );
-        let list = RangeList(
-            ranges
-                .iter()
-                .map(|r| gimli::write::Range::StartEnd {
-                    begin: gimli::write::Address::Constant(addr(r.start)),
-                    end: gimli::write::Address::Constant(addr(r.end)),
-                })
-                .collect(),
-        );
+        let version = self.dwarf.units.get(self.units[d.0]).version();
+        let list = range_list(version, ranges);
         let id = self.unit_mut(d.0).ranges.add(list);
         self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
     }
@@ -977,7 +991,12 @@ impl Builder<'_, '_> {
                 self.set_ref(d, dw::DW_AT_containing_type, tref(*class));
             }
             TypeKind::Template { target, params } => {
-                self.set_ref(d, dw::DW_AT_type, *target);
+                // A type target is DW_AT_type (LLVM 14's name printer needs one on an unknown
+                // tag); a function is not a type, so it goes in dwarv's attribute.
+                match target {
+                    Some(Ref::Type(_)) => self.set_ref(d, dw::DW_AT_type, *target),
+                    _ => self.set_ref(d, vendor::DW_AT_DWARV_TEMPLATE_TARGET, *target),
+                }
                 for p in params.clone() {
                     self.fill(Ref::Type(p));
                 }
@@ -1050,25 +1069,17 @@ impl Builder<'_, '_> {
                 "address space kept only in dwarv attributes (AMD extensions off)",
             );
         }
-        self.set(
+        self.set_udata(d, vendor::DW_AT_DWARV_MEMORY, Some(space.memory.0.into()));
+        self.set_udata(
             d,
-            vendor::DW_AT_DWARV_MEMORY,
-            AttributeValue::Udata(space.memory.0.into()),
+            vendor::DW_AT_DWARV_STORAGE_CLASS,
+            space.storage_class.map(u64::from),
         );
-        if let Some(sc) = space.storage_class {
-            self.set(
-                d,
-                vendor::DW_AT_DWARV_STORAGE_CLASS,
-                AttributeValue::Udata(sc.into()),
-            );
-        }
-        if let Some(a) = space.dwarf_space {
-            self.set(
-                d,
-                vendor::DW_AT_DWARV_ADDRESS_SPACE,
-                AttributeValue::Udata(a.into()),
-            );
-        }
+        self.set_udata(
+            d,
+            vendor::DW_AT_DWARV_ADDRESS_SPACE,
+            space.dwarf_space.map(u64::from),
+        );
         let _ = r;
     }
 
@@ -1080,6 +1091,11 @@ impl Builder<'_, '_> {
             },
             Value::Bytes(b) => self.set(d, at, AttributeValue::Block(b.clone())),
             Value::Str(s) => self.set_str(d, at, Some(s)),
+            // A constant that is an entity (a template argument naming a variable): DWARF's
+            // constant forms cannot refer, so dwarv's attribute does.
+            Value::Ref(r) if at == dw::DW_AT_const_value => {
+                self.set_ref(d, vendor::DW_AT_DWARV_VALUE_REF, Some(*r))
+            }
             Value::Ref(r) => self.set_ref(d, at, Some(*r)),
             Value::Symbol(s) => self.set_str(d, vendor::DW_AT_DWARV_SYMBOL, Some(s)),
             Value::Spirv(id) => self.set(
@@ -1130,6 +1146,10 @@ impl Builder<'_, '_> {
                 let decl = matches!(sc.kind, ScopeKind::FunctionDecl(_));
                 self.fill_function(d, s, f, decl);
             }
+            ScopeKind::LexicalBlock { ranges } if ranges.is_empty() => {
+                let r = self.run_ranges.get(&s).cloned().unwrap_or_default();
+                self.set_ranges(d, &r);
+            }
             ScopeKind::LexicalBlock { ranges } => self.set_ranges(d, ranges),
             ScopeKind::BlockFile { .. } => {}
         }
@@ -1155,13 +1175,11 @@ impl Builder<'_, '_> {
         if decl {
             self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
         }
-        if let Some(l) = f.scope_line {
-            self.set(
-                d,
-                vendor::DW_AT_DWARV_SCOPE_LINE,
-                AttributeValue::Udata(l.into()),
-            );
-        }
+        self.set_udata(
+            d,
+            vendor::DW_AT_DWARV_SCOPE_LINE,
+            f.scope_line.map(u64::from),
+        );
         self.set_ref(d, dw::DW_AT_specification, f.declaration.map(Ref::Scope));
         self.set_ref(
             d,
@@ -1198,7 +1216,12 @@ impl Builder<'_, '_> {
                 AttributeValue::CallingConvention(gimli::DwCc(cc)),
             );
         }
-        self.set_ranges(d, &f.ranges);
+        if f.ranges.is_empty() && !decl {
+            let r = self.run_ranges.get(&s).cloned().unwrap_or_default();
+            self.set_ranges(d, &r);
+        } else {
+            self.set_ranges(d, &f.ranges);
+        }
         if let Some(p) = f.entry_pc {
             self.set(
                 d,
@@ -1319,6 +1342,14 @@ impl Builder<'_, '_> {
                 Ref::Scope(s) => enclosing_function(m, s),
                 _ => None,
             });
+        // Else the function around the call sites nested in this one (their calls are inlined
+        // code of the function inlined here).
+        let origin = origin.or_else(|| {
+            m.inlined
+                .values()
+                .filter(|x| x.parent == Some(i))
+                .find_map(|x| x.scope.and_then(|s| enclosing_function(m, s)))
+        });
         self.set_ref(d, dw::DW_AT_abstract_origin, origin.map(Ref::Scope));
         let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
         ranges.sort();
@@ -1417,6 +1448,10 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
         TypeKind::Template { .. } => vendor::DW_TAG_DWARV_TEMPLATE,
         TypeKind::TemplateParam { kind, .. } => match kind {
             TemplateParamKind::Type => dw::DW_TAG_template_type_parameter,
+            // LLVM 14's name printer dereferences the type of a value parameter unchecked.
+            TemplateParamKind::Value if ty_of(ty).is_none() => {
+                vendor::DW_TAG_DWARV_UNTYPED_VALUE_PARAM
+            }
             TemplateParamKind::Value => dw::DW_TAG_template_value_parameter,
             TemplateParamKind::Template => dw::DW_TAG_GNU_template_template_param,
             TemplateParamKind::Pack => dw::DW_TAG_GNU_template_parameter_pack,
@@ -1424,6 +1459,13 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
         TypeKind::String { .. } => dw::DW_TAG_string_type,
         TypeKind::Unspecified => dw::DW_TAG_unspecified_type,
         TypeKind::Other { tag, .. } => DwTag(*tag),
+    }
+}
+
+fn ty_of(t: &Type) -> Option<Handle<Type>> {
+    match &t.kind {
+        TypeKind::TemplateParam { ty, .. } => *ty,
+        _ => None,
     }
 }
 
@@ -1443,6 +1485,102 @@ pub(super) fn enclosing_function(
         }
     }
     None
+}
+
+/// The code of each function and block according to the scope runs: a run counts for its scope
+/// and every enclosing one; inlined code counts for the scopes around its call sites.
+fn run_ranges(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> {
+    let mut out: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> = HashMap::new();
+    for run in &m.scope_runs {
+        let mut starts: Vec<Handle<crate::ir::Scope>> = Vec::new();
+        // Inlined code belongs to the inlined_subroutine DIEs, not to the inlined function.
+        if let (Ref::Scope(s), None) = (run.scope, run.inlined) {
+            starts.push(s);
+        }
+        let mut i = run.inlined;
+        for _ in 0..256 {
+            let Some(h) = i else { break };
+            // Only the outermost call site is in concrete (not inlined) code.
+            let ia = m.inlined.get(h);
+            if ia.parent.is_none() {
+                starts.extend(ia.scope);
+            }
+            i = ia.parent;
+        }
+        let mut seen = std::collections::HashSet::new();
+        for s0 in starts {
+            let mut cur = Some(s0);
+            for _ in 0..256 {
+                let Some(s) = cur else { break };
+                if !seen.insert(s) {
+                    break;
+                }
+                out.entry(s).or_default().push(run.range);
+                cur = match m.scopes.get(s).parent {
+                    Some(Ref::Scope(p)) => Some(p),
+                    _ => None,
+                };
+            }
+        }
+    }
+    for r in out.values_mut() {
+        r.sort();
+        merge_ranges(r);
+    }
+    out
+}
+
+/// A range list. DWARF 4 entries are relative to the unit's base address, so the list resets
+/// it to 0 first; empty ranges are left out (DWARF has no way to say them).
+fn range_list(version: u16, ranges: &[CodeRange]) -> RangeList {
+    use gimli::write::{Address, Range};
+    let mut out = Vec::new();
+    if version <= 4 {
+        out.push(Range::BaseAddress {
+            address: Address::Constant(0),
+        });
+    }
+    for r in ranges.iter().filter(|r| addr(r.end) > addr(r.start)) {
+        let (begin, end) = (addr(r.start), addr(r.end));
+        out.push(match version {
+            ..=4 => Range::OffsetPair { begin, end },
+            _ => Range::StartEnd {
+                begin: Address::Constant(begin),
+                end: Address::Constant(end),
+            },
+        });
+    }
+    RangeList(out)
+}
+
+/// A location list from (start, end, expression) entries and an optional default entry (DWARF 5
+/// only), made like `range_list`.
+pub(super) fn loc_list(
+    version: u16,
+    entries: Vec<(u64, u64, gimli::write::Expression)>,
+    default: Option<gimli::write::Expression>,
+) -> gimli::write::LocationList {
+    use gimli::write::{Address, Location};
+    let mut out = Vec::new();
+    if version <= 4 {
+        out.push(Location::BaseAddress {
+            address: Address::Constant(0),
+        });
+    }
+    for (begin, end, data) in entries.into_iter().filter(|e| e.1 > e.0) {
+        out.push(match version {
+            ..=4 => Location::OffsetPair { begin, end, data },
+            _ => Location::StartEnd {
+                begin: Address::Constant(begin),
+                end: Address::Constant(end),
+                data,
+            },
+        });
+    }
+    if let Some(data) = default {
+        out.push(Location::DefaultLocation { data });
+    }
+    gimli::write::LocationList(out)
 }
 
 /// A string's bytes without NULs (DWARF strings end at the first).
