@@ -7,9 +7,13 @@
 #   kernel.ocl100.spv kernel.legacy.spv                   llvm-spirv-14 of kernel.O0.bc
 #   kernel.nodebug.bc kernel.nodebug.spv                  same, debug info stripped
 #   kernel.gfx900.o                                       AMDGPU ELF, DWARF 5, -O2
+#   kernel.gfx900.O0.o kernel.gfx900.dwarf4.o             AMDGPU gfx900, DWARF 5 -O0, DWARF 4 -O2
+#   kernel.gfx90a.o kernel.gfx1030.o                      AMDGPU gfx90a / gfx1030, DWARF 5, -O2
 #   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
 #   particles.nodebug.spv shade.nodebug.spv               glslang -V, no debug info (the code parts)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
+#   prog.dwarf5.O2.o prog.dwarf4.O2.o                     x86-64 -O2 with macros (.debug_macro, .debug_macinfo)
+#   shapes.dwarf5.o shapes.dwarf4.O2.o                    x86-64 C++ (classes, templates, namespaces)
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
 # compile inside corpus/src with relative names plus -fdebug-prefix-map, and
@@ -47,6 +51,13 @@ step "kernel.cl -> AMDGPU gfx900 object"
 "$CLANG" -target amdgcn-amd-amdhsa -mcpu=gfx900 -nogpulib -x cl -cl-std=CL2.0 \
   -g -O2 "${DBGMAP[@]}" -c kernel.cl -o "$OUT/kernel.gfx900.o"
 
+step "kernel.cl -> AMDGPU objects: gfx900 -O0 and DWARF 4, gfx90a, gfx1030"
+AMD=(-target amdgcn-amd-amdhsa -nogpulib -x cl -cl-std=CL2.0 -g "${DBGMAP[@]}")
+"$CLANG" "${AMD[@]}" -mcpu=gfx900 -O0 -c kernel.cl -o "$OUT/kernel.gfx900.O0.o"
+"$CLANG" "${AMD[@]}" -mcpu=gfx900 -O2 -gdwarf-4 -c kernel.cl -o "$OUT/kernel.gfx900.dwarf4.o"
+"$CLANG" "${AMD[@]}" -mcpu=gfx90a -O2 -c kernel.cl -o "$OUT/kernel.gfx90a.o"
+"$CLANG" "${AMD[@]}" -mcpu=gfx1030 -O2 -c kernel.cl -o "$OUT/kernel.gfx1030.o"
+
 step "GLSL -> SPIR-V with NonSemantic debug info (-gVS)"
 # Relative input names here become the DebugSource file names.
 glslangValidator -V -gVS -o "$OUT/particles.spv" particles.comp >/dev/null
@@ -60,6 +71,11 @@ step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-4 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.o"
 "$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.ll"
 "$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" prog.c -o "$OUT/prog.O2"
+"$CLANG" -gdwarf-5 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.O2.o"
+"$CLANG" -gdwarf-4 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.O2.o"
+step "shapes.cpp -> x86-64 objects (DWARF 5 -O0, DWARF 4 -O2)"
+"$CLANG" -std=c++17 -gdwarf-5 -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf5.o"
+"$CLANG" -std=c++17 -gdwarf-4 -O2 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf4.O2.o"
 
 cd "$OUT"
 step "llvm-dis, llvm-spirv-14 (ocl-100, legacy, no debug)"
@@ -73,7 +89,11 @@ opt -strip-debug kernel.O0.bc -o kernel.nodebug.bc
 step "checks"
 expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
-          particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2)
+          particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2
+          kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
+          prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o)
+ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
+             prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done
@@ -81,7 +101,7 @@ done
 # be (inputs-and-peers.md section 1), so it is not validated here.
 "$SPIRV_VAL" --target-env vulkan1.1 particles.spv
 "$SPIRV_VAL" --target-env vulkan1.1 shade.spv
-for f in kernel.gfx900.o prog.dwarf5.o prog.dwarf4.o prog.O2; do
+for f in kernel.gfx900.o prog.dwarf5.o prog.dwarf4.o prog.O2 "${ELF_OBJECTS[@]}"; do
   llvm-dwarfdump --verify "$f" >/dev/null || { echo "corpus/build.sh: llvm-dwarfdump --verify failed on $f" >&2; exit 1; }
 done
 # grep -F -l: list files containing a build path (fixed string, binary-safe).

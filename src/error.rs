@@ -37,6 +37,14 @@ pub enum Error {
         id: Option<u32>,
         message: String,
     },
+    /// Malformed DWARF/ELF: the section and the byte offset in it of the damage.
+    #[error("{path}: {section} offset {offset:#x}: {message}")]
+    Dwarf {
+        path: String,
+        section: String,
+        offset: u64,
+        message: String,
+    },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
     #[error("writing {target} is not supported yet: {reason}")]

@@ -151,7 +151,7 @@ pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
             Ok((ir::text::parse(text, &input.name)?, Diagnostics::default()))
         }
         Format::Spirv => crate::front::spirv::read(&input.bytes, &input.name),
-        Format::Elf => Err(unsupported("the DWARF reader is not built yet")),
+        Format::Elf => crate::front::dwarf::read(&input.bytes, &input.name),
         Format::LlvmBitcode | Format::LlvmText => {
             Err(unsupported("the LLVM reader is not built yet"))
         }

@@ -4,11 +4,12 @@
 //! (seed 002) nor their `DW_OP_LLVM_user` form nor the aspace CFA instructions, so both formats
 //! go through here.
 
-mod bytes;
+pub(crate) mod bytes;
 pub mod cfa;
 pub mod expr;
 
 pub use cfa::{decode_cfa, encode_cfa};
+pub use expr::LLVM_USER_SUBOPS;
 pub use expr::{decode_expr, encode_expr, OffsetRefs, RefKind, Refs};
 
 /// How AMD's heterogeneous-debugging operations are spelled in the bytes.
@@ -20,6 +21,21 @@ pub enum AmdOps {
     /// `DW_OP_LLVM_user` (0xe9) followed by a ULEB128 sub-opcode (LLVM's `Dwarf.def`); the bytes
     /// 0xe1–0xec other than 0xe9 are then unknown vendor ops.
     User,
+}
+
+/// ELF `e_machine` of AMDGPU code.
+pub const EM_AMDGPU: u16 = 224;
+
+/// The AMD operation encoding a unit's producer and ELF machine imply: AMD's own clang emits the
+/// `DW_OP_LLVM_user` form by default from version 17; everything else (upstream clang, dwarv's
+/// default) the raw one. The reader also falls back to the other encoding for an expression that
+/// only decodes completely in it.
+pub fn amd_ops_for(machine: u16, producer: Option<&str>) -> AmdOps {
+    let amd_clang = producer.and_then(|p| p.split("AMD clang version ").nth(1));
+    match amd_clang.and_then(|v| v.split('.').next()?.parse::<u32>().ok()) {
+        Some(major) if machine == EM_AMDGPU && major >= 17 => AmdOps::User,
+        _ => AmdOps::Raw,
+    }
 }
 
 /// What the byte form of an expression or CFA program depends on. Little-endian only (x86-64

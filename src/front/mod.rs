@@ -1,4 +1,5 @@
 //! Readers: each lowers one input format to `ir::Module` plus the diagnostics of what it
 //! skipped or approximated.
 
+pub mod dwarf;
 pub mod spirv;

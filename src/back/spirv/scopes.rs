@@ -446,11 +446,16 @@ pub fn expr(w: &mut Writer, h: Handle<crate::ir::Expr>) -> u32 {
                 Arg::Int(v) if (i128::from(i32::MIN)..0).contains(v) => {
                     args.push(V::Num(*v as i32 as u32))
                 }
-                _ => w.ledger.dropped(
-                    r,
-                    format!("an operand of operation {code:#x} that is not a 32-bit number"),
-                ),
+                _ => break,
             }
+        }
+        if args.len() != op.args.len() {
+            // A DebugOperation missing an operand is invalid: drop the whole operation.
+            w.ledger.dropped(
+                r,
+                format!("operation {code:#x}: an operand that is not a 32-bit number"),
+            );
+            continue;
         }
         let id = w.e.ext(
             "DebugOperation",

@@ -1,0 +1,128 @@
+//! The ELF side: debug sections of an object or executable, with the relocations of a
+//! relocatable object applied to them (section offsets and addresses sit in RELA addends there).
+
+use object::{
+    Object, ObjectSection, ObjectSymbol, RelocationFlags, RelocationKind, RelocationTarget,
+};
+
+use super::{fail, DResult};
+
+pub use crate::dwarf::EM_AMDGPU;
+
+/// The sections the reader looks at, by gimli's names (`.debug_info` …), plus facts of the file.
+pub struct Elf {
+    pub machine: u16,
+    pub address_size: u8,
+    sections: Vec<(String, Vec<u8>)>,
+}
+
+impl Elf {
+    pub fn section(&self, name: &str) -> &[u8] {
+        self.sections
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(&[][..], |(_, d)| d.as_slice())
+    }
+}
+
+/// R_AMDGPU_ABS32_LO (1), ABS32 (6) and ABS64 (3): object reads EM_AMDGPU as an unknown
+/// architecture, so its relocation kinds are not named.
+fn amdgpu_abs(r_type: u32) -> Option<u8> {
+    match r_type {
+        1 | 6 => Some(32),
+        3 => Some(64),
+        _ => None,
+    }
+}
+
+pub fn load(bytes: &[u8]) -> DResult<Elf> {
+    let file = object::File::parse(bytes).map_err(|e| fail("ELF", 0, format!("{e}")))?;
+    let machine = match &file {
+        object::File::Elf32(f) => f.elf_header().e_machine.get(f.endian()).0,
+        object::File::Elf64(f) => f.elf_header().e_machine.get(f.endian()).0,
+        _ => return Err(fail("ELF", 0, "not an ELF file")),
+    };
+    if !file.is_little_endian() {
+        return Err(fail("ELF", 0, "big-endian ELF is not supported"));
+    }
+    let relocatable = file.kind() == object::ObjectKind::Relocatable;
+    let mut sections = Vec::new();
+    for section in file.sections() {
+        let Ok(name) = section.name() else { continue };
+        if !name.starts_with(".debug_") {
+            continue;
+        }
+        if let Ok(flags) = section.compressed_file_range() {
+            if flags.format != object::CompressionFormat::None {
+                return Err(fail(
+                    name,
+                    0,
+                    "compressed debug sections are not supported (decompress with objcopy --decompress-debug-sections)",
+                ));
+            }
+        }
+        let data = section
+            .data()
+            .map_err(|e| fail(name, 0, format!("section data out of the file: {e}")))?;
+        let mut data = data.to_vec();
+        if relocatable {
+            relocate(&file, &section, name, machine, &mut data)?;
+        }
+        sections.push((name.to_string(), data));
+    }
+    Ok(Elf {
+        machine,
+        address_size: if file.is_64() { 8 } else { 4 },
+        sections,
+    })
+}
+
+/// Applies the absolute relocations of a debug section (S + A written over the field).
+fn relocate(
+    file: &object::File,
+    section: &object::Section,
+    name: &str,
+    machine: u16,
+    data: &mut [u8],
+) -> DResult<()> {
+    for (offset, r) in section.relocations() {
+        let size = match (r.kind(), r.flags()) {
+            (RelocationKind::Absolute, _) => r.size(),
+            (_, RelocationFlags::Elf { r_type }) if machine == EM_AMDGPU => {
+                match amdgpu_abs(r_type.0) {
+                    Some(s) => s,
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        let width = usize::from(size / 8);
+        if width != 4 && width != 8 {
+            continue;
+        }
+        let symbol = match r.target() {
+            RelocationTarget::Symbol(i) => file
+                .symbol_by_index(i)
+                .map(|s| s.address())
+                .map_err(|e| fail(name, offset, format!("relocation symbol: {e}")))?,
+            RelocationTarget::Absolute => 0,
+            _ => continue,
+        };
+        let at = usize::try_from(offset)
+            .ok()
+            .filter(|o| o.saturating_add(width) <= data.len());
+        let Some(at) = at else {
+            return Err(fail(name, offset, "relocation outside its section"));
+        };
+        let addend = if r.has_implicit_addend() {
+            let mut b = [0u8; 8];
+            b[..width].copy_from_slice(&data[at..at + width]);
+            u64::from_le_bytes(b) as i64
+        } else {
+            r.addend()
+        };
+        let value = symbol.wrapping_add(addend as u64);
+        data[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]);
+    }
+    Ok(())
+}
