@@ -227,6 +227,12 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         }
     }
     write_atomic(output, &bytes)?;
+    if let (Target::Dwarf, Some(base)) = (target, &opts.into) {
+        // A binary with its debug sections replaced keeps the base's mode (executable bits).
+        if let Ok(meta) = std::fs::metadata(base) {
+            let _ = std::fs::set_permissions(output, meta.permissions());
+        }
+    }
     report.bytes_out = bytes.len() as u64;
     Ok(())
 }

@@ -50,8 +50,6 @@ pub const DW_AT_DWARV_FLAGS_TEXT: DwAt = DwAt(0x3d0c);
 pub const DW_AT_DWARV_EMISSION: DwAt = DwAt(0x3d0d);
 /// ODR identifier of a composite or enum.
 pub const DW_AT_DWARV_IDENTIFIER: DwAt = DwAt(0x3d0e);
-/// Bit offset of a bit field in its storage unit.
-pub const DW_AT_DWARV_STORAGE_OFFSET: DwAt = DwAt(0x3d0f);
 /// A matrix (array of vectors): the flag is its column-major bit.
 pub const DW_AT_DWARV_MATRIX: DwAt = DwAt(0x3d10);
 /// A function-type parameter whose type is unknown (SPIR-V DebugInfoNone).
@@ -96,7 +94,7 @@ pub const FLAG_ATTRS: &[(&str, DwAt)] = &[
 ];
 
 /// Flags written as attributes other than a flag (accessibility) or by the DIE itself.
-const OTHER_ATTR_FLAGS: &[&str] = &["public", "protected", "private", "definition", "local"];
+const OTHER_ATTR_FLAGS: &[&str] = &["public", "protected", "private"];
 
 /// The flag bits `FLAG_ATTRS` and the attributes above stand for (the rest go to
 /// DW_AT_DWARV_FLAGS).
@@ -120,6 +118,18 @@ pub fn address_class_of(m: Memory) -> Option<u32> {
         (Memory::PRIVATE_WAVE, 4),
     ];
     TABLE.iter().find(|(k, _)| *k == m).map(|(_, c)| *c)
+}
+
+/// The memory kind seed 002's DW_ADDR_LLVM_* names (1 global … 4 private).
+pub fn memory_of_class(c: u32) -> Option<Memory> {
+    [
+        Memory::GLOBAL,
+        Memory::CONSTANT,
+        Memory::GROUP,
+        Memory::PRIVATE,
+    ]
+    .get((c as usize).wrapping_sub(1))
+    .copied()
 }
 
 /// AMDGPU DWARF address space (LLVM's DWARFAS) for a memory kind, for

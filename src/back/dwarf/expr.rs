@@ -278,7 +278,7 @@ pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
         0x18 => AttributeValue::Exprloc(Expression::raw(b.clone())),
         0x08 => AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec()),
         0x0f => AttributeValue::Udata(uleb(b)?),
-        0x0d => AttributeValue::Sdata(sleb(b)?),
+        0x0d | 0x21 => AttributeValue::Sdata(sleb(b)?),
         _ => return None,
     })
 }

@@ -24,7 +24,14 @@ fn placeholder(program: Vec<u8>) -> CallFrameInstruction {
     CallFrameInstruction::ValExpression(Register(gaps::CFA_MARKER_REG), Expression::raw(program))
 }
 
+/// A CIE's or FDE's program without its trailing DW_CFA_nop (padding, which gimli adds itself);
+/// None when nothing is left or it cannot be encoded.
 fn program(b: &mut Builder, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
+    let end = ops.iter().rposition(|o| o.code.0 != 0).map_or(0, |i| i + 1);
+    let ops = &ops[..end];
+    if ops.is_empty() {
+        return None;
+    }
     let aspace = ops.iter().any(|o| matches!(o.code.0, 0x30 | 0x31));
     if aspace && !b.s.amd {
         b.loss(

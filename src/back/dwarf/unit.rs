@@ -36,6 +36,14 @@ pub(super) struct Builder<'m, 'd> {
     pub offsets: Option<expr::Offsets>,
     /// Whether some expression named a DIE in this pass.
     pub used_refs: bool,
+    /// Lexical blocks that exist only as inlined code (every scope run of theirs is inlined at
+    /// the same place): written under that inlined_subroutine, without an abstract origin.
+    inlined_only: HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>>,
+    /// Concrete copies of lexical blocks in inlined code: (inlined-at, block) → DIE.
+    concrete: HashMap<(Handle<crate::ir::InlinedAt>, Handle<crate::ir::Scope>), UnitEntryId>,
+    /// Function types used only as a function's signature: readers rebuild them from the
+    /// subprogram's DW_AT_type and parameters, so they get no DIE.
+    signature_only: std::collections::HashSet<Handle<Type>>,
     /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
     run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
 }
@@ -88,6 +96,9 @@ fn build_once(
         offsets,
         used_refs: false,
         run_ranges: run_ranges(m),
+        signature_only: signature_only(m),
+        concrete: HashMap::new(),
+        inlined_only: inlined_only(m),
     };
     for (h, u) in m.units.iter() {
         // DWARF input keeps its units' versions; units from SPIR-V, LLVM or vISA are DWARF 5
@@ -223,6 +234,16 @@ impl Builder<'_, '_> {
         self.dwarf.units.get_mut(self.units[u])
     }
 
+    /// Vectors as AMD's base types with DW_AT_LLVM_vector_size: for units from SPIR-V and vISA
+    /// (DWARF and LLVM input keep the GNU vector arrays their compilers write).
+    fn amd_vectors(&self) -> bool {
+        self.s.amd
+            && matches!(
+                self.m.source.format,
+                SourceFormat::Spirv | SourceFormat::Visa
+            )
+    }
+
     /// The unit an entity belongs to: its own, or its enclosing scope's; the first otherwise.
     fn owner(&self, r: Ref) -> usize {
         let mut cur = Some(r);
@@ -306,9 +327,21 @@ impl Builder<'_, '_> {
         let m = self.m;
         let parent = match r {
             Ref::Type(t) => m.types.get(t).scope,
-            Ref::Scope(s) => m.scopes.get(s).parent,
-            Ref::Var(v) => match &m.vars.get(v).kind {
-                VarKind::Inlined { inlined, .. } => Some(Ref::Inlined(*inlined)),
+            // A block that exists only as inlined code lives under its inlined_subroutine.
+            Ref::Scope(s) => match (self.inlined_only.get(&s), m.scopes.get(s).parent) {
+                (Some(_), Some(Ref::Scope(p))) if self.inlined_only.contains_key(&p) => {
+                    Some(Ref::Scope(p))
+                }
+                (Some(i), _) => Some(Ref::Inlined(*i)),
+                (None, p) => p,
+            },
+            Ref::Var(v) => match (&m.vars.get(v).kind, m.vars.get(v).scope) {
+                (VarKind::Inlined { .. }, Some(Ref::Scope(b)))
+                    if self.inlined_only.contains_key(&b) =>
+                {
+                    Some(Ref::Scope(b))
+                }
+                (VarKind::Inlined { inlined, .. }, _) => Some(Ref::Inlined(*inlined)),
                 _ => m.vars.get(v).scope,
             },
             Ref::Inlined(i) => match m.inlined.get(i).parent {
@@ -320,6 +353,26 @@ impl Builder<'_, '_> {
             Ref::Import(i) => m.imports.get(i).scope,
             _ => None,
         };
+        // In inlined code, the concrete copy of the block the origin lives in.
+        let in_block = match r {
+            Ref::Var(v) => match m.vars.get(v).kind {
+                VarKind::Inlined { origin, inlined } => match m.vars.get(origin).scope {
+                    Some(Ref::Scope(b)) => self.concrete.get(&(inlined, b)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            Ref::Inlined(i) => match (m.inlined.get(i).parent, m.inlined.get(i).scope) {
+                (Some(p), Some(b)) => self.concrete.get(&(p, b)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let (Some(&id), Some(&(pu, _))) = (in_block, parent.and_then(|p| self.dies.get(&p))) {
+            if pu == u {
+                return id;
+            }
+        }
         match parent.and_then(|p| self.dies.get(&p)) {
             Some(&(pu, id)) if pu == u => id,
             _ => self.dwarf.units.get(self.units[u]).root(),
@@ -660,7 +713,14 @@ impl Builder<'_, '_> {
         if !self.filled.insert(r) {
             return;
         }
-        let Some(&d) = self.dies.get(&r) else { return };
+        let Some(&d) = self.dies.get(&r) else {
+            return;
+        };
+        if let Ref::Type(t) = r {
+            if self.signature_only.contains(&t) {
+                return;
+            }
+        }
         if let Ref::Scope(s) = r {
             if matches!(self.m.scopes.get(s).kind, ScopeKind::BlockFile { .. }) {
                 return;
@@ -703,7 +763,7 @@ impl Builder<'_, '_> {
     fn tag(&self, r: Ref) -> DwTag {
         let m = self.m;
         match r {
-            Ref::Type(t) => type_tag(m.types.get(t), self.s.amd, m),
+            Ref::Type(t) => type_tag(m.types.get(t), self.amd_vectors(), m),
             Ref::Scope(s) => match &m.scopes.get(s).kind {
                 ScopeKind::Namespace { .. } => dw::DW_TAG_namespace,
                 ScopeKind::Module { .. } => dw::DW_TAG_module,
@@ -739,7 +799,7 @@ impl Builder<'_, '_> {
             TypeKind::Member { .. } | TypeKind::Inheritance { .. }
         ) || ty.size.is_some()
         {
-            let vector_basic = self.s.amd
+            let vector_basic = self.amd_vectors()
                 && matches!(ty.kind, TypeKind::Vector { .. })
                 && self.tag(Ref::Type(t)) == dw::DW_TAG_base_type;
             if !vector_basic {
@@ -945,11 +1005,7 @@ impl Builder<'_, '_> {
                         self.set(d, dw::DW_AT_data_bit_offset, AttributeValue::Udata(*o));
                     }
                     if let Some(so) = storage_offset_bits {
-                        self.set(
-                            d,
-                            vendor::DW_AT_DWARV_STORAGE_OFFSET,
-                            AttributeValue::Udata(*so),
-                        );
+                        self.set(d, dw::DW_AT_bit_offset, AttributeValue::Udata(*so));
                     }
                 } else if let Some(o) = offset_bits {
                     if o % 8 == 0 {
@@ -1046,8 +1102,61 @@ impl Builder<'_, '_> {
                 }
             }
         }
-        self.set_flags(d, ty.flags);
+        let derived = self.derived_type_flags(d, ty);
+        self.set_flags(
+            d,
+            Flags {
+                bits: ty.flags.bits & !derived,
+                ..ty.flags
+            },
+        );
         self.set_extra(d, &ty.extra);
+    }
+
+    /// Flags a type's DWARF says by other attributes, as the reader derives them back: a bit
+    /// field's DW_AT_bit_size, a static member's DW_AT_external/declaration, a virtual base's
+    /// DW_AT_virtuality, pass-by conventions as DW_AT_calling_convention.
+    fn derived_type_flags(&mut self, d: Die, ty: &Type) -> u64 {
+        let bit = |n: &str| Flags::named(n).map_or(0, |f| f.bits);
+        let f = ty.flags;
+        let mut derived = 0;
+        match &ty.kind {
+            TypeKind::Member { .. } => {
+                if f.has("bit_field") {
+                    if let Some(Bound::Const(bits)) = ty.size {
+                        self.unit_mut(d.0).get_mut(d.1).delete(dw::DW_AT_byte_size);
+                        self.set(d, dw::DW_AT_bit_size, AttributeValue::Udata(bits as u64));
+                        derived |= bit("bit_field");
+                    }
+                }
+                if f.has("external") || f.has("fwd_decl") {
+                    derived |= bit("static_member");
+                }
+            }
+            TypeKind::Inheritance { .. } if f.has("virtual") => {
+                self.set(
+                    d,
+                    dw::DW_AT_virtuality,
+                    AttributeValue::Virtuality(gimli::DW_VIRTUALITY_virtual),
+                );
+                derived |= bit("virtual");
+            }
+            TypeKind::Composite { .. } => {
+                for (name, cc) in [("pass_by_reference", 4u8), ("pass_by_value", 5)] {
+                    if f.has(name) {
+                        self.set(
+                            d,
+                            dw::DW_AT_calling_convention,
+                            AttributeValue::CallingConvention(gimli::DwCc(cc)),
+                        );
+                        derived |= bit(name);
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+        derived
     }
 
     /// Address spaces of a pointer: DW_AT_address_class (DWARF), plus the exact values of the
@@ -1069,7 +1178,17 @@ impl Builder<'_, '_> {
                 "address space kept only in dwarv attributes (AMD extensions off)",
             );
         }
-        self.set_udata(d, vendor::DW_AT_DWARV_MEMORY, Some(space.memory.0.into()));
+        // The memory kind, unless the address class already says it (seed 002's DW_ADDR_LLVM_*).
+        let class = space.address_class.or_else(|| {
+            if self.s.amd {
+                vendor::address_class_of(space.memory)
+            } else {
+                None
+            }
+        });
+        if class.and_then(vendor::memory_of_class) != Some(space.memory) {
+            self.set_udata(d, vendor::DW_AT_DWARV_MEMORY, Some(space.memory.0.into()));
+        }
         self.set_udata(
             d,
             vendor::DW_AT_DWARV_STORAGE_CLASS,
@@ -1170,7 +1289,9 @@ impl Builder<'_, '_> {
             if let TypeKind::Function { ret, .. } = &m.types.get(ty).kind {
                 self.set_ref(d, dw::DW_AT_type, ret.map(Ref::Type));
             }
-            self.set_ref(d, vendor::DW_AT_DWARV_FUNCTION_TYPE, Some(Ref::Type(ty)));
+            if !self.signature_only.contains(&ty) {
+                self.set_ref(d, vendor::DW_AT_DWARV_FUNCTION_TYPE, Some(Ref::Type(ty)));
+            }
         }
         if decl {
             self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
@@ -1284,11 +1405,19 @@ impl Builder<'_, '_> {
             self.set_ref(d, dw::DW_AT_abstract_origin, Some(Ref::Var(origin)));
         }
         if let VarKind::Param(n) = var.kind {
-            self.set(
-                d,
-                vendor::DW_AT_DWARV_ARG_NUMBER,
-                AttributeValue::Udata(n.into()),
-            );
+            // Readers number parameters by their order; say the number only when it differs.
+            let before = m
+                .vars
+                .values()
+                .filter(|o| o.scope == var.scope && matches!(o.kind, VarKind::Param(k) if k < n))
+                .count();
+            if before + 1 != n as usize {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_ARG_NUMBER,
+                    AttributeValue::Udata(n.into()),
+                );
+            }
         }
         self.set_str(d, dw::DW_AT_name, var.name.as_deref());
         self.set_ref(d, dw::DW_AT_type, var.ty.map(Ref::Type));
@@ -1364,6 +1493,57 @@ impl Builder<'_, '_> {
                 dw::DW_AT_call_column,
             ),
         );
+        self.concrete_blocks(d, i, origin);
+    }
+
+    /// The lexical blocks of the function inlined at `i`, as concrete blocks under its
+    /// inlined_subroutine DIE (abstract origin + the ranges of the runs inside them).
+    fn concrete_blocks(
+        &mut self,
+        d: Die,
+        i: Handle<crate::ir::InlinedAt>,
+        origin: Option<Handle<crate::ir::Scope>>,
+    ) {
+        let m = self.m;
+        let mut blocks: Vec<(usize, Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
+        for run in m.scope_runs.iter().filter(|r| r.inlined == Some(i)) {
+            let Ref::Scope(mut b) = run.scope else {
+                continue;
+            };
+            if self.inlined_only.contains_key(&b) {
+                continue;
+            }
+            // The block and every block around it up to the inlined function.
+            for _ in 0..256 {
+                if Some(b) == origin
+                    || !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. })
+                {
+                    break;
+                }
+                let depth = scope_depth(m, b);
+                match blocks.iter_mut().find(|x| x.1 == b) {
+                    Some(x) => x.2.push(run.range),
+                    None => blocks.push((depth, b, vec![run.range])),
+                }
+                match m.scopes.get(b).parent {
+                    Some(Ref::Scope(p)) => b = p,
+                    _ => break,
+                }
+            }
+        }
+        blocks.sort_by_key(|x| (x.0, x.1));
+        for (_, b, mut ranges) in blocks {
+            let parent = match m.scopes.get(b).parent {
+                Some(Ref::Scope(p)) => self.concrete.get(&(i, p)).copied().unwrap_or(d.1),
+                _ => d.1,
+            };
+            let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
+            self.concrete.insert((i, b), id);
+            self.set_ref((d.0, id), dw::DW_AT_abstract_origin, Some(Ref::Scope(b)));
+            ranges.sort();
+            merge_ranges(&mut ranges);
+            self.set_ranges((d.0, id), &ranges);
+        }
     }
 
     fn fill_call_site(&mut self, d: Die, c: Handle<crate::ir::CallSite>) {
@@ -1460,6 +1640,96 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
         TypeKind::Unspecified => dw::DW_TAG_unspecified_type,
         TypeKind::Other { tag, .. } => DwTag(*tag),
     }
+}
+
+/// Function types referenced only as functions' signatures (see `Builder::signature_only`).
+fn signature_only(m: &Module) -> std::collections::HashSet<Handle<Type>> {
+    let mut sig: std::collections::HashSet<Handle<Type>> = m
+        .scopes
+        .values()
+        .filter_map(|s| s.function().and_then(|f| f.ty))
+        .filter(|t| matches!(m.types.get(*t).kind, TypeKind::Function { .. }))
+        .collect();
+    let mut drop = |h: Option<Handle<Type>>| {
+        if let Some(h) = h {
+            sig.remove(&h);
+        }
+    };
+    for t in m.types.values() {
+        match &t.kind {
+            TypeKind::Pointer { pointee: x, .. }
+            | TypeKind::Qualified { base: x, .. }
+            | TypeKind::Typedef { base: x }
+            | TypeKind::Array { element: x, .. }
+            | TypeKind::Vector { element: x, .. }
+            | TypeKind::Member { base: x, .. }
+            | TypeKind::Inheritance { base: x, .. }
+            | TypeKind::TemplateParam { ty: x, .. } => drop(*x),
+            TypeKind::PtrToMember { pointee, class } => {
+                drop(*pointee);
+                drop(*class);
+            }
+            TypeKind::Function { ret, params, .. } => {
+                drop(*ret);
+                params.iter().for_each(|p| drop(*p));
+            }
+            TypeKind::Template {
+                target: Some(Ref::Type(x)),
+                ..
+            } => drop(Some(*x)),
+            _ => {}
+        }
+    }
+    for v in m.vars.values() {
+        drop(v.ty);
+    }
+    for u in m.units.values() {
+        for r in &u.retained {
+            if let Ref::Type(x) = r {
+                drop(Some(*x));
+            }
+        }
+    }
+    for e in m.exprs.values() {
+        for op in &e.ops {
+            for a in &op.args {
+                if let crate::ir::Arg::Ref(Ref::Type(x)) = a {
+                    drop(Some(*x));
+                }
+            }
+        }
+    }
+    sig
+}
+
+/// See `Builder::inlined_only`.
+fn inlined_only(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>> {
+    let mut seen: HashMap<Handle<crate::ir::Scope>, Option<Handle<crate::ir::InlinedAt>>> =
+        HashMap::new();
+    for run in &m.scope_runs {
+        let Ref::Scope(b) = run.scope else { continue };
+        if !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. }) {
+            continue;
+        }
+        let e = seen.entry(b).or_insert(run.inlined);
+        if *e != run.inlined {
+            *e = None;
+        }
+    }
+    seen.into_iter()
+        .filter_map(|(b, i)| Some((b, i?)))
+        .collect()
+}
+
+/// How many scopes enclose a scope.
+fn scope_depth(m: &Module, mut s: Handle<crate::ir::Scope>) -> usize {
+    for depth in 0..256 {
+        match m.scopes.get(s).parent {
+            Some(Ref::Scope(p)) => s = p,
+            _ => return depth,
+        }
+    }
+    256
 }
 
 fn ty_of(t: &Type) -> Option<Handle<Type>> {
