@@ -69,6 +69,8 @@ pub const DW_AT_DWARV_DEBUG_VERSION: DwAt = DwAt(0x3d16);
 pub const DW_AT_DWARV_TEMPLATE_TARGET: DwAt = DwAt(0x3d17);
 /// A constant value that is an entity (a template argument naming a variable).
 pub const DW_AT_DWARV_VALUE_REF: DwAt = DwAt(0x3d18);
+/// The DW_AT_address_class beside it was derived from the memory kind, not in the IR.
+pub const DW_AT_DWARV_DERIVED_CLASS: DwAt = DwAt(0x3d19);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

@@ -1170,6 +1170,11 @@ impl Builder<'_, '_> {
         } else if self.s.amd {
             if let Some(c) = vendor::address_class_of(space.memory) {
                 self.set(d, dw::DW_AT_address_class, AttributeValue::Udata(c.into()));
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_DERIVED_CLASS,
+                    AttributeValue::FlagPresent,
+                );
             }
         } else if space.memory != crate::ir::Memory::NONE {
             self.loss(
