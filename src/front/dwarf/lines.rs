@@ -74,6 +74,10 @@ pub fn read_lines(
     let string = |v: gimli::AttributeValue<Gr<'_>>| -> DResult<String> {
         u.dwarf.attr_string(unit, v).map(lossy).map_err(err)
     };
+    let has_is_md5 = header
+        .file_name_entry_format()
+        .iter()
+        .any(|f| f.content_type == gimli::DwLnct(0x2002));
     let first = if header.version() >= 5 { 0 } else { 1 };
     let count = header.file_names().len() as u64;
     for index in first..first + count {
@@ -85,10 +89,16 @@ pub fn read_lines(
             Some(d) => Some(string(d)?),
             None => None,
         };
-        let checksum = header.file_has_md5().then(|| Checksum {
-            kind: ChecksumKind::MD5,
-            bytes: entry.md5().to_vec(),
-        });
+        // With a DW_LNCT_LLVM_is_MD5 column (which gimli parses but does not expose), a file
+        // whose MD5 is all zeros has none.
+        let checksum = header
+            .file_has_md5()
+            .then(|| entry.md5())
+            .filter(|md5| !(has_is_md5 && md5.iter().all(|b| *b == 0)))
+            .map(|md5| Checksum {
+                kind: ChecksumKind::MD5,
+                bytes: md5.to_vec(),
+            });
         let source = match entry.source() {
             Some(s) => Some(string(s)?).filter(|s| !s.is_empty()),
             None => None,
