@@ -162,7 +162,10 @@ pub(super) fn events_location(
     v: Handle<crate::ir::Variable>,
 ) -> Option<AttributeValue> {
     let m = b.m;
-    let mut evs: Vec<&crate::ir::Event> = m.events.iter().filter(|e| e.var == v).collect();
+    let mut evs: Vec<&crate::ir::Event> = match b.index.events.get(&v) {
+        Some(list) => list.iter().map(|&k| &m.events[k]).collect(),
+        None => return None,
+    };
     if evs.is_empty() {
         return None;
     }
@@ -233,7 +236,7 @@ pub(super) fn events_location(
     Some(AttributeValue::LocationListRef(id))
 }
 
-/// The end of the function a variable belongs to (its last range end, or its last scope run).
+/// The end of the function a variable belongs to (its last range end, or its scope runs').
 fn function_end(b: &Builder, v: Handle<crate::ir::Variable>) -> u64 {
     let m = b.m;
     let scope = match m.vars.get(v).scope {
@@ -241,19 +244,10 @@ fn function_end(b: &Builder, v: Handle<crate::ir::Variable>) -> u64 {
         _ => None,
     };
     let Some(f) = scope else { return 0 };
-    if let Some(fi) = m.scopes.get(f).function() {
-        if let Some(e) = fi.ranges.iter().map(|r| addr(r.end)).max() {
-            return e;
-        }
-    }
-    m.scope_runs
-        .iter()
-        .filter(|r| match r.scope {
-            Ref::Scope(s) => super::unit::enclosing_function(m, s) == Some(f),
-            _ => false,
-        })
-        .map(|r| addr(r.range.end))
-        .max()
+    let own = m.scopes.get(f).function().map(|fi| fi.ranges.as_slice());
+    own.filter(|r| !r.is_empty())
+        .or_else(|| b.run_ranges.get(&f).map(|r| r.as_slice()))
+        .and_then(|r| r.iter().map(|r| addr(r.end)).max())
         .unwrap_or(0)
 }
 

@@ -39,13 +39,14 @@ pub(super) struct Builder<'m, 'd> {
     /// Lexical blocks that exist only as inlined code (every scope run of theirs is inlined at
     /// the same place): written under that inlined_subroutine, without an abstract origin.
     inlined_only: HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>>,
+    pub index: Index,
     /// Concrete copies of lexical blocks in inlined code: (inlined-at, block) → DIE.
     concrete: HashMap<(Handle<crate::ir::InlinedAt>, Handle<crate::ir::Scope>), UnitEntryId>,
     /// Function types used only as a function's signature: readers rebuild them from the
     /// subprogram's DW_AT_type and parameters, so they get no DIE.
     signature_only: std::collections::HashSet<Handle<Type>>,
     /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
-    run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
+    pub run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
 }
 
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md).
@@ -99,6 +100,7 @@ fn build_once(
         signature_only: signature_only(m),
         concrete: HashMap::new(),
         inlined_only: inlined_only(m),
+        index: Index::new(m),
     };
     for (h, u) in m.units.iter() {
         // DWARF input keeps its units' versions; units from SPIR-V, LLVM or vISA are DWARF 5
@@ -363,6 +365,9 @@ impl Builder<'_, '_> {
                 _ => None,
             },
             Ref::Inlined(i) => match (m.inlined.get(i).parent, m.inlined.get(i).scope) {
+                (Some(_), Some(b)) if self.inlined_only.contains_key(&b) => {
+                    self.dies.get(&Ref::Scope(b)).map(|d| &d.1)
+                }
                 (Some(p), Some(b)) => self.concrete.get(&(p, b)),
                 _ => None,
             },
@@ -522,9 +527,15 @@ impl Builder<'_, '_> {
     }
 
     fn set_flags(&mut self, d: Die, f: Flags) {
+        let v4 = self.dwarf.units.get(self.units[d.0]).version() <= 4;
         for (name, at) in vendor::FLAG_ATTRS {
             if f.has(name) {
-                self.set(d, *at, AttributeValue::FlagPresent);
+                // DWARF 4 says "all calls described" with GNU's attribute.
+                let at = match *at {
+                    dw::DW_AT_call_all_calls if v4 => dw::DW_AT_GNU_all_call_sites,
+                    at => at,
+                };
+                self.set(d, at, AttributeValue::FlagPresent);
             }
         }
         let access = [("public", 1u8), ("protected", 2), ("private", 3)];
@@ -1389,15 +1400,7 @@ impl Builder<'_, '_> {
         for t in f.templates.clone() {
             self.fill(Ref::Type(t));
         }
-        let mut params: Vec<(u32, Handle<crate::ir::Variable>)> = m
-            .vars
-            .iter()
-            .filter_map(|(h, v)| match v.kind {
-                VarKind::Param(n) if v.scope == Some(Ref::Scope(s)) => Some((n, h)),
-                _ => None,
-            })
-            .collect();
-        params.sort();
+        let params = self.index.params.get(&s).cloned().unwrap_or_default();
         for (_, p) in params {
             self.fill(Ref::Var(p));
         }
@@ -1411,11 +1414,14 @@ impl Builder<'_, '_> {
         }
         if let VarKind::Param(n) = var.kind {
             // Readers number parameters by their order; say the number only when it differs.
-            let before = m
-                .vars
-                .values()
-                .filter(|o| o.scope == var.scope && matches!(o.kind, VarKind::Param(k) if k < n))
-                .count();
+            let before = match var.scope {
+                Some(Ref::Scope(s)) => self
+                    .index
+                    .params
+                    .get(&s)
+                    .map_or(0, |l| l.iter().filter(|(k, _)| *k < n).count()),
+                _ => 0,
+            };
             if before + 1 != n as usize {
                 self.set(
                     d,
@@ -1457,18 +1463,14 @@ impl Builder<'_, '_> {
         let ia = &m.inlined.get(i);
         // The inlined function and the code it covers come from the scope runs.
         // A call site's code includes the code inlined into the inlined function.
-        let within = |mut x: Option<Handle<crate::ir::InlinedAt>>| {
-            for _ in 0..256 {
-                match x {
-                    Some(h) if h == i => return true,
-                    Some(h) => x = m.inlined.get(h).parent,
-                    None => return false,
-                }
-            }
-            false
-        };
-        let runs: Vec<&crate::ir::ScopeRun> =
-            m.scope_runs.iter().filter(|r| within(r.inlined)).collect();
+        let runs: Vec<&crate::ir::ScopeRun> = self
+            .index
+            .runs_within
+            .get(&i)
+            .map_or(&[][..], |v| v.as_slice())
+            .iter()
+            .map(|&k| &m.scope_runs[k])
+            .collect();
         let origin = runs
             .iter()
             .filter(|r| r.inlined == Some(i))
@@ -1479,10 +1481,14 @@ impl Builder<'_, '_> {
         // Else the function around the call sites nested in this one (their calls are inlined
         // code of the function inlined here).
         let origin = origin.or_else(|| {
-            m.inlined
-                .values()
-                .filter(|x| x.parent == Some(i))
-                .find_map(|x| x.scope.and_then(|s| enclosing_function(m, s)))
+            self.index.children.get(&i).and_then(|kids| {
+                kids.iter().find_map(|&x| {
+                    m.inlined
+                        .get(x)
+                        .scope
+                        .and_then(|s| enclosing_function(m, s))
+                })
+            })
         });
         self.set_ref(d, dw::DW_AT_abstract_origin, origin.map(Ref::Scope));
         let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
@@ -1511,7 +1517,12 @@ impl Builder<'_, '_> {
     ) {
         let m = self.m;
         let mut blocks: Vec<(usize, Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
-        for run in m.scope_runs.iter().filter(|r| r.inlined == Some(i)) {
+        let mine: Vec<usize> = self.index.runs_within.get(&i).cloned().unwrap_or_default();
+        for run in mine
+            .iter()
+            .map(|&k| &m.scope_runs[k])
+            .filter(|r| r.inlined == Some(i))
+        {
             let Ref::Scope(mut b) = run.scope else {
                 continue;
             };
@@ -1705,6 +1716,50 @@ fn signature_only(m: &Module) -> std::collections::HashSet<Handle<Type>> {
         }
     }
     sig
+}
+
+/// Lookups the DIE fill needs per entity, built once per pass (they would be scans otherwise).
+#[derive(Default)]
+pub(super) struct Index {
+    /// Parameters of each function, by number.
+    pub params: HashMap<Handle<crate::ir::Scope>, Vec<(u32, Handle<crate::ir::Variable>)>>,
+    /// Scope runs inlined at each link or deeper (indexes into `scope_runs`).
+    pub runs_within: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
+    /// Inlined-at links by their parent link.
+    pub children: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::InlinedAt>>>,
+    /// Declare/value events of each variable.
+    pub events: HashMap<Handle<crate::ir::Variable>, Vec<usize>>,
+}
+
+impl Index {
+    fn new(m: &Module) -> Index {
+        let mut x = Index::default();
+        for (h, v) in m.vars.iter() {
+            if let (VarKind::Param(n), Some(Ref::Scope(s))) = (&v.kind, v.scope) {
+                x.params.entry(s).or_default().push((*n, h));
+            }
+        }
+        for list in x.params.values_mut() {
+            list.sort();
+        }
+        for (k, run) in m.scope_runs.iter().enumerate() {
+            let mut i = run.inlined;
+            for _ in 0..256 {
+                let Some(h) = i else { break };
+                x.runs_within.entry(h).or_default().push(k);
+                i = m.inlined.get(h).parent;
+            }
+        }
+        for (h, ia) in m.inlined.iter() {
+            if let Some(p) = ia.parent {
+                x.children.entry(p).or_default().push(h);
+            }
+        }
+        for (k, e) in m.events.iter().enumerate() {
+            x.events.entry(e.var).or_default().push(k);
+        }
+        x
+    }
 }
 
 /// See `Builder::inlined_only`.

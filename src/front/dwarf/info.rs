@@ -361,6 +361,8 @@ const FLAG_ATTRS: &[(dw::DwAt, &str)] = &[
     (dw::DW_AT_deleted, "deleted"),
     (dw::DW_AT_noreturn, "no_return"),
     (dw::DW_AT_APPLE_optimized, "optimized"),
+    (dw::DW_AT_call_all_calls, "all_calls_described"),
+    (dw::DW_AT_GNU_all_call_sites, "all_calls_described"),
 ];
 
 /// DW_ADDR_LLVM_* (seed 002) → memory kind.
