@@ -157,7 +157,9 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     };
     // The SPIR-V reader ends with the same IR rules (an input that breaks one is a reader error),
     // so its module is not validated a second time.
-    if !is_spirv {
+    // The DWARF reader ends with them too.
+    let verified = is_spirv || input::detect(&inp.bytes) == Some(input::Format::Elf);
+    if !verified {
         crate::ir::verify::check(&module).map_err(|findings| Error::Invalid {
             path: inp.name.clone(),
             findings,

@@ -101,6 +101,11 @@ const OTHER_ATTR_FLAGS: &[&str] = &["public", "protected", "private"];
 /// The flag bits `FLAG_ATTRS` and the attributes above stand for (the rest go to
 /// DW_AT_DWARV_FLAGS).
 pub fn flags_with_attrs() -> u64 {
+    static BITS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *BITS.get_or_init(flag_bits)
+}
+
+fn flag_bits() -> u64 {
     FLAG_ATTRS
         .iter()
         .map(|(n, _)| *n)
