@@ -36,6 +36,7 @@ time_run() {
 row() {
   local label="$1" secs user sys kib cpu; shift
   read -r secs user sys kib < <(time_run "$@")
+  last_wall="$secs"
   cpu=$(echo "$user + $sys" | bc -l)
   printf '%-40s %8s %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
     "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" "$cpu" \
@@ -73,3 +74,17 @@ row "dwarv dump (reader + IR text)" "$dwarv" dump "$big"
 row "dwarv validate (reader only)" "$dwarv" validate "$big"
 row "spirv-opt (no passes, --skip-validation)" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"
 [ -n "$debug_share" ] && echo "debug instructions: $debug_share"
+
+# Batch: a corpus of generated shaders (bench/gen_corpus.sh, cached), converted NonSemantic →
+# OpenCL.100 with 1 and 2 workers (the outputs are rewritten each time: --force).
+shaders="${SHADERS:-1000}"
+corpus="$out/shaders_$shaders"
+[ -d "$corpus/spv" ] || bash bench/gen_corpus.sh "$corpus" "$shaders"
+bytes=$(du -sb "$corpus/spv" | cut -f1)
+printf '\n%-40s %8s %8s %8s %8s %9s\n' "batch ($shaders shaders, $((bytes / 1000000)) MB)" "wall s" "MB/s" "cpu s" "MB/cpu-s" "peak MiB"
+for jobs in 1 2; do
+  row "dwarv batch → opencl100, $jobs job(s)" "$dwarv" batch "$corpus/spv" -o "$out/batch_out" \
+    --to spirv --flavour opencl100 --force --quiet --no-stats -j "$jobs"
+  eval "wall_$jobs=$last_wall"
+done
+echo "batch speed-up from 1 to 2 jobs: $(echo "$wall_1 / $wall_2" | bc -l | cut -c1-4)×"

@@ -14,6 +14,7 @@
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
 #   prog.dwarf5.O2.o prog.dwarf4.O2.o                     x86-64 -O2 with macros (.debug_macro, .debug_macinfo)
 #   shapes.dwarf5.o shapes.dwarf4.O2.o                    x86-64 C++ (classes, templates, namespaces)
+#   shapes.types.o                                        same, DWARF 5 type units (-fdebug-types-section)
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
 # compile inside corpus/src with relative names plus -fdebug-prefix-map, and
@@ -76,6 +77,7 @@ step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 step "shapes.cpp -> x86-64 objects (DWARF 5 -O0, DWARF 4 -O2)"
 "$CLANG" -std=c++17 -gdwarf-5 -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf5.o"
 "$CLANG" -std=c++17 -gdwarf-4 -O2 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf4.O2.o"
+"$CLANG" -std=c++17 -gdwarf-5 -fdebug-types-section -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.types.o"
 
 cd "$OUT"
 step "llvm-dis, llvm-spirv-14 (ocl-100, legacy, no debug)"
@@ -91,9 +93,9 @@ expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
           particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2
           kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
-          prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o)
+          prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o)
 ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
-             prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o)
+             prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done

@@ -82,6 +82,53 @@ enum Command {
         #[arg(long, value_enum, default_value = "raw")]
         amd_op_encoding: OpEncodingArg,
     },
+    /// Convert many inputs in parallel: files, directories (recursive) and @LIST files (one path
+    /// a line). Outputs mirror the input paths under OUT_DIR; exit 1 when any input failed.
+    Batch {
+        #[arg(required = true)]
+        inputs: Vec<String>,
+        /// The output directory.
+        #[arg(short, long = "output", value_name = "OUT_DIR")]
+        out_dir: std::path::PathBuf,
+        #[arg(long, value_enum)]
+        to: TargetArg,
+        #[arg(long, value_enum)]
+        flavour: Option<FlavourArg>,
+        /// Worker threads (default: the machine's cores).
+        #[arg(short, long)]
+        jobs: Option<usize>,
+        /// Write the JSON report (one record per input) here.
+        #[arg(long)]
+        report: Option<String>,
+        /// Convert inputs whose output is already newer.
+        #[arg(long)]
+        force: bool,
+        /// No progress bar: one plain line per input.
+        #[arg(short, long)]
+        quiet: bool,
+        /// Take only shard K of N (0 <= K < N), chosen by a hash of each input's path.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<crate::batch::Shard>,
+        /// Fail conversions that would lose anything.
+        #[arg(long)]
+        strict: bool,
+        /// Do not read outputs back for the report's coverage figures.
+        #[arg(long)]
+        no_stats: bool,
+    },
+    /// Work with batch reports.
+    Report {
+        #[command(subcommand)]
+        command: ReportCommand,
+    },
+    /// Coverage figures of an input: debug records by kind, code with a line and a scope,
+    /// variables with a location.
+    Stats {
+        input: String,
+        /// Print JSON instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Convert to a target and back, then diff against the input (exit as `diff`).
     Roundtrip {
         input: String,
@@ -89,6 +136,17 @@ enum Command {
         via: ViaArg,
         #[arg(long, value_enum)]
         flavour: Option<FlavourArg>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ReportCommand {
+    /// Join the reports of shards (`batch --shard K/N`) into one.
+    Merge {
+        #[arg(required = true)]
+        reports: Vec<String>,
+        #[arg(short, long)]
+        output: String,
     },
 }
 
@@ -257,28 +315,72 @@ fn dispatch(command: Command) -> Result<i32> {
                     },
                 },
             };
-            let mut rep = Report {
-                input: input.clone(),
-                output: output.clone(),
-                target: None,
-                flavour: None,
-                status: "ok",
-                error: None,
-                bytes_in: 0,
-                bytes_out: 0,
-                diagnostics: Default::default(),
-            };
+            let mut rep = Report::new(&input, &output);
             let result = convert::convert(&input, &output, &opts, &mut rep);
             if let Err(e) = &result {
                 rep.status = "failed";
                 rep.error = Some(e.to_string());
             }
             if let Some(path) = report {
-                let json = serde_json::to_vec_pretty(&rep)
-                    .map_err(|e| Error::Usage(format!("cannot encode the report: {e}")))?;
-                write_atomic(&path, &json)?;
+                write_json(&path, &rep)?;
             }
             result.map(|()| exit::OK)
+        }
+        Command::Batch {
+            inputs,
+            out_dir,
+            to,
+            flavour,
+            jobs,
+            report,
+            force,
+            quiet,
+            shard,
+            strict,
+            no_stats,
+        } => {
+            let rep = crate::batch::run(&crate::batch::Options {
+                inputs,
+                out_dir,
+                to: to.into(),
+                flavour: flavour.map(Into::into),
+                jobs,
+                force,
+                quiet,
+                shard,
+                strict,
+                stats: !no_stats,
+            })?;
+            if let Some(path) = report {
+                write_json(&path, &rep)?;
+            }
+            print!("{}", rep.summary());
+            Ok(match rep.totals.failed {
+                0 => exit::OK,
+                _ => exit::DIFFERENT,
+            })
+        }
+        Command::Report {
+            command: ReportCommand::Merge { reports, output },
+        } => {
+            let parts = reports
+                .iter()
+                .map(|p| crate::batch::report::load(p).map(|r| (p.clone(), r)))
+                .collect::<Result<Vec<_>>>()?;
+            let merged = crate::batch::report::merge(&parts)?;
+            write_json(&output, &merged)?;
+            print!("{}", merged.summary());
+            Ok(exit::OK)
+        }
+        Command::Stats { input, json } => {
+            let inp = input::read(&input)?;
+            let st = crate::stats::of_input(&inp)?;
+            if json {
+                write_json("-", &st)?;
+            } else {
+                write_atomic("-", st.render(&inp.name).as_bytes())?;
+            }
+            Ok(exit::OK)
         }
         Command::Roundtrip {
             input,
@@ -286,6 +388,14 @@ fn dispatch(command: Command) -> Result<i32> {
             flavour,
         } => roundtrip(&input, via, flavour.map(Into::into)),
     }
+}
+
+/// Writes a value as pretty JSON, atomically (`-`: stdout).
+fn write_json(path: &str, value: &impl serde::Serialize) -> Result<()> {
+    let mut json = serde_json::to_vec_pretty(value)
+        .map_err(|e| Error::Usage(format!("cannot encode the report: {e}")))?;
+    json.push(b'\n');
+    write_atomic(path, &json)
 }
 
 /// `roundtrip --via spirv`: convert to SPIR-V (in place for a SPIR-V input, standalone

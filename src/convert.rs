@@ -110,6 +110,23 @@ pub struct Report {
     pub diagnostics: Diagnostics,
 }
 
+impl Report {
+    /// A report before the conversion ran: status `ok`, nothing counted yet.
+    pub fn new(input: &str, output: &str) -> Report {
+        Report {
+            input: input.to_string(),
+            output: output.to_string(),
+            target: None,
+            flavour: None,
+            status: "ok",
+            error: None,
+            bytes_in: 0,
+            bytes_out: 0,
+            diagnostics: Diagnostics::default(),
+        }
+    }
+}
+
 /// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
 pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
     let target = match opts.to.or_else(|| Target::from_extension(output)) {

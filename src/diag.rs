@@ -1,9 +1,9 @@
 //! Diagnostics of a conversion: what a reader or writer dropped or approximated, and where.
 //! `--strict` refuses any loss; `--report` writes them as JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LossKind {
     /// Information the target cannot hold at all.
@@ -16,7 +16,7 @@ pub enum LossKind {
     Unmatched,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loss {
     pub kind: LossKind,
     /// Where: an entity (`t3 (member "dir")`), an id (`%44`) or an offset.
@@ -24,7 +24,7 @@ pub struct Loss {
     pub message: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostics {
     pub losses: Vec<Loss>,
 }

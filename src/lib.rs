@@ -8,6 +8,7 @@
 //! - [`convert`]: the conversion driver; [`cli`]: the command line.
 
 pub mod back;
+pub mod batch;
 pub mod cli;
 pub mod convert;
 pub mod diag;
@@ -19,5 +20,6 @@ pub mod ir;
 pub mod output;
 pub mod spec;
 pub mod spirv;
+pub mod stats;
 
 pub use error::{Error, Result};

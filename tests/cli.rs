@@ -304,7 +304,7 @@ fn other_formats_are_detected_by_content_and_refused_clearly() {
         (
             "k.spv",
             b"\x7fELF\x02\x01\x01".to_vec(),
-            "ELF offset 0x0: Could not read file magic",
+            "k.spv: ELF offset 0x0: not a readable ELF file",
         ),
         (
             "k.o",

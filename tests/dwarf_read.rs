@@ -21,6 +21,7 @@ const OBJECTS: &[&str] = &[
     "prog.O2",
     "shapes.dwarf5.o",
     "shapes.dwarf4.O2.o",
+    "shapes.types.o",
     "kernel.gfx900.o",
     "kernel.gfx900.O0.o",
     "kernel.gfx900.dwarf4.o",
@@ -185,7 +186,9 @@ fn locations_match_llvm_dwarfdump() {
                 continue;
             };
             // llvm-dwarfdump prints DW_OP_addr in a .o unrelocated; dwarv applies the relocation.
-            if name.ends_with(".o") && want.iter().any(|o| o.code == OpCode(0x03)) {
+            // DW_OP_addrx is resolved to DW_OP_addr through .debug_addr.
+            let addrx = want.iter().any(|o| o.code == OpCode(0xa1));
+            if addrx || (name.ends_with(".o") && want.iter().any(|o| o.code == OpCode(0x03))) {
                 continue;
             }
             let found = m.vars.values().any(|v| {
@@ -195,6 +198,13 @@ fn locations_match_llvm_dwarfdump() {
             assert!(found, "{name}: {n} at {loc}");
             checked += 1;
         }
+        assert!(
+            m.exprs
+                .values()
+                .flat_map(|e| &e.ops)
+                .all(|o| o.code != OpCode(0xa1)),
+            "{name}: an unresolved DW_OP_addrx"
+        );
         // The -O0 objects, where locations are single expressions.
         if [
             "prog.dwarf5.o",
@@ -289,6 +299,28 @@ fn spot_checks() {
         .any(|s| s.function().is_some_and(|f| f.virtuality.is_some())));
     assert!(!m.imports.is_empty(), "using-declarations");
 
+    // An executable's DW_OP_addrx resolves to the symbol's address.
+    let m = load("prog.O2");
+    let nm = common::run_ok(Command::new(common::tool("llvm-nm")).arg(path("prog.O2")));
+    let nm = String::from_utf8_lossy(&nm.stdout);
+    let sym = nm
+        .lines()
+        .find(|l| l.ends_with(" next_id.counter"))
+        .unwrap();
+    let addr = i128::from_str_radix(sym.split_whitespace().next().unwrap(), 16).unwrap();
+    let counter = m
+        .vars
+        .values()
+        .find(|v| v.name.as_deref() == Some("counter"))
+        .unwrap();
+    let Some(Location::Expr(e)) = counter.location else {
+        panic!("counter")
+    };
+    assert_eq!(
+        m.exprs.get(e).ops,
+        vec![Op::new(OpCode(0x03), vec![Arg::Int(addr)])]
+    );
+
     // AMDGPU: address classes on pointers, .debug_frame.
     let m = load("kernel.gfx900.o");
     assert_eq!(m.info.machine, Some(224));
@@ -302,7 +334,7 @@ fn spot_checks() {
 #[test]
 fn cli_converts_objects() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["prog.dwarf5.o", "kernel.gfx900.o", "shapes.dwarf4.O2.o"] {
+    for name in OBJECTS {
         let o = dwarv().arg("dump").arg(path(name)).output().unwrap();
         assert!(o.status.success(), "{name}");
         assert!(String::from_utf8_lossy(&o.stdout).starts_with("; dwarv-ir 1 source=dwarf:"));
@@ -396,7 +428,31 @@ fn object(producer: &str, location: Vec<u8>, frame: Option<Vec<u8>>, amdgpu: boo
         gimli::DwAt(0x3e0b),
         AttributeValue::Exprloc(Expression::raw(location.clone())),
     );
+    // A float4 base type (DW_AT_LLVM_vector_size) and a global-memory pointer to it.
+    let vt = dwarf.unit.add(root, gimli::DW_TAG_base_type);
+    let e = dwarf.unit.get_mut(vt);
+    e.set(
+        gimli::DW_AT_name,
+        AttributeValue::String(b"float4".to_vec()),
+    );
+    e.set(
+        gimli::DW_AT_encoding,
+        AttributeValue::Encoding(gimli::DW_ATE_float),
+    );
+    e.set(gimli::DW_AT_byte_size, AttributeValue::Udata(16));
+    e.set(gimli::DwAt(0x3e0c), AttributeValue::Udata(4));
+    let pt = dwarf.unit.add(root, gimli::DW_TAG_pointer_type);
+    let e = dwarf.unit.get_mut(pt);
+    e.set(gimli::DW_AT_type, AttributeValue::UnitRef(vt));
+    e.set(
+        gimli::DW_AT_address_class,
+        AttributeValue::AddressClass(gimli::DwAddr(1)),
+    );
     let v = dwarf.unit.add(f, gimli::DW_TAG_variable);
+    dwarf
+        .unit
+        .get_mut(v)
+        .set(gimli::DW_AT_type, AttributeValue::UnitRef(pt));
     let e = dwarf.unit.get_mut(v);
     e.set(gimli::DW_AT_name, AttributeValue::String(b"x".to_vec()));
     e.set(
@@ -513,10 +569,34 @@ fn amd_vendor_ops_decode_in_both_encodings() {
         let f = m.scopes.values().find_map(|s| s.function()).unwrap();
         assert_eq!(f.lanes, Some(64));
         assert!(matches!(f.lane_pc, Some(Location::Expr(h)) if m.exprs.get(h).ops == ops));
+        let unit = m.units.values().next().unwrap();
+        assert_eq!(unit.augmentation.as_deref(), Some("[llvm:v0.0]"));
+        assert_eq!(unit.language, ir::Language::LLVM_HIP);
+        let x = m
+            .vars
+            .values()
+            .find(|v| v.name.as_deref() == Some("x"))
+            .unwrap();
+        let TypeKind::Pointer {
+            pointee: Some(p),
+            space,
+            ..
+        } = &m.types.get(x.ty.unwrap()).kind
+        else {
+            panic!("x: not a pointer")
+        };
         assert_eq!(
-            m.units.values().next().unwrap().augmentation.as_deref(),
-            Some("[llvm:v0.0]")
+            (space.memory, space.address_class),
+            (ir::Memory::GLOBAL, Some(1))
         );
+        let TypeKind::Vector {
+            element: Some(el),
+            count: 4,
+        } = &m.types.get(*p).kind
+        else {
+            panic!("float4: not a vector of 4")
+        };
+        assert_eq!(m.types.get(*el).size, Some(ir::Bound::Const(32)));
         assert_eq!(m.cies.values().next().unwrap().initial, cfa);
         assert_eq!(m.fdes.len(), 1);
     }
@@ -526,6 +606,21 @@ fn amd_vendor_ops_decode_in_both_encodings() {
     // ops are "<decoding error>"; with the user form, the opcode is 0xe9.
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("amd.o");
+    // llvm-dwarfdump 14 knows the aspace CFA instructions: it decodes the codec's bytes.
+    std::fs::write(
+        &p,
+        object(
+            "clang",
+            seen[0].clone(),
+            Some(debug_frame(&cfa, AmdOps::Raw)),
+            true,
+        ),
+    )
+    .unwrap();
+    let frame = dwarfdump(&["--debug-frame"], &p);
+    assert!(frame.contains("DW_CFA_LLVM_def_aspace_cfa:"), "{frame}");
+    assert!(frame.contains("DW_CFA_LLVM_def_aspace_cfa_sf:"), "{frame}");
+    assert!(frame.contains("in addrspace6"), "{frame}");
     std::fs::write(&p, object("clang", seen[1].clone(), None, true)).unwrap();
     let text = dwarfdump(&["--debug-info"], &p);
     assert!(text.contains("DW_OP_regx"), "{text}");

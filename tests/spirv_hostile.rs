@@ -210,6 +210,15 @@ fn a_wrong_operand_count_is_an_error() {
 fn an_id_defined_twice_or_beyond_the_bound_is_an_error() {
     expect_err(&module(&[ext(12, 2, &[6, 4, 4])]), "(%12)", "defined twice");
     expect_err(&module(&[ext(120, 2, &[6, 4, 4])]), "word ", "id bound 100");
+    // A core instruction using an id beyond the bound (found by the spirv_roundtrip fuzz
+    // target): the writer allocates its new ids from the bound, so it would define that id.
+    let code = [insn(32, &[13, 7, 3]), insn(59, &[104, 14, 7])]; // OpTypePointer, OpVariable
+    let n = module(&code).len() / 4;
+    expect_err(
+        &module(&code),
+        &format!("word {}", n - 4),
+        "id %104 is outside the module's id bound 100",
+    );
 }
 
 #[test]

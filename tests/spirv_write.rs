@@ -110,6 +110,16 @@ fn standalone_modules_of_the_whole_corpus_validate() {
         for fl in FLAVOURS {
             let out = dir.path().join(format!("{stem}.{fl}.spv"));
             convert(&input, &out, fl, &[]);
+            // dwarv reads its own output back to a valid module (a macro undefinition that
+            // names its definition only by name once did not).
+            let back = dwarv(&["validate", s(&out)]);
+            if !back.status.success() {
+                failures.push(format!(
+                    "{stem} {fl}: does not read back: {}{}",
+                    String::from_utf8_lossy(&back.stdout),
+                    String::from_utf8_lossy(&back.stderr)
+                ));
+            }
             let verdict = if fl == "spirv-debug" {
                 if !is_kernel(&out) {
                     table.push(format!("{stem} {fl}: Shader module, not judged"));
@@ -716,4 +726,53 @@ fn ledger_of_the_099_gaps_is_exact() {
     )]);
     assert_eq!(ledger_of(input, "opencl100"), language);
     assert_eq!(ledger_of(input, "shader100"), language);
+}
+
+/// Records SPIR-V cannot anchor at their position (spirv_roundtrip fuzz findings, kept in
+/// tests/spirv/): a line row and a scope run over only an OpLabel (the block before lost its
+/// terminator) are ledgered as dropped; a row anchored at an OpFunctionParameter in mid-block
+/// (a mutated opcode) goes after it, ledgered as approximated — never a silent change.
+#[test]
+fn unanchorable_records_are_ledgered() {
+    let cases = [
+        (
+            "fuzz_row_over_label.spv",
+            vec![
+                "dropped: module: 1 line rows not written: they cover only OpLabel/OpPhi/OpVariable",
+                "dropped: module: 1 scope runs not written: they cover only OpLabel/OpPhi/OpVariable",
+            ],
+        ),
+        (
+            "fuzz_row_at_parameter.spv",
+            vec!["approximated: module: 1 line rows anchored at another instruction than their position"],
+        ),
+    ];
+    for (file, lines) in cases {
+        let input = common::repo_root().join("tests/spirv").join(file);
+        let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let ledger: Vec<&str> = text.lines().filter(|l| l.starts_with("ledger: ")).collect();
+        assert_eq!(ledger.len(), lines.len(), "{file}: {text}");
+        for want in lines {
+            assert!(text.contains(&format!("ledger: {want}")), "{file}: {text}");
+        }
+    }
+}
+
+/// A scope without a parent goes under the first unit (every set requires a Parent): ledgered.
+#[test]
+fn a_missing_parent_is_ledgered() {
+    for flavour in FLAVOURS {
+        let rows: Vec<_> = ledger_of("tests/spirv/no_parent.dwir", flavour)
+            .into_iter()
+            .filter(|(_, place, _)| place.starts_with("s1 "))
+            .map(|(kind, _, message)| (kind, message))
+            .collect();
+        let want = (
+            "approximated".to_string(),
+            "no parent scope: written under the first unit (the set requires one)".to_string(),
+        );
+        assert_eq!(rows, vec![want], "{flavour}");
+    }
 }

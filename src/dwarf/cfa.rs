@@ -6,7 +6,7 @@
 
 use super::bytes::{put_fixed, put_sleb, put_uleb, Cursor};
 use super::expr::{decode_expr, encode_expr};
-use super::{codec_err, CodecResult, Encoding, Refs};
+use super::{check_encoding, codec_err, CodecResult, Encoding, Refs};
 use crate::ir::{Arg, CfaCode, CfaOp};
 use crate::spec::dwarf::{row, ArgKind, CFAS};
 
@@ -15,6 +15,7 @@ const FIXED: &[(u16, u8)] = &[(0x02, 1), (0x03, 2), (0x04, 4)];
 
 /// Decodes a CFA program (a CIE's initial instructions or an FDE's instructions).
 pub fn decode_cfa(bytes: &[u8], enc: &Encoding, refs: &mut dyn Refs) -> CodecResult<Vec<CfaOp>> {
+    check_encoding(enc)?;
     let mut c = Cursor::new(bytes);
     let mut ops = Vec::new();
     while !c.at_end() {
@@ -68,6 +69,7 @@ pub fn decode_cfa(bytes: &[u8], enc: &Encoding, refs: &mut dyn Refs) -> CodecRes
 /// Encodes a CFA program. Fails on operands out of range (a compact form's operand must fit six
 /// bits) or of the wrong kind.
 pub fn encode_cfa(ops: &[CfaOp], enc: &Encoding, refs: &mut dyn Refs) -> CodecResult<Vec<u8>> {
+    check_encoding(enc)?;
     let mut out = Vec::new();
     for op in ops {
         let at = out.len();
@@ -131,7 +133,11 @@ pub fn encode_cfa(ops: &[CfaOp], enc: &Encoding, refs: &mut dyn Refs) -> CodecRe
                 }
                 ArgKind::Addr => {
                     let v = refs.write_addr(at, arg).or_else(|m| codec_err(at, m))?;
-                    put_fixed(&mut out, v, enc.address_size)
+                    let n = enc.address_size;
+                    if n < 8 && v >> (8 * u32::from(n)) != 0 {
+                        return codec_err(at, format!("address {v:#x} does not fit {n} byte(s)"));
+                    }
+                    put_fixed(&mut out, v, n)
                 }
                 ArgKind::Ops => {
                     let Arg::Ops(inner) = arg else {
@@ -239,5 +245,16 @@ mod tests {
         let err = decode_cfa(&[0x0f, 0x02, 0x0c, 0], &e, &mut OffsetRefs).unwrap_err();
         assert_eq!(err.offset, 3);
         assert!(encode_cfa(&[cfa(0x40, &[64])], &e, &mut OffsetRefs).is_err());
+        let narrow = Encoding {
+            address_size: 4,
+            ..e
+        };
+        assert!(encode_cfa(&[cfa(0x01, &[1 << 40])], &narrow, &mut OffsetRefs).is_err());
+        let odd = Encoding {
+            address_size: 3,
+            ..e
+        };
+        assert!(decode_cfa(&[0x00], &odd, &mut OffsetRefs).is_err());
+        assert!(encode_cfa(&[], &odd, &mut OffsetRefs).is_err());
     }
 }

@@ -8,7 +8,7 @@
 //! its operand sizes are unknown.
 
 use super::bytes::{put_fixed, put_sleb, put_uleb, Cursor};
-use super::{codec_err, AmdOps, CodecResult, Encoding};
+use super::{check_encoding, codec_err, AmdOps, CodecResult, Encoding};
 use crate::ir::{Arg, Op, OpCode};
 use crate::spec::dwarf::{row, ArgKind, OPS};
 
@@ -173,6 +173,7 @@ fn sign_extend(v: u64, bytes: u8) -> i64 {
 /// Decodes a whole expression. Unknown opcodes (and, in the `User` encoding, unknown sub-opcodes
 /// with operands) end it with a `raw` operation holding the remaining bytes.
 pub fn decode_expr(bytes: &[u8], enc: &Encoding, refs: &mut dyn Refs) -> CodecResult<Vec<Op>> {
+    check_encoding(enc)?;
     decode_at(bytes, 0, enc, refs, 0)
 }
 
@@ -322,6 +323,7 @@ struct Pending<'a> {
 /// and SPIR-V-only codes, `DW_OP_LLVM_user` sub-ops in the raw encoding, and
 /// `llvm_aspace_implicit_pointer` in the user encoding.
 pub fn encode_expr(ops: &[Op], enc: &Encoding, refs: &mut dyn Refs) -> CodecResult<Vec<u8>> {
+    check_encoding(enc)?;
     let mut out = Vec::new();
     let mut pending = Vec::new();
     encode_into(ops, enc, refs, &mut out, &mut pending, 0)?;

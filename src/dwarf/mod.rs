@@ -77,9 +77,44 @@ impl std::error::Error for CodecError {}
 
 pub type CodecResult<T> = Result<T, CodecError>;
 
+/// Address and offset sizes the codecs can lay out.
+pub(crate) fn check_encoding(enc: &Encoding) -> CodecResult<()> {
+    if !matches!(enc.address_size, 1 | 2 | 4 | 8) || !matches!(enc.offset_size, 4 | 8) {
+        return codec_err(
+            0,
+            format!(
+                "address size {} / offset size {} not supported",
+                enc.address_size, enc.offset_size
+            ),
+        );
+    }
+    Ok(())
+}
+
 pub(crate) fn codec_err<T>(offset: usize, message: impl Into<String>) -> CodecResult<T> {
     Err(CodecError {
         offset,
         message: message.into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amd_encoding_by_producer_and_machine() {
+        let amd18 = Some("AMD clang version 18.0.0git (https://github.com/RadeonOpenCompute/llvm-project roc-6.2.0)");
+        assert_eq!(amd_ops_for(EM_AMDGPU, amd18), AmdOps::User);
+        assert_eq!(amd_ops_for(62, amd18), AmdOps::Raw);
+        assert_eq!(
+            amd_ops_for(EM_AMDGPU, Some("AMD clang version 16.0.0")),
+            AmdOps::Raw
+        );
+        assert_eq!(
+            amd_ops_for(EM_AMDGPU, Some("Debian clang version 14.0.6")),
+            AmdOps::Raw
+        );
+        assert_eq!(amd_ops_for(EM_AMDGPU, None), AmdOps::Raw);
+    }
 }

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use rspirv::grammar::{Instruction, OperandKind, OperandQuantifier, INSTRUCTION_TABLE};
 
-use super::binary::{op, result_id, Insn, Module, SResult};
+use super::binary::{op, result_id, Insn, Module, SResult, SpirvError};
 use crate::spec::spirv::Flavour;
 
 /// A debug set a module imports.
@@ -94,27 +94,41 @@ impl NormalForm {
         let mut uses_at: Vec<Option<u32>> = vec![None; if cands.is_empty() { 0 } else { n }];
         let mut uses_of: Vec<u32> = Vec::new();
         let mut starts: Vec<u32> = Vec::new();
-        if !cands.is_empty() {
-            for (i, insn) in m.insns.iter().enumerate() {
-                let keep = !removed[i] && is_candidate(insn.opcode());
-                if keep {
-                    uses_at[i] = Some(starts.len() as u32);
-                    starts.push(uses_of.len() as u32);
-                }
-                let live = !removed[i];
-                id_operands(insn, |id| {
-                    if let Some(k) = candidates.get(id) {
-                        let c = &mut cands[k];
-                        c.uses += 1;
-                        if live {
-                            c.live += 1;
-                        }
-                        if keep {
-                            uses_of.push(id);
-                        }
-                    }
-                });
+        // The same walk checks that every id the grammar names is below the bound: a writer
+        // allocates new ids from the bound, and a module that already uses one of those would
+        // have two definitions of it.
+        let mut out_of_bound = None;
+        for (i, insn) in m.insns.iter().enumerate() {
+            let keep = !cands.is_empty() && !removed[i] && is_candidate(insn.opcode());
+            if keep {
+                uses_at[i] = Some(starts.len() as u32);
+                starts.push(uses_of.len() as u32);
             }
+            let live = !removed[i];
+            id_words(insn, |id, role| {
+                if role != IdWord::Maybe && (id == 0 || id >= m.bound) && out_of_bound.is_none() {
+                    out_of_bound = Some((insn.offset, id));
+                }
+                if role == IdWord::Result {
+                    return;
+                }
+                if let Some(k) = candidates.get(id) {
+                    let c = &mut cands[k];
+                    c.uses += 1;
+                    if live {
+                        c.live += 1;
+                    }
+                    if keep {
+                        uses_of.push(id);
+                    }
+                }
+            });
+        }
+        if let Some((offset, id)) = out_of_bound {
+            return Err(SpirvError {
+                offset,
+                message: format!("id %{id} is outside the module's id bound {}", m.bound),
+            });
         }
         starts.push(uses_of.len() as u32);
         let mut work: Vec<u32> = Vec::new();
@@ -350,17 +364,40 @@ pub(crate) fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
 /// every remaining word counts as a possible use: that can only keep a string or constant in the
 /// normal form, never remove one that is used.
 pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
+    id_words(insn, |id, role| {
+        if role != IdWord::Result {
+            f(id)
+        }
+    })
+}
+
+/// What a word `id_words` reports is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdWord {
+    /// The id the instruction defines.
+    Result,
+    /// An id operand, by the grammar.
+    Use,
+    /// A word that may be an id: the grammar's layout could not be followed exactly there.
+    Maybe,
+}
+
+/// Calls `f` with every word of an instruction that is or may be an id (see [`IdWord`]).
+pub fn id_words(insn: &Insn<'_>, mut f: impl FnMut(u32, IdWord)) {
     let words = insn.operands();
+    let maybe = |w: &u32| (*w, IdWord::Maybe);
     if insn.opcode() == op::EXT_INST && words.len() >= 4 {
         // What the grammar's walk below gives OpExtInst (most of a module with debug info):
-        // result type, result id, set, instruction number, then ids.
-        f(words[0]);
-        f(words[2]);
-        words[4..].iter().copied().for_each(f);
+        // result type, result id, set, instruction number, then ids (of most sets; a literal
+        // operand of a set is reported as a possible id).
+        f(words[0], IdWord::Use);
+        f(words[1], IdWord::Result);
+        f(words[2], IdWord::Use);
+        words[4..].iter().map(maybe).for_each(|(w, r)| f(w, r));
         return;
     }
     let Some(g) = grammar(insn.opcode()) else {
-        words.iter().copied().for_each(f);
+        words.iter().map(maybe).for_each(|(w, r)| f(w, r));
         return;
     };
     let mut i = 0;
@@ -371,12 +408,15 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                 return;
             }
             match operand.kind {
-                OperandKind::IdResult => i += 1,
+                OperandKind::IdResult => {
+                    f(words[i], IdWord::Result);
+                    i += 1
+                }
                 OperandKind::IdResultType
                 | OperandKind::IdRef
                 | OperandKind::IdMemorySemantics
                 | OperandKind::IdScope => {
-                    f(words[i]);
+                    f(words[i], IdWord::Use);
                     i += 1;
                 }
                 OperandKind::LiteralString => {
@@ -394,13 +434,13 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                 | OperandKind::LiteralExtInstInteger
                 | OperandKind::LiteralSpecConstantOpInteger => i += 1,
                 OperandKind::PairIdRefLiteralInteger => {
-                    f(words[i]);
+                    f(words[i], IdWord::Use);
                     i += 2;
                 }
                 OperandKind::PairIdRefIdRef => {
-                    f(words[i]);
+                    f(words[i], IdWord::Use);
                     if let Some(w) = words.get(i + 1) {
-                        f(*w);
+                        f(*w, IdWord::Use);
                     }
                     i += 2;
                 }
@@ -411,9 +451,9 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                     // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; the
                     // others take literals (and strings), unless the decoration is unknown.
                     match words[i] {
-                        27 | 46 | 47 | 5634 => rest.iter().copied().for_each(&mut f),
+                        27 | 46 | 47 | 5634 => rest.iter().for_each(|w| f(*w, IdWord::Use)),
                         d if d < 5000 => {}
-                        _ => rest.iter().copied().for_each(&mut f),
+                        _ => rest.iter().map(maybe).for_each(|(w, r)| f(w, r)),
                     }
                     return;
                 }
@@ -428,7 +468,7 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                             0x2 => j += 1, // Aligned: a literal
                             0x8 | 0x10 | 0x1_0000 | 0x2_0000 => {
                                 if let Some(w) = words.get(j) {
-                                    f(*w);
+                                    f(*w, IdWord::Use);
                                 }
                                 j += 1;
                             }
@@ -443,8 +483,8 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                         .get(j..)
                         .unwrap_or(&[])
                         .iter()
-                        .copied()
-                        .for_each(&mut f);
+                        .map(maybe)
+                        .for_each(|(w, r)| f(w, r));
                     return;
                 }
                 OperandKind::ImageOperands
@@ -455,7 +495,7 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
                 | OperandKind::RawAccessChainOperands
                 | OperandKind::PairLiteralIntegerIdRef => {
                     // Operands with parameters (or of a width the type decides): be conservative.
-                    words[i..].iter().copied().for_each(&mut f);
+                    words[i..].iter().map(maybe).for_each(|(w, r)| f(w, r));
                     return;
                 }
                 _ => i += 1, // a plain enumerant
@@ -466,5 +506,10 @@ pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
         }
     }
     // Words beyond the grammar's layout (a newer revision): conservative.
-    words.get(i..).unwrap_or(&[]).iter().copied().for_each(f);
+    words
+        .get(i..)
+        .unwrap_or(&[])
+        .iter()
+        .map(maybe)
+        .for_each(|(w, r)| f(w, r));
 }

@@ -52,6 +52,14 @@ struct Lost {
     lines: usize,
     scopes: usize,
     events: usize,
+    /// Rows and runs that cover only instructions nothing can be anchored before (OpLabel,
+    /// OpPhi, OpVariable): placed after them, they would cover nothing.
+    empty_lines: usize,
+    empty_scopes: usize,
+    /// Records anchored somewhere else than their position (see `moved`).
+    moved_lines: usize,
+    moved_scopes: usize,
+    moved_events: usize,
 }
 
 pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
@@ -64,6 +72,11 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
             lost.scopes += 1;
             continue;
         };
+        if covers_nothing(w, &trusted, run.range, i) {
+            lost.empty_scopes += 1;
+            continue;
+        }
+        lost.moved_scopes += usize::from(moved(w, run.range.start, i));
         let sc = w.id(run.scope);
         let inl = run
             .inlined
@@ -81,6 +94,7 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     for ev in &w.m.events {
         match event(w, &trusted, ev) {
             Some((i, words)) => {
+                lost.moved_events += usize::from(moved(w, ev.pos, i));
                 let g = groups.entry(i).or_default();
                 g.context(w, &cx, ev);
                 g.words.extend(words);
@@ -288,6 +302,51 @@ fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
             );
         }
     }
+    for (n, what) in [
+        (lost.empty_lines, "line rows"),
+        (lost.empty_scopes, "scope runs"),
+    ] {
+        if n > 0 {
+            w.ledger.push(
+                LossKind::Dropped,
+                "module",
+                format!(
+                    "{n} {what} not written: they cover only OpLabel/OpPhi/OpVariable, which no \
+                     debug instruction can precede"
+                ),
+            );
+        }
+    }
+    for (n, what) in [
+        (lost.moved_lines, "line rows"),
+        (lost.moved_scopes, "scope runs"),
+        (lost.moved_events, "declare/value events"),
+    ] {
+        if n > 0 {
+            w.ledger.push(
+                LossKind::Approximated,
+                "module",
+                format!(
+                    "{n} {what} anchored at another instruction than their position: no debug \
+                     instruction can precede OpLabel, OpPhi, OpVariable or OpFunctionParameter, \
+                     or sit between a merge instruction and its branch"
+                ),
+            );
+        }
+    }
+}
+
+/// Whether a record at `pos` placed at insertion index `i` lands elsewhere: after the OpLabel,
+/// OpPhi, OpVariable or OpFunctionParameter it was anchored at, or before the merge instruction of
+/// the branch it was anchored at.
+fn moved(w: &Writer, pos: CodePos, i: usize) -> bool {
+    spirv_pos(pos).and_then(|p| w.code.index_at(p)) != Some(i)
+}
+
+/// Whether a run or row placed at insertion index `i` would cover nothing: its end has the same
+/// insertion index (everything in between is OpLabel, OpPhi or OpVariable).
+fn covers_nothing(w: &Writer, trusted: &[bool], range: crate::ir::CodeRange, i: usize) -> bool {
+    place(w, trusted, range.end) == Some(i)
 }
 
 /// Per base function: whether some IR function matched to it has trusted code positions.
@@ -434,6 +493,11 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
             }
             continue;
         };
+        if covers_nothing(w, trusted, row.range, i) {
+            lost.empty_lines += 1;
+            continue;
+        }
+        lost.moved_lines += usize::from(moved(w, row.range.start, i));
         // In a SPIR-V input a row without an end was an OpLine: it stays one in every set, so
         // that it reads back without one (DebugLine would give it end = start).
         let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {

@@ -163,18 +163,26 @@ impl Writer<'_> {
         (src, V::Num(at.line), V::Num(at.column))
     }
 
-    /// The Parent of an entity: its scope, or the first unit.
-    pub fn parent(&mut self, scope: Option<Ref>) -> V {
-        let scope = scope.or_else(|| (!self.m.units.is_empty()).then(|| Ref::Unit(Handle::new(0))));
+    /// The Parent of entity `r`: its scope, or (approximated: the sets require one) the first
+    /// unit.
+    pub fn parent(&mut self, r: Ref, scope: Option<Ref>) -> V {
+        let scope = scope.or_else(|| {
+            let unit = (!self.m.units.is_empty()).then(|| Ref::Unit(Handle::new(0)))?;
+            self.ledger.approx(
+                r,
+                "no parent scope: written under the first unit (the set requires one)",
+            );
+            Some(unit)
+        });
         match scope {
             Some(s) => V::Id(self.id(s)),
             None => V::None,
         }
     }
 
-    pub fn place(&mut self, at: Option<Loc>, scope: Option<Ref>) -> Vec<(&'static str, V)> {
+    pub fn place(&mut self, r: Ref, at: Option<Loc>, scope: Option<Ref>) -> Vec<(&'static str, V)> {
         let (s, l, c) = self.loc_args(at);
-        let p = self.parent(scope);
+        let p = self.parent(r, scope);
         vec![("Source", s), ("Line", l), ("Column", c), ("Parent", p)]
     }
 }

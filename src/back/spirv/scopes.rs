@@ -219,7 +219,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         ("Type", ty),
     ];
     let parent = s.parent.or(f.unit.map(Ref::Unit));
-    args.extend(w.place(s.at, parent));
+    args.extend(w.place(r, s.at, parent));
     let linkage = f.linkage.clone().unwrap_or_default();
     args.push(("Linkage Name", V::Str(fit(w, r, &linkage, "linkage name"))));
     args.push(("Flags", V::Num(w.flags(r, s.flags))));
@@ -244,7 +244,7 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
         ScopeKind::Function(_) => function(w, h, s, false),
         ScopeKind::FunctionDecl(_) => function(w, h, s, true),
         ScopeKind::LexicalBlock { .. } => {
-            let args = w.place(s.at, s.parent);
+            let args = w.place(r, s.at, s.parent);
             w.ext(r, "DebugLexicalBlock", &args)
         }
         ScopeKind::Module { .. } => {
@@ -254,12 +254,12 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                 r,
                 "module scope written as a named DebugLexicalBlock (DebugModuleINTEL is no lexical scope for spirv-val)",
             );
-            let mut args = w.place(s.at, s.parent);
+            let mut args = w.place(r, s.at, s.parent);
             args.push(("Name", V::Str(s.name.clone().unwrap_or_default())));
             w.ext(r, "DebugLexicalBlock", &args)
         }
         ScopeKind::Namespace { .. } => {
-            let mut args = w.place(s.at, s.parent);
+            let mut args = w.place(r, s.at, s.parent);
             args.push(("Name", V::Str(s.name.clone().unwrap_or_default())));
             w.ext(r, "DebugLexicalBlock", &args)
         }
@@ -274,12 +274,12 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                     "lexical block file written as a DebugLexicalBlock, discriminator {discriminator} dropped (spirv-val takes no DebugLexicalBlockDiscriminator as a lexical scope)"
                 ),
             );
-            let args = w.place(s.at, s.parent);
+            let args = w.place(r, s.at, s.parent);
             w.ext(r, "DebugLexicalBlock", &args)
         }
         ScopeKind::BlockFile { discriminator } => {
             let (src, _, _) = w.loc_args(s.at);
-            let parent = w.parent(s.parent);
+            let parent = w.parent(r, s.parent);
             let args = [
                 ("Source", src.clone()),
                 ("Scope", src),
@@ -293,7 +293,7 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                 r,
                 "the set has no instruction for this scope; its parent stands for it",
             );
-            match w.parent(s.parent) {
+            match w.parent(r, s.parent) {
                 V::Id(id) => id,
                 _ => w.e.none(),
             }
@@ -329,7 +329,7 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
             "no scope: written with the first unit as Parent (the operand is required)",
         );
     }
-    args.extend(w.place(v.at, v.scope));
+    args.extend(w.place(r, v.at, v.scope));
     let flags = V::Num(w.flags(r, v.flags));
     if !matches!(v.kind, VarKind::Global)
         && !v.flags.is_empty()
@@ -398,7 +398,7 @@ pub fn inlined(w: &mut Writer, h: Handle<InlinedAt>) -> u32 {
                     .iter()
                     .find(|(_, s)| matches!(s.kind, ScopeKind::Function(_)))
                     .map(|(h, _)| Ref::Scope(h));
-            w.parent(first)
+            w.parent(r, first)
         }
     };
     let parent = match i.parent {
@@ -494,7 +494,19 @@ pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
             w.ext(r, "DebugMacroDef", &args)
         }
         MacroKind::UNDEF => {
-            let def = w.opt(m.definition.map(Ref::Macro));
+            // DebugMacroUndef names what it cancels only through its DebugMacroDef; DWARF's
+            // undefinitions carry just a name.
+            let Some(def) = m.definition.or_else(|| cancelled(w.m, h)) else {
+                w.ledger.dropped(
+                    r,
+                    format!(
+                        "undefinition of `{}`: no earlier definition for DebugMacroUndef to refer to",
+                        m.name.as_deref().unwrap_or("")
+                    ),
+                );
+                return w.e.none();
+            };
+            let def = w.opt(Some(Ref::Macro(def)));
             let args = [("Source", src), ("Line", V::Num(m.line)), ("Macro", def)];
             w.ext(r, "DebugMacroUndef", &args)
         }
@@ -506,6 +518,25 @@ pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
             w.e.none()
         }
     }
+}
+
+/// The latest definition before the undefinition `h` of the macro it names: the same name, or a
+/// function-like macro whose name is that name followed by its parameter list (`SQUARE(x)`).
+fn cancelled(m: &crate::ir::Module, h: Handle<Macro>) -> Option<Handle<Macro>> {
+    let name = m.macros.get(h).name.as_deref()?;
+    m.macros
+        .iter()
+        .take(h.index())
+        .filter(|(_, d)| d.kind == MacroKind::DEFINE)
+        .filter(|(_, d)| {
+            d.name.as_deref().is_some_and(|n| {
+                n == name
+                    || n.strip_prefix(name)
+                        .is_some_and(|rest| rest.starts_with('('))
+            })
+        })
+        .map(|(hd, _)| hd)
+        .last()
 }
 
 pub fn import(w: &mut Writer, h: Handle<crate::ir::Import>) -> u32 {
@@ -522,7 +553,7 @@ pub fn import(w: &mut Writer, h: Handle<crate::ir::Import>) -> u32 {
     });
     let entity = w.opt(im.entity);
     let (src, line, col) = w.loc_args(im.at);
-    let parent = w.parent(im.scope);
+    let parent = w.parent(r, im.scope);
     let args = [
         ("Name", V::Str(im.name.clone().unwrap_or_default())),
         ("Tag", V::Num(tag)),
@@ -554,7 +585,7 @@ pub fn entry_point(w: &mut Writer, h: Handle<crate::ir::EntryPoint>) -> u32 {
         return w.e.none();
     };
     let f = V::Id(w.id(Ref::Scope(function)));
-    let u = w.parent(ep.unit.map(Ref::Unit));
+    let u = w.parent(r, ep.unit.map(Ref::Unit));
     let args = [
         ("Entry Point", f),
         ("Compilation Unit", u),

@@ -77,7 +77,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             }
             let base = w.base_or_void(r, *base);
             let mut args = vec![("Name", name(t)), ("Base Type", base)];
-            args.extend(w.place(t.at, t.scope));
+            args.extend(w.place(r, t.at, t.scope));
             w.ext(r, "DebugTypedef", &args)
         }
         TypeKind::Array { element, dims, .. } => array(w, h, *element, dims),
@@ -157,8 +157,17 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 pairs.push((v.unwrap_or(en.value as u32), en.name.clone()));
             }
             let mut args = vec![("Name", name(t)), ("Underlying Type", under)];
-            args.extend(w.place(t.at, t.scope));
-            args.push(("Size", w.size(r, t.size)));
+            args.extend(w.place(r, t.at, t.scope));
+            // spirv-val wants a positive constant size even for a declaration (DWARF's has none).
+            let size = match t.size {
+                None => {
+                    w.ledger
+                        .approx(r, "an enumeration without a size written as 32 bits");
+                    V::Num(w.num(r, 32))
+                }
+                s => w.size(r, s),
+            };
+            args.push(("Size", size));
             args.push(("Flags", V::Num(w.flags(r, t.flags))));
             args.push(("Value, Name", V::Pairs(pairs)));
             w.ext(r, "DebugTypeEnum", &args)
@@ -353,7 +362,7 @@ fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static s
         1
     });
     let mut args = vec![("Name", name(t)), ("Tag", V::Num(tag))];
-    args.extend(w.place(t.at, t.scope));
+    args.extend(w.place(r, t.at, t.scope));
     // No linkage name is "" (as llvm-spirv writes it; the reader takes "" as none).
     let linkage = t.linkage.clone().unwrap_or_default();
     if !fwd && t.linkage.is_some() && !holds(w.e.flavour, Feature::LinkageOfComposite) {
@@ -434,7 +443,7 @@ fn member(w: &mut Writer, h: Handle<Type>, base: Option<Handle<Type>>, offset: O
                 scope = lister;
             }
         }
-        args.extend(w.place(t.at, scope));
+        args.extend(w.place(r, t.at, scope));
     } else {
         let (s, l, c) = w.loc_args(t.at);
         args.extend([("Source", s), ("Line", l), ("Column", c)]);

@@ -36,7 +36,8 @@ fn amdgpu_abs(r_type: u32) -> Option<u8> {
 }
 
 pub fn load(bytes: &[u8]) -> DResult<Elf> {
-    let file = object::File::parse(bytes).map_err(|e| fail("ELF", 0, format!("{e}")))?;
+    let file = object::File::parse(bytes)
+        .map_err(|e| fail("ELF", 0, format!("not a readable ELF file: {e}")))?;
     let machine = match &file {
         object::File::Elf32(f) => f.elf_header().e_machine.get(f.endian()).0,
         object::File::Elf64(f) => f.elf_header().e_machine.get(f.endian()).0,
@@ -46,7 +47,11 @@ pub fn load(bytes: &[u8]) -> DResult<Elf> {
         return Err(fail("ELF", 0, "big-endian ELF is not supported"));
     }
     let relocatable = file.kind() == object::ObjectKind::Relocatable;
-    let mut sections = Vec::new();
+    // Sections of one name (COMDAT groups of type units, -ffunction-sections pieces) are laid
+    // end to end, as a linker would; `bases` gives each piece's offset in its name's whole.
+    let mut sections: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut bases = std::collections::HashMap::new();
+    let mut pieces = Vec::new();
     for section in file.sections() {
         let Ok(name) = section.name() else { continue };
         if !name.starts_with(".debug_") {
@@ -64,11 +69,26 @@ pub fn load(bytes: &[u8]) -> DResult<Elf> {
         let data = section
             .data()
             .map_err(|e| fail(name, 0, format!("section data out of the file: {e}")))?;
-        let mut data = data.to_vec();
-        if relocatable {
-            relocate(&file, &section, name, machine, &mut data)?;
+        let i = match sections.iter().position(|(n, _)| n == name) {
+            Some(i) => i,
+            None => {
+                sections.push((name.to_string(), Vec::new()));
+                sections.len() - 1
+            }
+        };
+        bases.insert(section.index(), sections[i].1.len() as u64);
+        pieces.push((section.index(), i, sections[i].1.len(), data.len()));
+        sections[i].1.extend_from_slice(data);
+    }
+    if relocatable {
+        for (index, i, base, len) in pieces {
+            let section = file
+                .section_by_index(index)
+                .map_err(|e| fail("ELF", 0, e.to_string()))?;
+            let name = sections[i].0.clone();
+            let data = &mut sections[i].1[base..base + len];
+            relocate(&file, &section, &name, machine, data, &bases)?;
         }
-        sections.push((name.to_string(), data));
     }
     Ok(Elf {
         machine,
@@ -84,6 +104,7 @@ fn relocate(
     name: &str,
     machine: u16,
     data: &mut [u8],
+    bases: &std::collections::HashMap<object::SectionIndex, u64>,
 ) -> DResult<()> {
     for (offset, r) in section.relocations() {
         let size = match (r.kind(), r.flags()) {
@@ -101,10 +122,14 @@ fn relocate(
             continue;
         }
         let symbol = match r.target() {
-            RelocationTarget::Symbol(i) => file
-                .symbol_by_index(i)
-                .map(|s| s.address())
-                .map_err(|e| fail(name, offset, format!("relocation symbol: {e}")))?,
+            RelocationTarget::Symbol(i) => {
+                let s = file
+                    .symbol_by_index(i)
+                    .map_err(|e| fail(name, offset, format!("relocation symbol: {e}")))?;
+                // A symbol in a debug section piece: offset by the piece's base.
+                let base = s.section_index().and_then(|x| bases.get(&x)).copied();
+                s.address().wrapping_add(base.unwrap_or(0))
+            }
             RelocationTarget::Absolute => 0,
             _ => continue,
         };

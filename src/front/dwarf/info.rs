@@ -1,6 +1,6 @@
 //! Units and their DIE trees → entities.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use gimli::constants as dw;
 use gimli::AttributeValue as Av;
@@ -53,9 +53,11 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         elf,
         m,
         diag,
-        map: HashMap::new(),
+        map: HashMap::default(),
         plans: Vec::new(),
         files: Files::default(),
+        programs: HashMap::default(),
+        sigs: HashMap::default(),
         encodings: Vec::new(),
     };
     let mut units = Vec::new();
@@ -77,7 +79,21 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         units.push((off, unit));
     }
     for (off, unit) in &units {
-        w.plan(&u, *off, unit)?;
+        if let gimli::UnitType::Type {
+            type_signature,
+            type_offset,
+        } = unit.header.type_()
+        {
+            w.sigs.insert(type_signature.0, off + type_offset.0 as u64);
+        }
+        w.plan(*off, unit)?;
+    }
+    if !elf.section(".debug_types").is_empty() {
+        w.diag.push(
+            LossKind::Dropped,
+            ".debug_types",
+            "DWARF 4 type units (.debug_types) are not read; references to them stay raw DW_AT_signature attributes",
+        );
     }
     w.resolve_aliases()?;
     for (off, unit) in &units {
@@ -98,6 +114,10 @@ struct Walker<'e, 'm> {
     map: HashMap<u64, Ref>,
     plans: Vec<(u64, Plan)>,
     files: Files,
+    /// Type-unit signatures → the .debug_info offset of the type DIE.
+    sigs: HashMap<u64, u64>,
+    /// File tables of the line programs read, by .debug_line offset.
+    programs: HashMap<u64, HashMap<u64, Handle<File>>>,
     encodings: Encodings,
 }
 
@@ -125,7 +145,7 @@ struct Frame {
 }
 
 impl Walker<'_, '_> {
-    fn plan(&mut self, u: &Units<'_>, uoff: u64, unit: &gimli::Unit<Gr<'_>>) -> DResult<()> {
+    fn plan(&mut self, uoff: u64, unit: &gimli::Unit<Gr<'_>>) -> DResult<()> {
         let mut cursor = unit.entries();
         // depth, tag, inside an inlined subroutine, a function declaration
         let mut stack: Vec<(isize, dw::DwTag, bool, bool)> = Vec::new();
@@ -255,7 +275,6 @@ impl Walker<'_, '_> {
                 );
             stack.push((depth, tag, in_inlined, is_decl));
         }
-        let _ = u;
         Ok(())
     }
 
@@ -319,6 +338,13 @@ impl<'a> Die<'a> {
     }
     fn udata(&mut self, at: dw::DwAt) -> Option<u64> {
         self.take(at).as_ref().and_then(num)
+    }
+    /// The number of an attribute without consuming it.
+    fn peek(&self, at: dw::DwAt) -> Option<u64> {
+        self.attrs
+            .iter()
+            .find(|a| a.name() == at)
+            .and_then(|a| num(&a.value()))
     }
     fn mark(&mut self, at: dw::DwAt) {
         let _ = self.take(at);
@@ -520,7 +546,7 @@ impl Walker<'_, '_> {
             unit: Handle::new(0),
             base: uoff,
             version: unit.header.version(),
-            files: HashMap::new(),
+            files: HashMap::default(),
             enc: Encoding {
                 address_size: unit.header.address_size(),
                 offset_size: unit.header.format().word_size(),
@@ -540,10 +566,9 @@ impl Walker<'_, '_> {
                 .offset()
                 .to_debug_info_offset(&unit.header)
                 .map_or(uoff, |o| o.0 as u64);
-            let Some(&(plan_off, plan)) = self.plans.get(next).filter(|p| p.0 == off) else {
+            let Some(&(_, plan)) = self.plans.get(next).filter(|p| p.0 == off) else {
                 return Err(fail(".debug_info", off, "DIE tree changed between passes"));
             };
-            let _ = plan_off;
             next += 1;
             let depth = entry.depth();
             while stack.last().is_some_and(|f| f.depth >= depth) {
@@ -622,7 +647,7 @@ impl Walker<'_, '_> {
                 }
                 Plan::Own(_) => Vec::new(),
                 Plan::Alias(_) => {
-                    self.fill_alias(u, unit, &mut cur, &mut die, parent, ranges, &mut frame)?
+                    self.fill_alias(u, unit, &mut cur, &mut die, ranges, &mut frame)?
                 }
                 Plan::Part => self.fill_part(u, unit, &mut cur, &mut die, parent)?,
             };
@@ -652,9 +677,11 @@ impl Walker<'_, '_> {
 
     /// Raw attributes go to the entity's `extra`; a DIE without one loses them (reported).
     fn put_extra(&mut self, plan: &Plan, off: u64, extra: Vec<RawAttr>) {
+        // A concrete instance's own attributes join its origin's.
         let target = match plan {
             Plan::Own(r) => Some(*r),
-            _ => None,
+            Plan::Alias(_) => self.map.get(&off).copied(),
+            Plan::Part => None,
         };
         let slot = match target {
             Some(Ref::Unit(h)) => Some(&mut self.m.units.get_mut(h).extra),
@@ -724,7 +751,11 @@ impl Walker<'_, '_> {
         let Some(v) = die.take(at) else {
             return Ok(None);
         };
-        let Some(o) = ref_offset(unit, &v) else {
+        let sig = match v {
+            Av::DebugTypesRef(sig) => self.sigs.get(&sig.0).copied(),
+            _ => None,
+        };
+        let Some(o) = ref_offset(unit, &v).or(sig) else {
             return Err(fail(
                 ".debug_info",
                 die.off,
@@ -811,6 +842,8 @@ impl Walker<'_, '_> {
     /// decodes every operation (a writer's choice the producer does not reveal).
     fn expr(
         &mut self,
+        u: &Units<'_>,
+        unit: &gimli::Unit<Gr<'_>>,
         cur: &mut Cur,
         bytes: &[u8],
         off: u64,
@@ -847,6 +880,8 @@ impl Walker<'_, '_> {
                 }
             }
         };
+        let ops = resolve_addrx(u, unit, ops)
+            .map_err(|e| fail(section, off, format!("DW_OP_addrx: {e}")))?;
         if has_raw(&ops) {
             self.diag.push(
                 LossKind::Unknown,
@@ -867,12 +902,16 @@ impl Walker<'_, '_> {
     ) -> DResult<Option<Location>> {
         match v {
             Av::Exprloc(e) => Ok(Some(Location::Expr(self.expr(
+                u,
+                unit,
                 cur,
                 e.0.slice(),
                 off,
                 ".debug_info",
             )?))),
             Av::Block(b) => Ok(Some(Location::Expr(self.expr(
+                u,
+                unit,
                 cur,
                 b.slice(),
                 off,
@@ -903,7 +942,7 @@ impl Walker<'_, '_> {
                             "more than a million location-list entries",
                         ));
                     }
-                    let expr = self.expr(cur, e.data.0.slice(), off, section)?;
+                    let expr = self.expr(u, unit, cur, e.data.0.slice(), off, section)?;
                     entries.push(LocEntry {
                         range: Some(CodeRange {
                             start: CodePos::Addr(e.range.begin),
@@ -936,6 +975,7 @@ impl Walker<'_, '_> {
     /// A constant, a reference or an expression (sizes, bounds).
     fn bound(
         &mut self,
+        u: &Units<'_>,
         unit: &gimli::Unit<Gr<'_>>,
         cur: &mut Cur,
         die: &mut Die<'_>,
@@ -957,7 +997,7 @@ impl Walker<'_, '_> {
         }
         match v {
             Av::Exprloc(e) => {
-                let h = self.expr(cur, e.0.slice(), die.off, ".debug_info")?;
+                let h = self.expr(u, unit, cur, e.0.slice(), die.off, ".debug_info")?;
                 Ok(Some(Bound::Ref(Ref::Expr(h))))
             }
             Av::Sdata(n) => Ok(Some(Bound::Const(n.saturating_mul(scale)))),
@@ -1003,6 +1043,34 @@ impl Walker<'_, '_> {
     }
 }
 
+/// DW_OP_addrx / DW_OP_GNU_addr_index become DW_OP_addr with the address from .debug_addr, so
+/// that DWARF 4 and 5 reads of one program agree; the writer picks the form.
+fn resolve_addrx(
+    u: &Units<'_>,
+    unit: &gimli::Unit<Gr<'_>>,
+    ops: Vec<Op>,
+) -> Result<Vec<Op>, gimli::Error> {
+    ops.into_iter()
+        .map(|mut op| {
+            match (op.code.0, op.args.as_mut_slice()) {
+                (0xa1 | 0xfb, [Arg::Int(i)]) => {
+                    let index = gimli::DebugAddrIndex(usize::try_from(*i).unwrap_or(usize::MAX));
+                    let a = u.dwarf.address(unit, index)?;
+                    op = Op::new(OpCode(0x03), vec![Arg::Int(i128::from(a))]);
+                }
+                (_, args) => {
+                    for a in args {
+                        if let Arg::Ops(inner) = a {
+                            *inner = resolve_addrx(u, unit, std::mem::take(inner))?;
+                        }
+                    }
+                }
+            }
+            Ok(op)
+        })
+        .collect()
+}
+
 /// The nearest enclosing function or block (for labels, call sites, inlined-at).
 fn scope_of(parent: Option<Frame>) -> Option<Handle<Scope>> {
     match parent?.ent? {
@@ -1022,7 +1090,21 @@ impl Walker<'_, '_> {
     ) -> DResult<Vec<RawAttr>> {
         let producer = self.string(u, unit, die, dw::DW_AT_producer)?;
         cur.enc.amd = amd_ops_for(self.elf.machine, producer.as_deref());
-        cur.files = read_lines(u, unit, self.m, &mut self.files)?;
+        // Units sharing a line program (type units name their compile unit's) read it once.
+        let program = unit
+            .line_program
+            .as_ref()
+            .map(|p| p.header().offset().0 as u64);
+        cur.files = match program.and_then(|o| self.programs.get(&o)) {
+            Some(table) => table.clone(),
+            None => {
+                let table = read_lines(u, unit, self.m, &mut self.files)?;
+                if let Some(o) = program {
+                    self.programs.insert(o, table.clone());
+                }
+                table
+            }
+        };
         die.mark(dw::DW_AT_stmt_list);
         for at in [
             dw::DW_AT_str_offsets_base,
@@ -1108,7 +1190,7 @@ impl Walker<'_, '_> {
         let align_bits = die
             .udata(dw::DW_AT_alignment)
             .map(|a| (a as u32).saturating_mul(8));
-        let mut size = match self.bound(unit, cur, die, dw::DW_AT_bit_size, 1)? {
+        let mut size = match self.bound(u, unit, cur, die, dw::DW_AT_bit_size, 1)? {
             Some(b) => {
                 if tag == dw::DW_TAG_member {
                     flags = flags.with("bit_field");
@@ -1116,17 +1198,21 @@ impl Walker<'_, '_> {
                 Some(b)
             }
             None if tag == dw::DW_TAG_member && die.has(dw::DW_AT_byte_size) => None,
-            None => self.bound(unit, cur, die, dw::DW_AT_byte_size, 8)?,
+            None => self.bound(u, unit, cur, die, dw::DW_AT_byte_size, 8)?,
         };
         let base = if tag == dw::DW_TAG_subroutine_type || tag == dw::DW_TAG_enumeration_type {
             None
         } else {
             self.type_ref(unit, die, dw::DW_AT_type)?
         };
-        match die.udata(dw::DW_AT_calling_convention) {
+        // DW_CC_pass_by_reference / _by_value are flags; other conventions stay raw.
+        match die.peek(dw::DW_AT_calling_convention) {
             Some(4) => flags = flags.with("pass_by_reference"),
             Some(5) => flags = flags.with("pass_by_value"),
             _ => {}
+        }
+        if flags.has("pass_by_reference") || flags.has("pass_by_value") {
+            die.mark(dw::DW_AT_calling_convention);
         }
         let kind = match tag {
             dw::DW_TAG_base_type => {
@@ -1174,14 +1260,14 @@ impl Walker<'_, '_> {
             }
             dw::DW_TAG_typedef => TypeKind::Typedef { base },
             dw::DW_TAG_array_type => {
-                let stride = match self.bound(unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+                let stride = match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
                     Some(s) => Some(s),
-                    None => self.bound(unit, cur, die, dw::DW_AT_bit_stride, 1)?,
+                    None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
                 };
-                let data_location = self.bound(unit, cur, die, dw::DW_AT_data_location, 1)?;
-                let associated = self.bound(unit, cur, die, dw::DW_AT_associated, 1)?;
-                let allocated = self.bound(unit, cur, die, dw::DW_AT_allocated, 1)?;
-                let rank = self.bound(unit, cur, die, dw::DW_AT_rank, 1)?;
+                let data_location = self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?;
+                let associated = self.bound(u, unit, cur, die, dw::DW_AT_associated, 1)?;
+                let allocated = self.bound(u, unit, cur, die, dw::DW_AT_allocated, 1)?;
+                let rank = self.bound(u, unit, cur, die, dw::DW_AT_rank, 1)?;
                 let column_major = die.udata(dw::DW_AT_ordering) == Some(1);
                 if die.flag(dw::DW_AT_GNU_vector) {
                     // Its subrange child sets the count.
@@ -1226,7 +1312,7 @@ impl Walker<'_, '_> {
                 discriminator: self.type_ref(unit, die, dw::DW_AT_discr)?,
             },
             dw::DW_TAG_member => {
-                let (offset_bits, storage) = self.member_offset(unit, cur, die)?;
+                let (offset_bits, storage) = Self::member_offset(die);
                 if flags.has("external") || flags.has("fwd_decl") {
                     flags = flags.with("static_member");
                 }
@@ -1243,7 +1329,7 @@ impl Walker<'_, '_> {
                 if die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
                     flags = flags.with("virtual");
                 }
-                let (offset_bits, _) = self.member_offset(unit, cur, die)?;
+                let (offset_bits, _) = Self::member_offset(die);
                 TypeKind::Inheritance { base, offset_bits }
             }
             dw::DW_TAG_ptr_to_member_type => TypeKind::PtrToMember {
@@ -1275,11 +1361,11 @@ impl Walker<'_, '_> {
                 }
             }
             dw::DW_TAG_string_type => TypeKind::String {
-                length: match self.bound(unit, cur, die, dw::DW_AT_string_length, 1)? {
+                length: match self.bound(u, unit, cur, die, dw::DW_AT_string_length, 1)? {
                     Some(b) => Some(b),
-                    None => self.bound(unit, cur, die, dw::DW_AT_string_length_byte_size, 8)?,
+                    None => self.bound(u, unit, cur, die, dw::DW_AT_string_length_byte_size, 8)?,
                 },
-                location: self.bound(unit, cur, die, dw::DW_AT_data_location, 1)?,
+                location: self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?,
                 encoding: Ate(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32),
             },
             dw::DW_TAG_unspecified_type => TypeKind::Unspecified,
@@ -1327,12 +1413,7 @@ impl Walker<'_, '_> {
 
     /// DW_AT_data_member_location (constant, in bytes) or DW_AT_data_bit_offset, in bits; a
     /// DWARF 4 bit field's DW_AT_bit_offset is the storage offset.
-    fn member_offset(
-        &mut self,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
-    ) -> DResult<(Option<u64>, Option<u64>)> {
+    fn member_offset(die: &mut Die<'_>) -> (Option<u64>, Option<u64>) {
         let mut offset = None;
         if let Some(i) = die
             .attrs
@@ -1348,8 +1429,7 @@ impl Walker<'_, '_> {
             offset = die.udata(dw::DW_AT_data_bit_offset);
         }
         let storage = die.udata(dw::DW_AT_bit_offset);
-        let _ = (unit, cur);
-        Ok((offset, storage))
+        (offset, storage)
     }
 
     /// Adds an entity to its parent's list (composite elements, template parameters…).
@@ -1739,7 +1819,6 @@ impl Walker<'_, '_> {
         unit: &gimli::Unit<Gr<'_>>,
         cur: &mut Cur,
         die: &mut Die<'_>,
-        parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
@@ -1774,7 +1853,6 @@ impl Walker<'_, '_> {
                         rs.extend(ranges);
                     }
                 }
-                let _ = parent;
             }
             Some(Ref::Var(h)) => {
                 let location = self.take_location(u, unit, cur, die, dw::DW_AT_location)?;
@@ -1826,12 +1904,12 @@ impl Walker<'_, '_> {
             dw::DW_TAG_subrange_type | dw::DW_TAG_generic_subrange => {
                 die.mark(dw::DW_AT_type);
                 let sub = Subrange {
-                    count: self.bound(unit, cur, die, dw::DW_AT_count, 1)?,
-                    lower: self.bound(unit, cur, die, dw::DW_AT_lower_bound, 1)?,
-                    upper: self.bound(unit, cur, die, dw::DW_AT_upper_bound, 1)?,
-                    stride: match self.bound(unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+                    count: self.bound(u, unit, cur, die, dw::DW_AT_count, 1)?,
+                    lower: self.bound(u, unit, cur, die, dw::DW_AT_lower_bound, 1)?,
+                    upper: self.bound(u, unit, cur, die, dw::DW_AT_upper_bound, 1)?,
+                    stride: match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
                         Some(s) => Some(s),
-                        None => self.bound(unit, cur, die, dw::DW_AT_bit_stride, 1)?,
+                        None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
                     },
                     generic: die.tag == dw::DW_TAG_generic_subrange,
                 };

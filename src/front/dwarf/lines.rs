@@ -1,6 +1,6 @@
 //! Line programs (files, rows) and macros of one unit.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::info::{Gr, Units};
 use super::{fail, DResult};
@@ -64,7 +64,7 @@ pub fn read_lines(
     m: &mut Module,
     files: &mut Files,
 ) -> DResult<HashMap<u64, Handle<File>>> {
-    let mut table = HashMap::new();
+    let mut table = HashMap::default();
     let Some(program) = unit.line_program.clone() else {
         return Ok(table);
     };

@@ -20,7 +20,7 @@ use std::fmt;
 
 pub use codec::{Codec, Ctx, Namer, PrintOptions, ShortNames, ValueWriter};
 pub use lex::{Item, Span, Val};
-pub use records::Record;
+pub use records::{scope_keyword, type_keyword, Record};
 
 use crate::ir::{EntityKind, Module, Ref, Source, SourceFormat};
 use codec::{parse_name, Fields};

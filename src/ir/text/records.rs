@@ -158,32 +158,37 @@ const TPARAM_KINDS: [(TemplateParamKind, &str); 4] = [
     (TemplateParamKind::Pack, "pack"),
 ];
 
+/// The text form's keyword of a type kind (also the kind's name in `dwarv stats`).
+pub fn type_keyword(kind: &TypeKind) -> &'static str {
+    match kind {
+        TypeKind::Basic { .. } => "base",
+        TypeKind::Pointer { kind, .. } => PTR_KINDS
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map_or("pointer", |(_, n)| n),
+        TypeKind::Qualified { .. } => "qualified",
+        TypeKind::Typedef { .. } => "typedef",
+        TypeKind::Array { .. } => "array",
+        TypeKind::Vector { .. } => "vector",
+        TypeKind::Matrix { .. } => "matrix",
+        TypeKind::Function { .. } => "function",
+        TypeKind::Enum { .. } => "enum",
+        TypeKind::Composite { tag, .. } => tag.name().unwrap_or("composite"),
+        TypeKind::Member { .. } => "member",
+        TypeKind::Inheritance { .. } => "inherit",
+        TypeKind::PtrToMember { .. } => "ptr_to_member",
+        TypeKind::Template { .. } => "template",
+        TypeKind::TemplateParam { .. } => "tparam",
+        TypeKind::String { .. } => "string",
+        TypeKind::Unspecified => "unspecified",
+        TypeKind::Other { .. } => "other",
+    }
+}
+
 impl Record for Type {
     fn write(&self, w: &mut ValueWriter<'_>) {
         // Keyword and name first, then what the kind needs, then the common fields.
-        let keyword = match &self.kind {
-            TypeKind::Basic { .. } => "base",
-            TypeKind::Pointer { kind, .. } => PTR_KINDS
-                .iter()
-                .find(|(k, _)| k == kind)
-                .map_or("pointer", |(_, n)| n),
-            TypeKind::Qualified { .. } => "qualified",
-            TypeKind::Typedef { .. } => "typedef",
-            TypeKind::Array { .. } => "array",
-            TypeKind::Vector { .. } => "vector",
-            TypeKind::Matrix { .. } => "matrix",
-            TypeKind::Function { .. } => "function",
-            TypeKind::Enum { .. } => "enum",
-            TypeKind::Composite { tag, .. } => tag.name().unwrap_or("composite"),
-            TypeKind::Member { .. } => "member",
-            TypeKind::Inheritance { .. } => "inherit",
-            TypeKind::PtrToMember { .. } => "ptr_to_member",
-            TypeKind::Template { .. } => "template",
-            TypeKind::TemplateParam { .. } => "tparam",
-            TypeKind::String { .. } => "string",
-            TypeKind::Unspecified => "unspecified",
-            TypeKind::Other { .. } => "other",
-        };
+        let keyword = type_keyword(&self.kind);
         w.word(keyword);
         if let TypeKind::Qualified { qualifier, .. } = &self.kind {
             w.value(qualifier);
@@ -547,17 +552,22 @@ fn read_function(f: &mut Fields<'_>) -> PResult<Box<FunctionInfo>> {
     }))
 }
 
+/// The text form's keyword of a scope kind.
+pub fn scope_keyword(kind: &ScopeKind) -> &'static str {
+    match kind {
+        ScopeKind::Namespace { .. } => "namespace",
+        ScopeKind::Module { .. } => "module",
+        ScopeKind::CommonBlock { .. } => "common_block",
+        ScopeKind::Function(_) => "function",
+        ScopeKind::FunctionDecl(_) => "function_decl",
+        ScopeKind::LexicalBlock { .. } => "block",
+        ScopeKind::BlockFile { .. } => "block_file",
+    }
+}
+
 impl Record for Scope {
     fn write(&self, w: &mut ValueWriter<'_>) {
-        let keyword = match &self.kind {
-            ScopeKind::Namespace { .. } => "namespace",
-            ScopeKind::Module { .. } => "module",
-            ScopeKind::CommonBlock { .. } => "common_block",
-            ScopeKind::Function(_) => "function",
-            ScopeKind::FunctionDecl(_) => "function_decl",
-            ScopeKind::LexicalBlock { .. } => "block",
-            ScopeKind::BlockFile { .. } => "block_file",
-        };
+        let keyword = scope_keyword(&self.kind);
         w.word(keyword);
         if let Some(name) = &self.name {
             w.string(name);

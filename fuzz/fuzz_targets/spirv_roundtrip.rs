@@ -1,0 +1,29 @@
+//! SPIR-V read → write (in place, the module's own debug set) → read: when the writer reports no
+//! loss, the module read back equals the first (`ir::diff`, code positions included); the writer
+//! never panics on a module the reader accepted.
+#![no_main]
+
+use dwarv::back::spirv::{write, Base, WriteOptions};
+use dwarv::convert::default_flavour;
+use dwarv::front::spirv::read;
+use dwarv::ir::diff::{diff, DiffOptions};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok((module, _)) = read(data, "fuzz") else {
+        return;
+    };
+    let flavour = default_flavour(&module);
+    let opts = WriteOptions {
+        flavour,
+        base: Base::Module(data),
+    };
+    let Ok((bytes, ledger)) = write(&module, &opts) else {
+        return;
+    };
+    let (back, _) = read(&bytes, "written").expect("dwarv reads what it wrote");
+    if ledger.losses.is_empty() {
+        let d = diff(&module, &back, DiffOptions::default());
+        assert!(d.is_empty(), "round trip through {}:\n{}", flavour.cli_name(), d.render(10));
+    }
+});

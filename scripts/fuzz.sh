@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The fuzzing campaign: runs every cargo-fuzz target (or those named) for a fixed time, seeded from
+# the repository's corpus, and prints one line per target: executions, executions/s, coverage,
+# corpus size, and findings (crash/leak/timeout artifacts). Needs the nightly toolchain and
+# cargo-fuzz (`cargo install cargo-fuzz`).
+#
+#   bash scripts/fuzz.sh                 # every target, 600 s each
+#   SECONDS_PER_TARGET=60 bash scripts/fuzz.sh spirv_reader dwir_text
+#
+# Findings stay in fuzz/artifacts/<target>/; each one found becomes a regression test.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo/fuzz"
+secs="${SECONDS_PER_TARGET:-600}"
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+
+# Seeds: the corpus build's outputs (SPIR-V, LLVM, ELF objects) and the IR texts.
+seeds="$repo/target/fuzz-seeds"
+if [ ! -d "$seeds" ]; then
+  OUT="$seeds" DWARV_TOOLS="$repo/.tools/bin" bash "$repo/corpus/build.sh" >/dev/null
+fi
+seed_files() {
+  case "$1" in
+    dwir_*) ls "$repo"/corpus/ir/*.dwir ;;
+    spirv_*) ls "$seeds"/*.spv ;;
+    dwarf_*) ls "$seeds"/*.o "$seeds"/prog.O2 2>/dev/null ;;
+    llvm_*) ls "$seeds"/*.bc "$seeds"/*.ll ;;
+    visa_*) ls "$repo"/corpus/visa/*.bin 2>/dev/null || true ;;
+  esac
+}
+
+printf '%-20s %12s %10s %8s %8s %9s\n' target executions "exec/s" cov corpus findings
+for t in "${targets[@]}"; do
+  mkdir -p "corpus/$t" "artifacts/$t"
+  seed_files "$t" | while read -r f; do cp -n "$f" "corpus/$t/" 2>/dev/null || true; done
+  log="$(mktemp)"
+  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -max_len=262144 \
+    -print_final_stats=1 >"$log" 2>&1 || true
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
+  size=$(ls "corpus/$t" | wc -l)
+  found=$(ls "artifacts/$t" | wc -l)
+  printf '%-20s %12s %10s %8s %8s %9s\n' "$t" "${execs:-0}" "${rate:-0}" "${cov:-0}" "$size" "$found"
+  if [ "$found" -gt 0 ]; then
+    grep -m1 -A3 'panicked\|ERROR: ' "$log" | sed 's/^/    /' || true
+  fi
+  rm -f "$log"
+done
