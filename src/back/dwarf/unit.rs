@@ -580,18 +580,17 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn set_extra(&mut self, d: Die, extra: &[crate::ir::RawAttr]) {
+    /// Raw attributes a reader kept; references and section offsets among them point into the
+    /// input's sections, so they cannot be written back (a loss).
+    fn set_extra(&mut self, d: Die, place: Ref, extra: &[crate::ir::RawAttr]) {
         for a in extra {
             match expr::raw_attr(a) {
                 Some(v) => self.set(d, DwAt(a.attr), v),
-                None => {
-                    let place = format!("{:?}", d.1);
-                    self.diags.push(
-                        LossKind::Dropped,
-                        place,
-                        format!("attribute 0x{:x} with form 0x{:x}", a.attr, a.form),
-                    );
-                }
+                None => self.loss(
+                    LossKind::Dropped,
+                    place,
+                    format!("raw attribute 0x{:x} (form 0x{:x})", a.attr, a.form),
+                ),
             }
         }
     }
@@ -702,7 +701,7 @@ impl Builder<'_, '_> {
                 AttributeValue::Address(gimli::write::Address::Constant(0)),
             );
         }
-        self.set_extra(d, &u.extra);
+        self.set_extra(d, Ref::Unit(h), &u.extra);
         // Retained types are children of the unit already; nothing more to say.
     }
 
@@ -1121,7 +1120,7 @@ impl Builder<'_, '_> {
                 ..ty.flags
             },
         );
-        self.set_extra(d, &ty.extra);
+        self.set_extra(d, Ref::Type(t), &ty.extra);
     }
 
     /// Flags a type's DWARF says by other attributes, as the reader derives them back: a bit
@@ -1289,7 +1288,7 @@ impl Builder<'_, '_> {
             ScopeKind::BlockFile { .. } => {}
         }
         self.set_flags(d, sc.flags);
-        self.set_extra(d, &sc.extra);
+        self.set_extra(d, Ref::Scope(s), &sc.extra);
     }
 
     fn fill_function(
@@ -1455,7 +1454,7 @@ impl Builder<'_, '_> {
         }
         self.set_ref(d, dw::DW_AT_specification, var.declaration);
         self.set_flags(d, var.flags);
-        self.set_extra(d, &var.extra);
+        self.set_extra(d, Ref::Var(v), &var.extra);
     }
 
     fn fill_inlined(&mut self, d: Die, i: Handle<crate::ir::InlinedAt>) {
@@ -1604,7 +1603,7 @@ impl Builder<'_, '_> {
                 p.data_value.map(Location::Expr),
             );
         }
-        self.set_extra(d, &cs.extra);
+        self.set_extra(d, Ref::CallSite(c), &cs.extra);
     }
 }
 
