@@ -13,6 +13,7 @@
 #   particles.nodebug.spv shade.nodebug.spv               glslang -V, no debug info (the code parts)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
 #   prog.dwarf5.O2.o prog.dwarf4.O2.o                     x86-64 -O2 with macros (.debug_macro, .debug_macinfo)
+#   prog.embed.o                                          DWARF 5 with embedded source (DW_LNCT_LLVM_source)
 #   shapes.dwarf5.o shapes.dwarf4.O2.o                    x86-64 C++ (classes, templates, namespaces)
 #   shapes.types.o                                        same, DWARF 5 type units (-fdebug-types-section)
 #
@@ -74,6 +75,7 @@ step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" prog.c -o "$OUT/prog.O2"
 "$CLANG" -gdwarf-5 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.O2.o"
 "$CLANG" -gdwarf-4 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.O2.o"
+"$CLANG" -gdwarf-5 -gembed-source -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.embed.o"
 step "shapes.cpp -> x86-64 objects (DWARF 5 -O0, DWARF 4 -O2)"
 "$CLANG" -std=c++17 -gdwarf-5 -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf5.o"
 "$CLANG" -std=c++17 -gdwarf-4 -O2 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf4.O2.o"
@@ -93,9 +95,9 @@ expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
           particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2
           kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
-          prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o)
+          prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o)
 ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
-             prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o)
+             prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done

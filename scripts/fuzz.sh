@@ -28,7 +28,11 @@ seed_files() {
     spirv_*) ls "$seeds"/*.spv ;;
     dwarf_*) ls "$seeds"/*.o "$seeds"/prog.O2 2>/dev/null ;;
     llvm_*) ls "$seeds"/*.bc "$seeds"/*.ll ;;
-    visa_*) ls "$repo"/corpus/visa/*.bin 2>/dev/null || true ;;
+    visa_*)
+      # The tables tests/visa_gen generates (no vISA sample files exist to copy).
+      [ -d "$seeds/visa" ] || (cd "$repo" &&
+        DWARV_VISA_SAMPLES="$seeds/visa" cargo test -q --test visa write_samples >/dev/null)
+      ls "$seeds"/visa/*.bin ;;
   esac
 }
 

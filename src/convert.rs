@@ -229,10 +229,9 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             bytes
         }
         Target::Visa => {
-            return Err(Error::UnsupportedOutput {
-                target: "vISA tables",
-                reason: "the vISA writer is not built yet",
-            })
+            let (bytes, diags) = crate::back::visa::write(&module)?;
+            diagnostics.losses.extend(diags.losses);
+            bytes
         }
     };
     drop(words);

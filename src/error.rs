@@ -37,6 +37,15 @@ pub enum Error {
         id: Option<u32>,
         message: String,
     },
+    /// Malformed vISA debug tables: the object, table and byte offset of the damage.
+    #[error("{path}: {error}")]
+    Visa {
+        path: String,
+        error: crate::visa::DecodeError,
+    },
+    /// An IR module the vISA writer cannot express as tables.
+    #[error("cannot write vISA tables: {0}")]
+    VisaWrite(String),
     /// Malformed DWARF/ELF: the section and the byte offset in it of the damage.
     #[error("{path}: {section} offset {offset:#x}: {message}")]
     Dwarf {

@@ -155,7 +155,7 @@ pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
         Format::LlvmBitcode | Format::LlvmText => {
             Err(unsupported("the LLVM reader is not built yet"))
         }
-        Format::Visa => Err(unsupported("the vISA reader is not built yet")),
+        Format::Visa => crate::front::visa::read(&input.bytes, &input.name),
     }
 }
 

@@ -21,5 +21,6 @@ pub mod output;
 pub mod spec;
 pub mod spirv;
 pub mod stats;
+pub mod visa;
 
 pub use error::{Error, Result};

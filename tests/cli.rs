@@ -319,7 +319,7 @@ fn other_formats_are_detected_by_content_and_refused_clearly() {
         (
             "k.ll",
             0xdead_d010u32.to_le_bytes().to_vec(),
-            "vISA debug tables input is not supported yet",
+            "k.ll: byte 4: header: a uw field needs 2 byte(s), 0 left (truncated)",
         ),
     ];
     for (name, bytes, want) in cases {

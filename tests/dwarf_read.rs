@@ -18,6 +18,7 @@ const OBJECTS: &[&str] = &[
     "prog.dwarf4.o",
     "prog.dwarf5.O2.o",
     "prog.dwarf4.O2.o",
+    "prog.embed.o",
     "prog.O2",
     "shapes.dwarf5.o",
     "shapes.dwarf4.O2.o",
@@ -255,6 +256,16 @@ fn spot_checks() {
     // DWARF 5 file checksums and the unit's language.
     assert!(m.files.values().any(|f| f.checksum.is_some()));
     assert_eq!(m.units.values().next().unwrap().dwarf_version, Some(5));
+
+    // Embedded source (DW_LNCT_LLVM_source) is the file's text.
+    let m = load("prog.embed.o");
+    let f = m
+        .files
+        .values()
+        .find(|f| f.name.ends_with("prog.c"))
+        .unwrap();
+    let text = &m.texts.get(f.source.expect("embedded source")).text;
+    assert!(text.contains("enum shape_kind"), "{text}");
 
     // -O2: inlining, location lists, call sites, macros.
     let m = load("prog.dwarf5.O2.o");

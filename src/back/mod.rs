@@ -2,3 +2,4 @@
 
 pub mod dwarf;
 pub mod spirv;
+pub mod visa;

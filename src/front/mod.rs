@@ -3,3 +3,4 @@
 
 pub mod dwarf;
 pub mod spirv;
+pub mod visa;

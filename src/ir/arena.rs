@@ -113,4 +113,7 @@ impl<T> Arena<T> {
     pub fn values(&self) -> std::slice::Iter<'_, T> {
         self.items.iter()
     }
+    pub fn values_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.items.iter_mut()
+    }
 }

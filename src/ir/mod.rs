@@ -9,6 +9,7 @@ pub mod cfi;
 pub mod code;
 pub mod diff;
 pub mod expr;
+pub mod merge;
 #[macro_use]
 pub mod open;
 pub mod scope;

@@ -4,3 +4,4 @@ pub mod dwarf;
 pub mod dwarf_vendor;
 pub mod spirv;
 pub mod spirv_grammar;
+pub mod visa;

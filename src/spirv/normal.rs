@@ -98,6 +98,8 @@ impl NormalForm {
         // allocates new ids from the bound, and a module that already uses one of those would
         // have two definitions of it.
         let mut out_of_bound = None;
+        let mut twice = None;
+        let mut defined = Defined::new(m);
         for (i, insn) in m.insns.iter().enumerate() {
             let keep = !cands.is_empty() && !removed[i] && is_candidate(insn.opcode());
             if keep {
@@ -110,6 +112,9 @@ impl NormalForm {
                     out_of_bound = Some((insn.offset, id));
                 }
                 if role == IdWord::Result {
+                    if !defined.insert(id) && twice.is_none() {
+                        twice = Some((insn.offset, id));
+                    }
                     return;
                 }
                 if let Some(k) = candidates.get(id) {
@@ -128,6 +133,12 @@ impl NormalForm {
             return Err(SpirvError {
                 offset,
                 message: format!("id %{id} is outside the module's id bound {}", m.bound),
+            });
+        }
+        if let Some((offset, id)) = twice {
+            return Err(SpirvError {
+                offset,
+                message: format!("id %{id} is defined twice"),
             });
         }
         starts.push(uses_of.len() as u32);
@@ -315,6 +326,36 @@ impl IdIndex {
                 }
             }
             IdIndex::Sparse(h) => h.iter().for_each(|(id, k)| f(*id, *k)),
+        }
+    }
+}
+
+/// The result ids seen so far: a bit per id below both the bound and the module's word count (a
+/// forged bound never sizes it), a hash set for the rest.
+struct Defined {
+    bits: Vec<u64>,
+    other: std::collections::HashSet<u32>,
+}
+
+impl Defined {
+    fn new(m: &Module<'_>) -> Defined {
+        let cap = (m.bound as usize).min(m.words.len());
+        Defined {
+            bits: vec![0; cap.div_ceil(64)],
+            other: Default::default(),
+        }
+    }
+
+    /// Records `id`; false when it was already recorded.
+    fn insert(&mut self, id: u32) -> bool {
+        match self.bits.get_mut(id as usize / 64) {
+            Some(w) => {
+                let bit = 1u64 << (id % 64);
+                let new = *w & bit == 0;
+                *w |= bit;
+                new
+            }
+            None => self.other.insert(id),
         }
     }
 }
