@@ -69,6 +69,18 @@ enum Command {
         /// Write a JSON report of the conversion (losses included).
         #[arg(long)]
         report: Option<String>,
+        /// DWARF output: write every unit in this version (default: each unit's own, else 5).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(4..=5))]
+        dwarf_version: Option<u16>,
+        /// DWARF output: write AMD's heterogeneous-debugging extensions (default: when the IR holds them).
+        #[arg(long, overrides_with = "no_amdgpu_ext")]
+        amdgpu_ext: bool,
+        /// DWARF output: never write AMD's extensions (what needs them is dropped, with a loss).
+        #[arg(long)]
+        no_amdgpu_ext: bool,
+        /// DWARF output: encoding of AMD's operations (raw 0xe1–0xec, or DW_OP_LLVM_user).
+        #[arg(long, value_enum, default_value = "raw")]
+        amd_op_encoding: OpEncodingArg,
     },
     /// Convert many inputs in parallel: files, directories (recursive) and @LIST files (one path
     /// a line). Outputs mirror the input paths under OUT_DIR; exit 1 when any input failed.
@@ -150,6 +162,12 @@ enum TargetArg {
 enum ViaArg {
     Spirv,
     Dwarf,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OpEncodingArg {
+    Raw,
+    User,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -274,12 +292,28 @@ fn dispatch(command: Command) -> Result<i32> {
             into,
             strict,
             report,
+            dwarf_version,
+            amdgpu_ext,
+            no_amdgpu_ext,
+            amd_op_encoding,
         } => {
             let opts = convert::Options {
                 to: to.map(Into::into),
                 flavour: flavour.map(Into::into),
                 into,
                 strict,
+                dwarf: convert::DwarfOptions {
+                    version: dwarf_version,
+                    amd_ext: match (amdgpu_ext, no_amdgpu_ext) {
+                        (true, _) => Some(true),
+                        (_, true) => Some(false),
+                        _ => None,
+                    },
+                    op_encoding: match amd_op_encoding {
+                        OpEncodingArg::Raw => crate::back::dwarf::OpEncoding::Raw,
+                        OpEncodingArg::User => crate::back::dwarf::OpEncoding::User,
+                    },
+                },
             };
             let mut rep = Report::new(&input, &output);
             let result = convert::convert(&input, &output, &opts, &mut rep);
@@ -374,21 +408,31 @@ fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>) -> Result<i32> 
         path: inp.name.clone(),
         findings,
     })?;
-    if let ViaArg::Dwarf = via {
-        return Err(Error::UnsupportedOutput {
-            target: "DWARF",
-            reason: "its writer and reader are not built yet",
-        });
-    }
-    let flavour = flavour.unwrap_or_else(|| convert::default_flavour(&module));
-    let base = if input::detect(&inp.bytes) == Some(input::Format::Spirv) {
-        Base::Module(&inp.bytes)
-    } else {
-        Base::Standalone
+    let (via_name, back, ledger) = match via {
+        ViaArg::Dwarf => {
+            if flavour.is_some() {
+                return Err(Error::Usage("--flavour applies to --via spirv".into()));
+            }
+            let opts = crate::back::dwarf::WriteOptions::default();
+            let (bytes, ledger) = crate::back::dwarf::write(&module, &opts)?;
+            let name = format!("{} (via DWARF)", inp.name);
+            let (back, _) = crate::front::dwarf::read(&bytes, &name)?;
+            ("DWARF", back, ledger)
+        }
+        ViaArg::Spirv => {
+            let flavour = flavour.unwrap_or_else(|| convert::default_flavour(&module));
+            let base = if input::detect(&inp.bytes) == Some(input::Format::Spirv) {
+                Base::Module(&inp.bytes)
+            } else {
+                Base::Standalone
+            };
+            let (bytes, ledger) =
+                crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
+            let name = format!("{} (via {})", inp.name, flavour.cli_name());
+            let (back, _) = crate::front::spirv::read(&bytes, &name)?;
+            (flavour.cli_name(), back, ledger)
+        }
     };
-    let (bytes, ledger) = crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
-    let name = format!("{} (via {})", inp.name, flavour.cli_name());
-    let (back, _) = crate::front::spirv::read(&bytes, &name)?;
     let d = diff(&module, &back, DiffOptions::default());
     for l in &ledger.losses {
         let kind = serde_json::to_value(l.kind)
@@ -402,9 +446,9 @@ fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>) -> Result<i32> 
     }
     print!("{}", d.render(usize::MAX));
     eprintln!(
-        "dwarv: {} changes through SPIR-V ({}): {} difference(s), {} ledger line(s)",
+        "dwarv: {} changes through {}: {} difference(s), {} ledger line(s)",
         inp.name,
-        flavour.cli_name(),
+        via_name,
         d.differences.len(),
         ledger.losses.len()
     );

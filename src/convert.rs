@@ -84,6 +84,16 @@ pub struct Options {
     pub flavour: Option<Flavour>,
     pub into: Option<String>,
     pub strict: bool,
+    /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
+    pub dwarf: DwarfOptions,
+}
+
+/// The DWARF writer's switches (see `back::dwarf::WriteOptions`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DwarfOptions {
+    pub version: Option<u16>,
+    pub amd_ext: Option<bool>,
+    pub op_encoding: crate::back::dwarf::OpEncoding,
 }
 
 /// What a conversion did, for `--report`.
@@ -184,7 +194,9 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     };
     // The SPIR-V reader ends with the same IR rules (an input that breaks one is a reader error),
     // so its module is not validated a second time.
-    if !is_spirv {
+    // The DWARF reader ends with them too.
+    let verified = is_spirv || input::detect(&inp.bytes) == Some(input::Format::Elf);
+    if !verified {
         crate::ir::verify::check(&module).map_err(|findings| Error::Invalid {
             path: inp.name.clone(),
             findings,
@@ -219,10 +231,22 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             bytes
         }
         Target::Dwarf => {
-            return Err(Error::UnsupportedOutput {
-                target: "DWARF",
-                reason: "the DWARF writer is not built yet",
-            })
+            let base = match &opts.into {
+                Some(path) => Some(std::fs::read(path).map_err(|source| Error::Io {
+                    path: path.clone(),
+                    source,
+                })?),
+                None => None,
+            };
+            let wopts = crate::back::dwarf::WriteOptions {
+                dwarf_version: opts.dwarf.version,
+                amd_ext: opts.dwarf.amd_ext,
+                op_encoding: opts.dwarf.op_encoding,
+                into: base.as_deref(),
+            };
+            let (bytes, diags) = crate::back::dwarf::write(&module, &wopts)?;
+            diagnostics.losses.extend(diags.losses);
+            bytes
         }
         Target::Visa => {
             let (bytes, diags) = crate::back::visa::write(&module)?;
@@ -241,6 +265,12 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         }
     }
     write_atomic(output, &bytes)?;
+    if let (Target::Dwarf, Some(base)) = (target, &opts.into) {
+        // A binary with its debug sections replaced keeps the base's mode (executable bits).
+        if let Ok(meta) = std::fs::metadata(base) {
+            let _ = std::fs::set_permissions(output, meta.permissions());
+        }
+    }
     report.bytes_out = bytes.len() as u64;
     Ok(())
 }

@@ -349,9 +349,31 @@ fn usage_errors_exit_2() {
         assert_eq!(code(&dwarv(args)), 2, "{args:?}");
     }
     assert_eq!(code(&dwarv(&["--help"])), 0);
-    let o = dwarv(&["roundtrip", "corpus/ir/sample.dwir", "--via", "dwarf"]);
+    let o = dwarv(&[
+        "roundtrip",
+        "corpus/ir/sample.dwir",
+        "--via",
+        "dwarf",
+        "--flavour",
+        "shader100",
+    ]);
     assert_eq!(code(&o), 2);
-    assert!(text(&o.stderr).contains("not supported yet"));
+    assert!(text(&o.stderr).contains("--flavour applies to --via spirv"));
+}
+
+/// `roundtrip --via dwarf`: 0 for an object that survives DWARF → IR → DWARF unchanged, 1 with
+/// the differences and the writer's losses otherwise.
+#[test]
+fn roundtrip_via_dwarf_diffs_and_prints_the_losses() {
+    let o = dwarv(&["roundtrip", "corpus/ir/sample.dwir", "--via", "dwarf"]);
+    assert_eq!(code(&o), 1, "{}", text(&o.stderr));
+    // SPIR-V line spans have no DWARF form: the loss is printed with the differences.
+    assert!(
+        text(&o.stdout).contains("ledger: dropped: line row 0"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert!(text(&o.stderr).contains("changes through DWARF"));
 }
 
 /// `roundtrip --via spirv`: exit 1 with the differences and the ledger lines that explain them

@@ -166,6 +166,7 @@ fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Record {
         flavour: opts.flavour,
         into: None,
         strict: opts.strict,
+        dwarf: Default::default(),
     };
     let mut crep = convert::Report::new(&path, &out_name);
     let result = convert::convert(&path, &out_name, &copts, &mut crep);

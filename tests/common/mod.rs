@@ -277,3 +277,31 @@ pub fn llvm_spirv_reads(path: &Path) -> Result<(), String> {
         Err(String::from_utf8_lossy(&o.stderr).into_owned())
     }
 }
+
+/// Runs the dwarv binary with `args`.
+pub fn dwarv(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dwarv"))
+        .args(args)
+        .output()
+        .expect("run dwarv")
+}
+
+/// `dwarv convert INPUT -o OUT ARGS… --report OUT.json`; panics unless dwarv exits 0. Returns
+/// the report.
+pub fn convert_report(input: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
+    let report = out.with_extension("json");
+    let (i, o, r) = (
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        report.to_str().unwrap(),
+    );
+    let mut all = vec!["convert", i, "-o", o, "--report", r];
+    all.extend(args);
+    let res = dwarv(&all);
+    assert!(
+        res.status.success(),
+        "{all:?}: {}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap()
+}

@@ -387,6 +387,8 @@ const FLAG_ATTRS: &[(dw::DwAt, &str)] = &[
     (dw::DW_AT_deleted, "deleted"),
     (dw::DW_AT_noreturn, "no_return"),
     (dw::DW_AT_APPLE_optimized, "optimized"),
+    (dw::DW_AT_call_all_calls, "all_calls_described"),
+    (dw::DW_AT_GNU_all_call_sites, "all_calls_described"),
 ];
 
 /// DW_ADDR_LLVM_* (seed 002) → memory kind.
@@ -1532,11 +1534,23 @@ impl Walker<'_, '_> {
             _ => ScopeKind::CommonBlock { declaration: None },
         };
         let s = self.m.scopes.get_mut(h);
+        let mut kind = kind;
+        // A concrete out-of-line instance that came first (fill_alias) already added its code,
+        // frame base and flags to this entity: keep them.
+        if let (Some(old), Some(new)) = (function_mut(&mut s.kind), function_mut(&mut kind)) {
+            let mut ranges = std::mem::take(&mut old.ranges);
+            ranges.append(&mut new.ranges);
+            new.ranges = ranges;
+            new.frame_base = new.frame_base.or(old.frame_base);
+            new.lane_pc = new.lane_pc.or(old.lane_pc);
+            new.active_lane = new.active_lane.or(old.active_lane);
+        }
         s.kind = kind;
         s.name = name;
         s.parent = parent.and_then(|p| p.ent);
         s.at = at;
-        s.flags = flags;
+        s.flags.bits |= flags.bits;
+        s.flags.foreign |= flags.foreign;
         self.attach_to_parent(parent, Ref::Scope(h), die.tag);
         Ok(Vec::new())
     }

@@ -1,0 +1,34 @@
+//! The DWARF writer: any IR text that parses and validates writes DWARF 5 and 4, with and
+//! without AMD extensions, in both AMD encodings, or fails with a clean error — never a panic.
+//! Seeds are corpus/ir/*.dwir.
+#![no_main]
+
+use dwarv::back::dwarf::{write, OpEncoding, WriteOptions};
+use dwarv::ir::text::parse;
+use dwarv::ir::verify::verify;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(module) = parse(text, "fuzz") else {
+        return;
+    };
+    if !verify(&module).is_empty() {
+        return;
+    }
+    for (version, amd, enc) in [
+        (None, None, OpEncoding::Raw),
+        (Some(4), Some(false), OpEncoding::Raw),
+        (Some(5), Some(true), OpEncoding::User),
+    ] {
+        let opts = WriteOptions {
+            dwarf_version: version,
+            amd_ext: amd,
+            op_encoding: enc,
+            into: None,
+        };
+        let _ = write(&module, &opts);
+    }
+});

@@ -1,0 +1,161 @@
+//! Line programs: one per unit, its file table filled as DIEs and rows name files; IR line rows
+//! become sequences (a gap between rows ends a sequence).
+
+use gimli::write::{Address, Dwarf, FileInfo, LineProgram, LineString};
+use gimli::{Encoding, LineEncoding};
+
+use super::unit::{addr, nul_free, Builder};
+use crate::diag::LossKind;
+use crate::ir::{ChecksumKind, CodeRange, File, Module, Ref, ScopeKind, Unit};
+
+/// Whether some files carry an MD5 and others not: then the MD5 column gets its
+/// DW_LNCT_LLVM_is_MD5 companion (written as the timestamp column, spliced by `gaps`).
+pub(super) fn mixed_md5(m: &Module) -> bool {
+    let with = m.files.values().filter(|f| md5(f).is_some()).count();
+    with > 0 && with < m.files.len()
+}
+
+fn md5(f: &File) -> Option<[u8; 16]> {
+    let c = f.checksum.as_ref()?;
+    (c.kind == ChecksumKind::MD5).then(|| c.bytes.as_slice().try_into().ok())?
+}
+
+pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding) -> LineProgram {
+    let primary = u.file.map(|f| m.files.get(f));
+    let dir = primary
+        .and_then(|f| f.directory.clone())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| ".".into());
+    let name = primary
+        .map(|f| f.name.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "<unknown>".into());
+    let info = primary.and_then(|f| file_info(dwarf, m, f));
+    let mut p = LineProgram::new(
+        enc,
+        LineEncoding::default(),
+        LineString::String(nul_free(&dir)),
+        None,
+        LineString::String(nul_free(&name)),
+        info,
+    );
+    if enc.version >= 5 {
+        p.file_has_md5 = m.files.values().any(|f| md5(f).is_some());
+        p.file_has_timestamp = p.file_has_md5 && mixed_md5(m);
+        p.file_has_source = m.files.values().any(|f| f.source.is_some());
+    }
+    p
+}
+
+pub(super) fn file_info(dwarf: &mut Dwarf, m: &Module, f: &File) -> Option<FileInfo> {
+    let mut info = FileInfo::default();
+    if let Some(d) = md5(f) {
+        info.md5 = d;
+        info.timestamp = 1;
+    }
+    info.source = Some(match f.source {
+        Some(t) => {
+            LineString::LineStringRef(dwarf.line_strings.add(nul_free(&m.texts.get(t).text)))
+        }
+        None => LineString::String(Vec::new()),
+    });
+    Some(info)
+}
+
+/// Emits the IR's line rows into the units' programs. Returns whether the is_MD5 splice is
+/// needed.
+pub(super) fn rows(b: &mut Builder) -> bool {
+    let m = b.m;
+    let owner = UnitMap::new(b);
+    let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); b.units.len()];
+    for (i, r) in m.lines.iter().enumerate() {
+        per_unit[owner.unit_of(addr(r.range.start))].push(i);
+        if r.end_line.is_some_and(|l| l != r.at.line) || r.end_column.is_some() {
+            b.diags.push(
+                LossKind::Dropped,
+                format!("line row {i}"),
+                "end line/column of a line row (DWARF rows have no span)",
+            );
+        }
+    }
+    for (u, mut idx) in per_unit.into_iter().enumerate() {
+        idx.sort_by_key(|&i| (addr(m.lines[i].range.start), i));
+        let primary = m.units.get(crate::ir::Handle::new(u as u32)).file;
+        let mut seq: Option<(u64, u64)> = None; // (start, current end)
+        for i in idx {
+            let r = &m.lines[i];
+            let (start, end) = (addr(r.range.start), addr(r.range.end));
+            let file = r.at.file.or(primary).map(|f| b.file(u, f).0);
+            let prog = &mut b.unit_mut(u).line_program;
+            match seq {
+                Some((s0, e)) if e == start => seq = Some((s0, end)),
+                Some((s0, e)) => {
+                    prog.end_sequence(e - s0);
+                    prog.begin_sequence(Some(Address::Constant(start)));
+                    seq = Some((start, end));
+                }
+                None => {
+                    prog.begin_sequence(Some(Address::Constant(start)));
+                    seq = Some((start, end));
+                }
+            }
+            let s0 = seq.map(|s| s.0).unwrap_or(start);
+            let row = prog.row();
+            row.address_offset = start - s0;
+            if let Some(f) = file {
+                row.file = f;
+            }
+            row.line = r.at.line.into();
+            row.column = r.at.column.into();
+            row.discriminator = r.discriminator.into();
+            row.is_statement = r.flags.is_stmt;
+            row.basic_block = r.flags.basic_block;
+            row.prologue_end = r.flags.prologue_end;
+            row.epilogue_begin = r.flags.epilogue_begin;
+            row.isa = r.isa.into();
+            prog.generate_row();
+        }
+        if let Some((s0, e)) = seq {
+            b.unit_mut(u).line_program.end_sequence(e - s0);
+        }
+    }
+    b.dwarf
+        .units
+        .iter()
+        .any(|(_, u)| u.line_program.file_has_timestamp)
+}
+
+/// Which unit covers an address: the units' own ranges, then their functions' ranges.
+struct UnitMap {
+    spans: Vec<(u64, u64, usize)>,
+}
+
+impl UnitMap {
+    fn new(b: &Builder) -> UnitMap {
+        let m = b.m;
+        let mut spans = Vec::new();
+        if b.units.len() > 1 {
+            let mut push = |r: &CodeRange, u: usize| spans.push((addr(r.start), addr(r.end), u));
+            for (h, u) in m.units.iter() {
+                for r in &u.ranges {
+                    push(r, h.index());
+                }
+            }
+            for (h, s) in m.scopes.iter() {
+                if let ScopeKind::Function(f) = &s.kind {
+                    let u = b.dies.get(&Ref::Scope(h)).map_or(0, |d| d.0);
+                    for r in &f.ranges {
+                        push(r, u);
+                    }
+                }
+            }
+        }
+        UnitMap { spans }
+    }
+    fn unit_of(&self, a: u64) -> usize {
+        self.spans
+            .iter()
+            .find(|(s, e, _)| *s <= a && a < *e)
+            .map_or(0, |x| x.2)
+    }
+}

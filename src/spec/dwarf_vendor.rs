@@ -1,0 +1,156 @@
+//! Vendor DWARF codes the writer emits: AMD's heterogeneous-debugging attributes (seed 002) and
+//! dwarv's own attributes in the DW_AT_lo_user range (0x3d00–0x3d1f, unused by GCC, LLVM and
+//! Apple), which keep the IR values DWARF has no attribute for (docs/dwarf.md, "Writer").
+
+use gimli::{DwAt, DwTag};
+
+use crate::ir::Memory;
+
+// AMD heterogeneous debugging (seed 002).
+pub const DW_AT_LLVM_ACTIVE_LANE: DwAt = DwAt(0x3e08);
+pub const DW_AT_LLVM_AUGMENTATION: DwAt = DwAt(0x3e09);
+pub const DW_AT_LLVM_LANES: DwAt = DwAt(0x3e0a);
+pub const DW_AT_LLVM_LANE_PC: DwAt = DwAt(0x3e0b);
+pub const DW_AT_LLVM_VECTOR_SIZE: DwAt = DwAt(0x3e0c);
+/// DW_LNCT_LLVM_source and DW_LNCT_LLVM_is_MD5.
+pub const DW_LNCT_LLVM_SOURCE: u16 = 0x2001;
+pub const DW_LNCT_LLVM_IS_MD5: u16 = 0x2002;
+/// DW_CFA_LLVM_def_aspace_cfa and its _sf form.
+pub const DW_CFA_LLVM_DEF_ASPACE_CFA: u8 = 0x30;
+pub const DW_CFA_LLVM_DEF_ASPACE_CFA_SF: u8 = 0x31;
+
+// dwarv's attributes.
+/// Memory kind of a pointer (`ir::Memory`).
+pub const DW_AT_DWARV_MEMORY: DwAt = DwAt(0x3d00);
+/// Exact SPIR-V storage class of a pointer.
+pub const DW_AT_DWARV_STORAGE_CLASS: DwAt = DwAt(0x3d01);
+/// Exact LLVM dwarfAddressSpace / AMDGPU DWARF address space of a pointer.
+pub const DW_AT_DWARV_ADDRESS_SPACE: DwAt = DwAt(0x3d02);
+/// The SPIR-V result id of a function or of what a variable is bound to.
+pub const DW_AT_DWARV_SPIRV_ID: DwAt = DwAt(0x3d03);
+/// An ELF symbol a function or variable is bound to.
+pub const DW_AT_DWARV_SYMBOL: DwAt = DwAt(0x3d04);
+/// An LLVM value (as LLVM prints it) a function or variable is bound to.
+pub const DW_AT_DWARV_LLVM_VALUE: DwAt = DwAt(0x3d05);
+/// Marks the binding of a variable (its value is one of the three above, as a child form).
+pub const DW_AT_DWARV_BINDING: DwAt = DwAt(0x3d06);
+/// A function's scope line (LLVM scopeLine, SPIR-V DebugFunction Scope Line).
+pub const DW_AT_DWARV_SCOPE_LINE: DwAt = DwAt(0x3d07);
+/// The function type of a subprogram (its DW_TAG_subroutine_type).
+pub const DW_AT_DWARV_FUNCTION_TYPE: DwAt = DwAt(0x3d08);
+/// Parameter number (from 1).
+pub const DW_AT_DWARV_ARG_NUMBER: DwAt = DwAt(0x3d09);
+/// IR flag bits no DWARF attribute stands for.
+pub const DW_AT_DWARV_FLAGS: DwAt = DwAt(0x3d0a);
+/// Source-format flag bits dwarv has no name for.
+pub const DW_AT_DWARV_FOREIGN_FLAGS: DwAt = DwAt(0x3d0b);
+/// Compiler flags of a unit.
+pub const DW_AT_DWARV_FLAGS_TEXT: DwAt = DwAt(0x3d0c);
+/// Emission kind of a unit other than full.
+pub const DW_AT_DWARV_EMISSION: DwAt = DwAt(0x3d0d);
+/// ODR identifier of a composite or enum.
+pub const DW_AT_DWARV_IDENTIFIER: DwAt = DwAt(0x3d0e);
+/// A matrix (array of vectors): the flag is its column-major bit.
+pub const DW_AT_DWARV_MATRIX: DwAt = DwAt(0x3d10);
+/// A function-type parameter whose type is unknown (SPIR-V DebugInfoNone).
+pub const DW_AT_DWARV_UNKNOWN_TYPE: DwAt = DwAt(0x3d11);
+/// This-pointer adjustment of a method (LLVM thisAdjustment).
+pub const DW_AT_DWARV_THIS_ADJUSTMENT: DwAt = DwAt(0x3d12);
+/// Per location-list entry of a variable built from SPIR-V events: the event kind, the
+/// operand (SPIR-V id) and the event position, one block per event (docs/dwarf.md).
+pub const DW_AT_DWARV_EVENTS: DwAt = DwAt(0x3d13);
+/// The variable that declares a common block.
+pub const DW_AT_DWARV_COMMON_DECL: DwAt = DwAt(0x3d14);
+/// The DWARF version a non-DWARF source recorded for a unit (SPIR-V DebugCompilationUnit).
+pub const DW_AT_DWARV_SOURCE_DWARF_VERSION: DwAt = DwAt(0x3d15);
+/// The SPIR-V debug set's Version operand of a unit.
+pub const DW_AT_DWARV_DEBUG_VERSION: DwAt = DwAt(0x3d16);
+/// The composite or function a DW_TAG_DWARV_TEMPLATE instantiates.
+pub const DW_AT_DWARV_TEMPLATE_TARGET: DwAt = DwAt(0x3d17);
+/// A constant value that is an entity (a template argument naming a variable).
+pub const DW_AT_DWARV_VALUE_REF: DwAt = DwAt(0x3d18);
+/// The DW_AT_address_class beside it was derived from the memory kind, not in the IR.
+pub const DW_AT_DWARV_DERIVED_CLASS: DwAt = DwAt(0x3d19);
+/// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
+pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
+/// A template value parameter without a type (DW_TAG_template_value_parameter needs one).
+pub const DW_TAG_DWARV_UNTYPED_VALUE_PARAM: DwTag = DwTag(0x4d01);
+
+/// Flags written as standard DWARF attributes (flag forms).
+pub const FLAG_ATTRS: &[(&str, DwAt)] = &[
+    ("artificial", gimli::DW_AT_artificial),
+    ("external", gimli::DW_AT_external),
+    ("fwd_decl", gimli::DW_AT_declaration),
+    ("explicit", gimli::DW_AT_explicit),
+    ("prototyped", gimli::DW_AT_prototyped),
+    ("optimized", gimli::DW_AT_APPLE_optimized),
+    ("enum_class", gimli::DW_AT_enum_class),
+    ("no_return", gimli::DW_AT_noreturn),
+    ("recursive", gimli::DW_AT_recursive),
+    ("pure", gimli::DW_AT_pure),
+    ("elemental", gimli::DW_AT_elemental),
+    ("main_subprogram", gimli::DW_AT_main_subprogram),
+    ("deleted", gimli::DW_AT_deleted),
+    ("all_calls_described", gimli::DW_AT_call_all_calls),
+    ("export_symbols", gimli::DW_AT_export_symbols),
+];
+
+/// Flags written as attributes other than a flag (accessibility) or by the DIE itself.
+const OTHER_ATTR_FLAGS: &[&str] = &["public", "protected", "private"];
+
+/// The flag bits `FLAG_ATTRS` and the attributes above stand for (the rest go to
+/// DW_AT_DWARV_FLAGS).
+pub fn flags_with_attrs() -> u64 {
+    static BITS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *BITS.get_or_init(flag_bits)
+}
+
+fn flag_bits() -> u64 {
+    FLAG_ATTRS
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(OTHER_ATTR_FLAGS.iter().copied())
+        .filter_map(crate::ir::Flags::named)
+        .fold(0, |acc, f| acc | f.bits)
+}
+
+/// Seed 002's DW_ADDR_LLVM_* for a memory kind (DESIGN.md's table).
+pub fn address_class_of(m: Memory) -> Option<u32> {
+    const TABLE: &[(Memory, u32)] = &[
+        (Memory::GLOBAL, 1),
+        (Memory::STORAGE_BUFFER, 1),
+        (Memory::CONSTANT, 2),
+        (Memory::GROUP, 3),
+        (Memory::PRIVATE, 4),
+        (Memory::PRIVATE_WAVE, 4),
+    ];
+    TABLE.iter().find(|(k, _)| *k == m).map(|(_, c)| *c)
+}
+
+/// The memory kind seed 002's DW_ADDR_LLVM_* names (1 global … 4 private).
+pub fn memory_of_class(c: u32) -> Option<Memory> {
+    [
+        Memory::GLOBAL,
+        Memory::CONSTANT,
+        Memory::GROUP,
+        Memory::PRIVATE,
+    ]
+    .get((c as usize).wrapping_sub(1))
+    .copied()
+}
+
+/// AMDGPU DWARF address space (LLVM's DWARFAS) for a memory kind, for
+/// DW_OP_LLVM_form_aspace_address and the aspace CFA rules.
+pub fn amdgpu_aspace_of(m: Memory) -> Option<u32> {
+    const TABLE: &[(Memory, u32)] = &[
+        (Memory::GLOBAL, 0),
+        (Memory::CONSTANT, 0),
+        (Memory::STORAGE_BUFFER, 0),
+        (Memory::GENERIC, 1),
+        (Memory::REGION, 2),
+        (Memory::GROUP, 3),
+        (Memory::PRIVATE, 5),
+        (Memory::PRIVATE_WAVE, 6),
+    ];
+    TABLE.iter().find(|(k, _)| *k == m).map(|(_, c)| *c)
+}

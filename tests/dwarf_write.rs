@@ -1,0 +1,438 @@
+//! The DWARF writer against its real consumers: `llvm-dwarfdump --verify` (LLVM 14) for every
+//! IR text of corpus/ir, every SPIR-V module corpus/build.sh makes and a sample of the peer
+//! corpus; gdb on an executable whose debug sections `--into` replaced.
+//!
+//! LLVM 14 cannot decode AMD's vendor operations (seed 002) nor DW_OP_implicit_pointer /
+//! DW_OP_const_type; it reports those expressions as "invalid DWARF expression". Such reports
+//! are accepted only when dwarv's own decoder reads the bytes LLVM stopped at and they start with
+//! one of those operations.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::dwarv;
+
+use dwarv::dwarf::{decode_expr, AmdOps, Encoding, OffsetRefs};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dwarf_write");
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// Converts to DWARF; panics unless dwarv exits 0. Returns the report.
+fn to_dwarf(input: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["--to", "dwarf"];
+    args.extend(extra);
+    common::convert_report(input, out, &args)
+}
+
+/// Operations LLVM 14's expression decoder does not know: AMD's raw 0xe1–0xec and
+/// DW_OP_LLVM_user (0xe9), DW_OP_implicit_pointer, DW_OP_const_type.
+fn llvm14_unknown(first: u8) -> bool {
+    (0xe1..=0xec).contains(&first) || first == 0xa0 || first == 0xa4
+}
+
+/// Runs `llvm-dwarfdump --verify`; returns the number of expressions it could not decode,
+/// after checking each with dwarv's decoder. Panics on any other complaint.
+fn verify(obj: &Path, amd: AmdOps) -> usize {
+    let o = Command::new(common::tool("llvm-dwarfdump"))
+        .arg("--verify")
+        .arg(obj)
+        .output()
+        .expect("llvm-dwarfdump runs");
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("error:")).collect();
+    let others: Vec<&&str> = errors
+        .iter()
+        .filter(|l| !l.contains("DIE contains invalid DWARF expression"))
+        .collect();
+    assert!(others.is_empty(), "{}: {others:?}\n{text}", obj.display());
+    if errors.is_empty() {
+        assert!(text.contains("No errors."), "{}:\n{text}", obj.display());
+    }
+    let enc = Encoding {
+        address_size: 8,
+        offset_size: 4,
+        amd,
+    };
+    let mut undecoded = 0;
+    for l in text.lines().filter(|l| l.contains("<decoding error>")) {
+        let hex = l.split("<decoding error>").nth(1).unwrap();
+        let hex = hex.trim().trim_end_matches(')');
+        let bytes: Vec<u8> = hex
+            .split_whitespace()
+            .map(|b| u8::from_str_radix(b, 16).unwrap())
+            .collect();
+        assert!(
+            llvm14_unknown(bytes[0]),
+            "{}: LLVM stopped at an operation it should know: {l}",
+            obj.display()
+        );
+        let ops = decode_expr(&bytes, &enc, &mut OffsetRefs)
+            .unwrap_or_else(|e| panic!("{}: dwarv cannot decode {hex}: {e}", obj.display()));
+        assert!(
+            ops.iter().all(|op| op.code != dwarv::ir::OpCode::RAW),
+            "{}: undecodable bytes in {hex}: {ops:?}",
+            obj.display()
+        );
+        undecoded += 1;
+    }
+    assert_eq!(
+        undecoded > 0,
+        !errors.is_empty(),
+        "{}: invalid expressions without bytes to check:\n{text}",
+        obj.display()
+    );
+    undecoded
+}
+
+fn corpus_ir() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(common::repo_root().join("corpus/ir"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dwir"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_corpus_ir_text_writes_dwarf_5_and_4_that_llvm_verifies() {
+    let mut vendor = 0;
+    for input in corpus_ir() {
+        let stem = input.file_stem().unwrap().to_str().unwrap();
+        for (v, extra) in [("5", vec![]), ("4", vec!["--dwarf-version", "4"])] {
+            let out = tmp(&format!("{stem}.v{v}.o"));
+            to_dwarf(&input, &out, &extra);
+            vendor += verify(&out, AmdOps::Raw);
+            let info = common::tool_output("llvm-dwarfdump", &["--debug-info", s(&out)]);
+            if !extra.is_empty() {
+                assert!(!info.contains("version = 0x0005"), "{stem}: v4 forced");
+            }
+        }
+    }
+    // amdgpu.dwir's AMD operations and cpp_host.dwir's implicit pointer and const_type, twice.
+    assert!(vendor > 0, "the corpus exercises vendor operations");
+}
+
+#[test]
+fn amd_ops_in_both_encodings_decode_and_can_be_turned_off() {
+    let input = common::repo_root().join("corpus/ir/amdgpu.dwir");
+    let raw = tmp("amd.raw.o");
+    let user = tmp("amd.user.o");
+    to_dwarf(&input, &raw, &["--amd-op-encoding", "raw"]);
+    let rep = to_dwarf(&input, &user, &["--amd-op-encoding", "user"]);
+    assert!(verify(&raw, AmdOps::Raw) > 0);
+    // The user encoding cannot spell llvm_aspace_implicit_pointer: that location is a loss.
+    let losses = rep["diagnostics"]["losses"].as_array().unwrap();
+    assert!(losses
+        .iter()
+        .any(|l| l["message"].as_str().unwrap().contains("DW_OP_LLVM_user")));
+    assert!(verify(&user, AmdOps::User) > 0);
+    let bytes = std::fs::read(&user).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[18], bytes[19]]), 224, "EM_AMDGPU");
+    // AMD extensions off: no vendor op or attribute is left, and the report says what went.
+    let off = tmp("amd.off.o");
+    let rep = to_dwarf(&input, &off, &["--no-amdgpu-ext"]);
+    assert_eq!(verify(&off, AmdOps::Raw), 0);
+    let dump = common::tool_output("llvm-dwarfdump", &["--debug-info", s(&off)]);
+    for attr in ["3e08", "3e09", "3e0a", "3e0b", "3e0c"] {
+        assert!(
+            !dump.contains(&format!("DW_AT_unknown_{attr}")),
+            "{attr} written"
+        );
+    }
+    assert!(!rep["diagnostics"]["losses"].as_array().unwrap().is_empty());
+    // On: the aspace CFA rules are in .debug_frame, decoded by llvm-dwarfdump itself.
+    let frame = common::tool_output("llvm-dwarfdump", &["--debug-frame", s(&raw)]);
+    assert!(frame.contains("DW_CFA_LLVM_def_aspace_cfa"), "{frame}");
+}
+
+#[test]
+fn spirv_modules_write_dwarf_that_llvm_verifies() {
+    let corpus = common::corpus();
+    let mut n = 0;
+    for name in [
+        "particles.spv",
+        "shade.spv",
+        "kernel.ocl100.spv",
+        "kernel.legacy.spv",
+    ] {
+        let out = tmp(&format!("{name}.o"));
+        to_dwarf(&corpus.join(name), &out, &[]);
+        verify(&out, AmdOps::Raw);
+        let info = common::tool_output("llvm-dwarfdump", &["--debug-info", s(&out)]);
+        assert!(
+            info.contains("version = 0x0005"),
+            "{name}: SPIR-V units are DWARF 5"
+        );
+        // Scope runs became subprogram ranges, declare/value events location lists.
+        assert!(info.contains("DW_AT_low_pc") || info.contains("DW_AT_ranges"));
+        n += 1;
+    }
+    let shade = common::tool_output(
+        "llvm-dwarfdump",
+        &["--debug-info", s(&tmp("particles.spv.o"))],
+    );
+    assert!(
+        shade.contains("DW_AT_location\t(0x"),
+        "a location list: {shade}"
+    );
+    // A module without debug info has nothing to write: exit 2, no output.
+    let out = tmp("nodebug.o");
+    let _ = std::fs::remove_file(&out);
+    let o = dwarv(&[
+        "convert",
+        s(&corpus.join("shade.nodebug.spv")),
+        "-o",
+        s(&out),
+        "--to",
+        "dwarf",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+    assert_eq!(n, 4);
+}
+
+#[test]
+fn a_sample_of_the_peer_corpus_writes_dwarf_that_llvm_verifies() {
+    let peer = Path::new(common::PEER);
+    assert!(
+        peer.is_dir(),
+        "the peer corpus is missing at {}",
+        peer.display()
+    );
+    let dir = tmp("peer");
+    std::fs::create_dir_all(&dir).unwrap();
+    let modules = common::build_peer(peer, &dir);
+    let mut written = 0;
+    // Every third module: the sample stays small, and covers every kind of input file.
+    for m in modules.iter().step_by(3) {
+        let out = m.with_extension("o");
+        let o = dwarv(&["convert", s(m), "-o", s(&out), "--to", "dwarf"]);
+        if o.status.code() == Some(2)
+            && String::from_utf8_lossy(&o.stderr).contains("no compile unit")
+        {
+            continue;
+        }
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            m.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        verify(&out, AmdOps::Raw);
+        written += 1;
+    }
+    assert!(written >= 5, "only {written} peer modules written");
+}
+
+#[test]
+fn mixed_md5_files_get_the_is_md5_column_and_later_units_keep_their_line_tables() {
+    let text = r#"; dwarv-ir 1 source=dwarf:x86_64
+module machine=62 addr_size=8
+f0 = file "a.c" dir="/src" checksum=md5(#0123456789abcdef0123456789abcdef)
+f1 = file "b.h" dir="/src"
+f2 = file "c.c" dir="/src" checksum=md5(#fedcba9876543210fedcba9876543210)
+u0 = unit c11 file=f0 producer="t" dwarf=5
+u1 = unit c11 file=f2 producer="t" dwarf=5
+s0 = function "f" in=u0 at=f0:1 ranges=[@0x1000..0x1010] flags=[definition]
+s1 = function "g" in=u1 at=f2:1 ranges=[@0x2000..0x2010] flags=[definition]
+line @0x1000..0x1008 f0:2 stmt
+line @0x1008..0x1010 f1:3 stmt
+line @0x2000..0x2010 f2:4 stmt
+"#;
+    let input = tmp("md5.dwir");
+    std::fs::write(&input, text).unwrap();
+    let out = tmp("md5.o");
+    to_dwarf(&input, &out, &[]);
+    assert_eq!(verify(&out, AmdOps::Raw), 0);
+    let line = common::tool_output("llvm-dwarfdump", &["--debug-line", s(&out)]);
+    let info = common::tool_output("llvm-dwarfdump", &["--debug-info", s(&out)]);
+    // Each unit's DW_AT_stmt_list still names the start of a line program (the second moved by
+    // the one-byte splice of the first).
+    let hex_after = |text: &str, key: &str| -> Vec<String> {
+        text.match_indices(key)
+            .map(|(i, _)| {
+                text[i + key.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_hexdigit())
+                    .collect()
+            })
+            .collect()
+    };
+    let programs: Vec<u64> = hex_after(&line, "debug_line[0x")
+        .iter()
+        .map(|h| u64::from_str_radix(h, 16).unwrap())
+        .collect();
+    let stmts: Vec<u64> = hex_after(&info, "DW_AT_stmt_list\t(0x")
+        .iter()
+        .map(|h| u64::from_str_radix(h, 16).unwrap())
+        .collect();
+    assert_eq!(stmts.len(), 2, "{info}");
+    assert_eq!(stmts, programs, "{info}\n{line}");
+    assert!(line.contains("\"c.c\""), "{line}");
+    let raw = std::fs::read(&out).unwrap();
+    assert!(
+        raw.windows(3).any(|w| w == [0x82, 0x40, 0x0f]),
+        "DW_LNCT_LLVM_is_MD5 (0x2002, udata) is in the file-entry format"
+    );
+}
+
+#[test]
+fn into_rejects_what_is_not_elf_and_writes_nothing() {
+    let input = common::repo_root().join("corpus/ir/sample.dwir");
+    let out = tmp("into-bad.o");
+    let _ = std::fs::remove_file(&out);
+    let o = dwarv(&[
+        "convert",
+        s(&input),
+        "-o",
+        s(&out),
+        "--to",
+        "dwarf",
+        "--into",
+        s(&input),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not an ELF file"));
+    assert!(!out.exists());
+}
+
+/// gdb on an executable whose debug sections `--into` replaced: the base is the executable
+/// stripped of its debug info, so everything gdb knows comes from dwarv's sections, written from
+/// the IR that dwarv read from the unstripped executable.
+#[test]
+fn gdb_breaks_at_a_line_and_prints_a_local_struct_with_replaced_debug_sections() {
+    for version in ["4", "5"] {
+        let dir = tmp(&format!("gdb-v{version}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join("prog");
+        common::run_ok(
+            Command::new(common::tool("clang-14"))
+                .current_dir(common::repo_root().join("corpus/src"))
+                .args(["-g", &format!("-gdwarf-{version}"), "-O0", "prog.c", "-o"])
+                .arg(&exe),
+        );
+        let stripped = dir.join("prog.stripped");
+        common::run_ok(
+            Command::new(common::tool("llvm-objcopy"))
+                .arg("--strip-debug")
+                .arg(&exe)
+                .arg(&stripped),
+        );
+        let out = dir.join("prog.dwarv");
+        let rep = to_dwarf(&exe, &out, &["--into", s(&stripped)]);
+        assert_eq!(rep["status"], "ok");
+        assert_eq!(verify(&out, AmdOps::Raw), 0);
+        let o = common::run_ok(
+            Command::new(common::tool("gdb"))
+                .args(["-batch", "-nx", "-ex", "break prog.c:84", "-ex", "run"])
+                .args(["-ex", "print shapes[1]", "-ex", "print shapes[1].u.extent"])
+                .arg(&out),
+        );
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.contains("Breakpoint 1, main () at prog.c:84"),
+            "v{version}: {text}"
+        );
+        assert!(
+            text.contains("kind = SHAPE_RECT") && text.contains("\"box\""),
+            "v{version}: {text}"
+        );
+        assert!(text.contains("= {x = 3, y = 4}"), "v{version}: {text}");
+    }
+}
+
+/// DWARF → IR → DWARF on clang-14 objects: the output verifies and reads back to the same IR.
+/// (C++ objects are checked by `cpp_objects_write_dwarf_that_llvm_verifies`: their raw DIE
+/// references do not survive, see docs/dwarf.md.)
+#[test]
+fn clang_objects_round_trip_through_the_ir() {
+    let corpus = common::corpus();
+    let names = [
+        "prog.dwarf4.o",
+        "prog.dwarf5.o",
+        "prog.dwarf4.O2.o",
+        "prog.dwarf5.O2.o",
+        "prog.O2",
+        "kernel.gfx900.o",
+        "kernel.gfx900.O0.o",
+        "kernel.gfx900.dwarf4.o",
+        "kernel.gfx90a.o",
+        "kernel.gfx1030.o",
+    ];
+    for name in names {
+        let out = tmp(&format!("rt-{name}.o"));
+        to_dwarf(&corpus.join(name), &out, &[]);
+        verify(&out, AmdOps::Raw);
+        let d = dwarv(&["diff", s(&corpus.join(name)), s(&out), "--limit", "1000"]);
+        let text = String::from_utf8_lossy(&d.stdout);
+        assert_eq!(d.status.code(), Some(0), "{name}:\n{text}");
+    }
+}
+
+/// C++ objects (templates, classes, lambdas, -O2 inlining). Only the single-section DWARF 4 -O2
+/// object: in a relocatable object with one section per function, every function starts at 0
+/// and the debug-only output (no relocations) has overlapping ranges (docs/dwarf.md).
+#[test]
+fn cpp_objects_write_dwarf_that_llvm_verifies() {
+    let input = common::corpus().join("shapes.dwarf4.O2.o");
+    let out = tmp("shapes.dwarf4.O2.o");
+    to_dwarf(&input, &out, &[]);
+    verify(&out, AmdOps::Raw);
+}
+
+/// Objects with AMD operations written by dwarv read back to the IR they were written from, in
+/// both encodings (the user encoding has no spelling for llvm_aspace_implicit_pointer: that
+/// entry is the one, reported, loss). Pointer address spaces come back through dwarv's vendor
+/// attributes.
+#[test]
+fn amd_objects_written_by_dwarv_read_back_to_the_same_ir_in_both_encodings() {
+    let first = tmp("amd-fix.raw.o");
+    to_dwarf(
+        &common::repo_root().join("corpus/ir/amdgpu.dwir"),
+        &first,
+        &[],
+    );
+    let ir = String::from_utf8_lossy(&dwarv(&["dump", s(&first)]).stdout).into_owned();
+    assert!(ir.contains("space=private_wave aspace=6"), "{ir}");
+    for enc in ["raw", "user"] {
+        let again = tmp(&format!("amd-fix.{enc}.o"));
+        let rep = to_dwarf(&first, &again, &["--amd-op-encoding", enc]);
+        verify(
+            &again,
+            if enc == "raw" {
+                AmdOps::Raw
+            } else {
+                AmdOps::User
+            },
+        );
+        let d = dwarv(&["diff", s(&first), s(&again)]);
+        let text = String::from_utf8_lossy(&d.stdout);
+        let losses = rep["diagnostics"]["losses"].as_array().unwrap().len();
+        if enc == "raw" {
+            assert_eq!(d.status.code(), Some(0), "{enc}:\n{text}");
+            assert_eq!(losses, 0);
+        } else {
+            assert_eq!(losses, 1, "{rep}");
+            for l in text.lines().filter(|l| !l.starts_with("    ")) {
+                assert!(
+                    l.contains("llvm_aspace_implicit_pointer")
+                        || l.contains("variable local \"p\"")
+                        || l.starts_with("only in B: location list")
+                        || l.starts_with("only in A: location list"),
+                    "{enc}: {l}"
+                );
+            }
+        }
+    }
+}
