@@ -776,3 +776,13 @@ fn a_missing_parent_is_ledgered() {
         assert_eq!(rows, vec![want], "{flavour}");
     }
 }
+
+/// A module whose unknown instruction carries, among words that may be ids, one above the bound
+/// (a spirv_roundtrip fuzz finding): the writer must not allocate that id, or the constant it
+/// defines would count as used and stay in the output's normal form, shifting every position.
+#[test]
+fn new_ids_avoid_words_the_module_may_use_as_ids() {
+    let input = common::repo_root().join("tests/spirv/fuzz_taken_id.spv");
+    let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}

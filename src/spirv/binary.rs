@@ -146,6 +146,9 @@ pub struct Module<'a> {
     pub generator: u32,
     pub bound: u32,
     pub insns: Vec<Insn<'a>>,
+    /// Ids at or above the bound that a writer must not allocate, sorted: words of kept
+    /// instructions that may be ids (`NormalForm::into_view` fills it; see `NormalForm::taken`).
+    pub taken: Vec<u32>,
 }
 
 /// Turns bytes into words, in the module's byte order (either is accepted).
@@ -210,6 +213,7 @@ impl<'a> Module<'a> {
             generator: words[2],
             bound: words[3],
             insns,
+            taken: Vec::new(),
         })
     }
 

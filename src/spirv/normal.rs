@@ -25,6 +25,11 @@ pub struct NormalForm {
     pub imports: Vec<DebugImport>,
     /// Words the normal form has (header included).
     pub len: usize,
+    /// Words at or above the bound that kept instructions may use as ids (an unknown opcode's
+    /// operands, an unknown set's literals…), sorted. A writer allocating its new ids from the
+    /// bound skips them: one of them defined by a removable instruction would count as used and
+    /// keep that instruction in the output's normal form.
+    pub taken: Vec<u32>,
 }
 
 const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
@@ -99,6 +104,7 @@ impl NormalForm {
         // have two definitions of it.
         let mut out_of_bound = None;
         let mut twice = None;
+        let mut taken = Vec::new();
         let mut defined = Defined::new(m);
         for (i, insn) in m.insns.iter().enumerate() {
             let keep = !cands.is_empty() && !removed[i] && is_candidate(insn.opcode());
@@ -108,6 +114,9 @@ impl NormalForm {
             }
             let live = !removed[i];
             id_words(insn, |id, role| {
+                if role == IdWord::Maybe && live && id >= m.bound {
+                    taken.push(id);
+                }
                 if role != IdWord::Maybe && (id == 0 || id >= m.bound) && out_of_bound.is_none() {
                     out_of_bound = Some((insn.offset, id));
                 }
@@ -204,10 +213,13 @@ impl NormalForm {
                 at += insn.words.len();
             }
         }
+        taken.sort_unstable();
+        taken.dedup();
         Ok(NormalForm {
             offsets,
             imports,
             len: at,
+            taken,
         })
     }
 
@@ -224,6 +236,7 @@ impl NormalForm {
                 }
                 None => false,
             });
+        m.taken.clone_from(&self.taken);
         m
     }
 

@@ -58,6 +58,9 @@ pub struct Emitter {
     /// Strings cut at an embedded NUL.
     pub nul_cut: u32,
     none: Option<u32>,
+    /// Ids at or above the bound the base module may use: never allocated.
+    taken: Vec<u32>,
+    taken_at: usize,
 }
 
 pub fn insn(opcode: u16, operands: &[u32]) -> Vec<u32> {
@@ -190,7 +193,7 @@ fn same_name(a: &str, b: &str) -> bool {
 }
 
 impl Emitter {
-    pub fn new(flavour: Flavour, bound: u32, interned: Interned) -> Emitter {
+    pub fn new(flavour: Flavour, bound: u32, interned: Interned, taken: Vec<u32>) -> Emitter {
         let mut e = Emitter {
             flavour,
             bound,
@@ -203,6 +206,8 @@ impl Emitter {
             cut: 0,
             nul_cut: 0,
             none: None,
+            taken,
+            taken_at: 0,
         };
         e.import = e.id();
         e
@@ -211,6 +216,17 @@ impl Emitter {
     /// A fresh id. At the end of the id space it keeps returning the last one; the writer
     /// refuses such a module (see `exhausted`).
     pub fn id(&mut self) -> u32 {
+        // Skip the ids the base module may already use (`NormalForm::taken`; sorted, and the
+        // bound only grows, so a cursor suffices).
+        while let Some(&t) = self.taken.get(self.taken_at) {
+            if t > self.bound {
+                break;
+            }
+            if t == self.bound {
+                self.bound = self.bound.saturating_add(1);
+            }
+            self.taken_at += 1;
+        }
         let id = self.bound;
         self.bound = self.bound.saturating_add(1);
         id
@@ -420,7 +436,7 @@ mod tests {
             ("Size", V::Num(32)),
             ("Encoding", V::Num(4)),
         ];
-        let mut ocl = Emitter::new(Flavour::OpenCl100, 1, Interned::default());
+        let mut ocl = Emitter::new(Flavour::OpenCl100, 1, Interned::default(), Vec::new());
         let (_, w) = ocl.ext_words("DebugTypeBasic", &args).unwrap();
         let ops = ops_of(&w);
         assert_eq!(ops.len(), 3);
@@ -431,7 +447,7 @@ mod tests {
             "Size is an OpConstant"
         );
 
-        let mut ns = Emitter::new(Flavour::Shader100, 1, Interned::default());
+        let mut ns = Emitter::new(Flavour::Shader100, 1, Interned::default(), Vec::new());
         let (_, w) = ns.ext_words("DebugTypeBasic", &args).unwrap();
         let ops = ops_of(&w).to_vec();
         assert_eq!(ops.len(), 4, "NonSemantic adds Flags (0 when not given)");
@@ -445,7 +461,7 @@ mod tests {
 
     #[test]
     fn absent_operands_are_one_debug_info_none_and_optional_ones_are_left_out() {
-        let mut e = Emitter::new(Flavour::OpenCl100, 1, Interned::default());
+        let mut e = Emitter::new(Flavour::OpenCl100, 1, Interned::default(), Vec::new());
         let (_, w) = e
             .ext_words("DebugLexicalBlock", &[("Line", V::Num(3))])
             .unwrap();
@@ -495,9 +511,22 @@ mod tests {
 
     #[test]
     fn strings_end_at_nul() {
-        let mut e = Emitter::new(Flavour::Shader100, 1, Interned::default());
+        let mut e = Emitter::new(Flavour::Shader100, 1, Interned::default(), Vec::new());
         let a = e.string("ab\0cd");
         assert_eq!(e.string("ab"), a);
         assert_eq!(e.nul_cut, 1);
+    }
+
+    #[test]
+    fn new_ids_skip_the_taken_ones() {
+        let mut e = Emitter::new(
+            Flavour::OpenCl100,
+            10,
+            Interned::default(),
+            vec![11, 12, 14, 40],
+        );
+        // The import took 10.
+        let ids: Vec<u32> = (0..4).map(|_| e.id()).collect();
+        assert_eq!(ids, vec![13, 15, 16, 17]);
     }
 }

@@ -134,7 +134,8 @@ fn write_here(
         ..Default::default()
     };
     let bound = bin.map_or(1, |b| b.bound.max(1));
-    let e = encode::Emitter::new(flavour, bound, interned);
+    let taken = bin.map(|b| b.taken.clone()).unwrap_or_default();
+    let e = encode::Emitter::new(flavour, bound, interned, taken);
     let mut w = order::Writer::new(m, e, code);
     for h in unmatched {
         let p = w.ledger.place(Ref::Scope(h));
