@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
-# dwarv benchmarks, printed as one table. Generates its inputs (cached in $OUT, default
-# target/bench): a large OpenCL C program → SPIR-V with OpenCL.DebugInfo.100 (clang-14 -g -O0 +
-# llvm-spirv-14) for the in-place rewrite, whose peer is spirv-opt with no passes (parse + write).
+# dwarv's benchmarks against the peer tools, printed as one table. Generates its inputs once
+# (cached in $OUT, default target/bench):
+#   - a large OpenCL C program (bench/gen_cl.py, FUNCS functions): its clang-14 -g -O0 spir64
+#     bitcode (LLVM → SPIR-V: dwarv vs llvm-spirv-14, with LLVM's own parse + verify as the
+#     floor) and llvm-spirv-14's SPIR-V of it (in-place rewrite: dwarv vs spirv-opt);
+#   - the sqlite amalgamation (from the libsqlite3-sys crate) compiled by clang-14 -g -O2 for
+#     x86-64 (DWARF → IR → DWARF: dwarv vs llvm-dwarfdump --debug-info);
+#   - SHADERS generated GLSL compute shaders (bench/gen_corpus.sh): dwarv batch with 1 and 2 jobs.
 #
-#   bash bench/run.sh                 # FUNCS=12000 gives a module of about 50 MB
+#   bash bench/run.sh                         # FUNCS=12000 (a ~50 MB SPIR-V module), SHADERS=1000
+#   FUNCS=1500 SHADERS=100 bash bench/run.sh  # quick
+#   DWARV=/path/to/dwarv bash bench/run.sh    # time another build on the same inputs
+#   ONLY="spirv llvm" bash bench/run.sh       # some sections only (spirv llvm dwarf batch)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out="${OUT:-target/bench}"
 funcs="${FUNCS:-12000}"
+shaders="${SHADERS:-1000}"
+only="${ONLY:-spirv llvm dwarf batch}"
 mkdir -p "$out"
 cargo build --release --quiet
-dwarv="${DWARV:-$PWD/target/release/dwarv}" # DWARV=… times another build
+dwarv="${DWARV:-$PWD/target/release/dwarv}"
 spirv_opt="$PWD/.tools/bin/spirv-opt"
+wants() { [[ " $only " == *" $1 "* ]]; }
 
-big="$out/big_$funcs.spv"
-if [ ! -f "$big" ]; then
-  echo "generating $big ($funcs functions)…" >&2
-  python3 bench/gen_cl.py --funcs "$funcs" --kernels 200 > "$out/big_$funcs.cl"
-  clang-14 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c "$out/big_$funcs.cl" -o "$out/big_$funcs.bc"
-  llvm-spirv-14 "$out/big_$funcs.bc" -o "$big"
-fi
-
-# time_run CMD… → "wall-s user-s sys-s peak-KiB" (the command's stdout is discarded)
-# (time writes to its own file: redirecting the command's stderr would silence time too.)
+# time_run CMD… → "wall-s user-s sys-s peak-KiB" (stdout discarded; GNU time counts waited-for
+# children, e.g. dwarv's LLVM child). time writes to its own file so that the command's stderr
+# can be silenced.
 time_run() {
   local t
   t=$(mktemp)
@@ -31,22 +35,38 @@ time_run() {
   rm -f "$t"
 }
 
-# row LABEL CMD… → one table row: wall seconds, MB/s of the input by wall time, CPU seconds
-# (user + sys, steadier than wall time on a shared machine), MB/s by CPU time, peak resident MiB
+# row LABEL BYTES CMD… → wall seconds, input MB/s by wall time, CPU seconds (user + sys, steadier
+# on a shared machine), input MB/s by CPU time, peak resident MiB. Sets last_wall/last_cpu/last_kib.
 row() {
-  local label="$1" secs user sys kib cpu; shift
+  local label="$1" bytes="$2" secs user sys kib cpu
+  shift 2
   read -r secs user sys kib < <(time_run "$@")
-  last_wall="$secs"
   cpu=$(echo "$user + $sys" | bc -l)
-  printf '%-40s %8s %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
+  last_wall="$secs" last_cpu="$cpu" last_kib="$kib"
+  printf '%-46s %8s %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
     "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" "$cpu" \
     "$(echo "$bytes / 1000000 / ($cpu + 0.0001)" | bc -l)" $((kib / 1024))
 }
+ratio() { printf '%.2f' "$(echo "$1 / ($2 + 0.0001)" | bc -l)"; }
+section() { printf '%s\n' "-- $*"; }
 
-bytes=$(stat -c %s "$big")
-# Share of the words that are debug instructions: the debug-set OpExtInsts, and with them OpLine
-# and OpNoLine (what the normal form strips and an in-place rewrite writes anew).
-debug_share=$(python3 - "$big" <<'PY'
+bc="$out/big_$funcs.bc"
+big="$out/big_$funcs.spv"
+if { wants spirv || wants llvm; } && [ ! -f "$big" ]; then
+  echo "generating $bc and $big ($funcs functions)…" >&2
+  python3 bench/gen_cl.py --funcs "$funcs" --kernels 200 > "$out/big_$funcs.cl"
+  clang-14 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c \
+    "$out/big_$funcs.cl" -o "$bc"
+  llvm-spirv-14 "$bc" -o "$big"
+fi
+
+printf '%-46s %8s %8s %8s %8s %9s\n' "benchmark" "wall s" "MB/s" "cpu s" "MB/cpu-s" "peak MiB"
+
+if wants spirv; then
+  bytes=$(stat -c %s "$big")
+  # Share of debug words: the debug-set OpExtInsts, and OpLine/OpNoLine (what the normal form
+  # strips and an in-place rewrite writes anew).
+  share=$(python3 - "$big" <<'PY'
 import array, sys
 d = open(sys.argv[1], "rb").read()
 w = array.array("I")
@@ -61,30 +81,59 @@ while i < len(w):
     if op in (8, 317):
         lines += n
     i += max(n, 1)
-print(f"{100 * (debug + lines) / len(w):.1f}% of the input's words (debug-set OpExtInsts {100 * debug / len(w):.1f}%, OpLine/OpNoLine {100 * lines / len(w):.1f}%)")
+print(f"{100 * (debug + lines) / len(w):.1f}% debug words")
 PY
 )
-printf '%-40s %8s %8s %8s %8s %9s\n' "benchmark (input $((bytes / 1000000)) MB)" "wall s" "MB/s" "cpu s" "MB/cpu-s" "peak MiB"
-for flavour in opencl100 shader100; do
-  row "dwarv in-place → $flavour" "$dwarv" convert "$big" -o "$out/out_$flavour.spv" --flavour "$flavour"
-done
-# Reader only (+ the IR text printer): dump to stdout. Not `-o /dev/null`: the output is written
-# atomically (a temporary file renamed over the target), which would replace /dev/null itself.
-row "dwarv dump (reader + IR text)" "$dwarv" dump "$big"
-row "dwarv validate (reader only)" "$dwarv" validate "$big"
-row "spirv-opt (no passes, --skip-validation)" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"
-[ -n "$debug_share" ] && echo "debug instructions: $debug_share"
+  section "SPIR-V in place: $((bytes / 1000000)) MB OpenCL.DebugInfo.100 module, $share"
+  for flavour in opencl100 shader100; do
+    row "dwarv in-place -> $flavour" "$bytes" "$dwarv" convert "$big" -o "$out/out_$flavour.spv" --flavour "$flavour"
+  done
+  # Not `-o /dev/null`: outputs are written atomically, which would replace /dev/null itself.
+  row "dwarv validate (reader only)" "$bytes" "$dwarv" validate "$big"
+  row "spirv-opt (no passes, --skip-validation)" "$bytes" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"
+fi
 
-# Batch: a corpus of generated shaders (bench/gen_corpus.sh, cached), converted NonSemantic →
-# OpenCL.100 with 1 and 2 workers (the outputs are rewritten each time: --force).
-shaders="${SHADERS:-1000}"
-corpus="$out/shaders_$shaders"
-[ -d "$corpus/spv" ] || bash bench/gen_corpus.sh "$corpus" "$shaders"
-bytes=$(du -sb "$corpus/spv" | cut -f1)
-printf '\n%-40s %8s %8s %8s %8s %9s\n' "batch ($shaders shaders, $((bytes / 1000000)) MB)" "wall s" "MB/s" "cpu s" "MB/cpu-s" "peak MiB"
-for jobs in 1 2; do
-  row "dwarv batch → opencl100, $jobs job(s)" "$dwarv" batch "$corpus/spv" -o "$out/batch_out" \
-    --to spirv --flavour opencl100 --force --quiet --no-stats -j "$jobs"
-  eval "wall_$jobs=$last_wall"
-done
-echo "batch speed-up from 1 to 2 jobs: $(echo "$wall_1 / $wall_2" | bc -l | cut -c1-4)×"
+if wants llvm; then
+  bytes=$(stat -c %s "$bc")
+  section "LLVM → SPIR-V: $((bytes / 1000000)) MB bitcode, $(llvm-dis "$bc" -o - | grep -c '^!') metadata lines"
+  row "dwarv convert big.bc -> opencl100" "$bytes" "$dwarv" convert "$bc" -o "$out/llvm.dwarv.spv" --flavour opencl100
+  d_wall=$last_wall d_cpu=$last_cpu d_kib=$last_kib
+  row "llvm-spirv-14 big.bc" "$bytes" llvm-spirv-14 "$bc" -o "$out/llvm.peer.spv"
+  echo "   dwarv / llvm-spirv-14: time $(ratio "$d_wall" "$last_wall")× wall, $(ratio "$d_cpu" "$last_cpu")× CPU; peak memory $(ratio "$d_kib" "$last_kib")× (targets ≤ 0.35×, ≤ 0.4×)"
+  row "opt -disable-output (LLVM parse + verify)" "$bytes" opt-14 -disable-output "$bc"
+fi
+
+if wants dwarf; then
+  obj="$out/sqlite3.O2.o"
+  if [ ! -f "$obj" ]; then
+    src=$(ls ~/.cargo/registry/src/*/libsqlite3-sys-*/sqlite3/sqlite3.c 2>/dev/null | head -1 || true)
+    if [ -z "$src" ]; then
+      echo "fetching the sqlite amalgamation (crate libsqlite3-sys 0.30.1)…" >&2
+      curl -sSL https://static.crates.io/crates/libsqlite3-sys/libsqlite3-sys-0.30.1.crate |
+        tar -xzf - -C "$out" libsqlite3-sys-0.30.1/sqlite3/sqlite3.c
+      src="$out/libsqlite3-sys-0.30.1/sqlite3/sqlite3.c"
+    fi
+    echo "compiling $src (clang-14 -g -O2)…" >&2
+    clang-14 -g -O2 -c "$src" -o "$obj"
+  fi
+  bytes=$(stat -c %s "$obj")
+  section "DWARF: sqlite3 amalgamation, clang-14 -g -O2 x86-64 object, $((bytes / 1000000)) MB"
+  row "dwarv convert sqlite3.o -> DWARF" "$bytes" "$dwarv" convert "$obj" -o "$out/sqlite3.dwarv.o" --to dwarf
+  d_wall=$last_wall d_cpu=$last_cpu
+  row "dwarv validate sqlite3.o (reader only)" "$bytes" "$dwarv" validate "$obj"
+  row "llvm-dwarfdump --debug-info sqlite3.o" "$bytes" llvm-dwarfdump-14 --debug-info "$obj"
+  echo "   dwarv convert / llvm-dwarfdump: $(ratio "$d_wall" "$last_wall")× wall, $(ratio "$d_cpu" "$last_cpu")× CPU (target ≤ 1.0×)"
+fi
+
+if wants batch; then
+  corpus="$out/shaders_$shaders"
+  [ -d "$corpus/spv" ] || bash bench/gen_corpus.sh "$corpus" "$shaders"
+  bytes=$(du -sb "$corpus/spv" | cut -f1)
+  section "batch: $shaders generated GLSL shaders, $((bytes / 1000000)) MB, NonSemantic → OpenCL.100"
+  for jobs in 1 2; do
+    row "dwarv batch, $jobs job(s)" "$bytes" "$dwarv" batch "$corpus/spv" -o "$out/batch_out" \
+      --to spirv --flavour opencl100 --force --quiet --no-stats -j "$jobs"
+    eval "wall_$jobs=$last_wall"
+  done
+  echo "   speed-up from 1 to 2 jobs: $(ratio "$wall_1" "$wall_2")× (target ≥ 1.8×)"
+fi
