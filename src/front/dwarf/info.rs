@@ -446,6 +446,14 @@ impl Refs for DieRefs<'_> {
 }
 
 /// The state of the unit being filled.
+/// Where a `fill_*` step is: the units, the unit, the reading state and the DIE being filled.
+struct At<'a, 'u> {
+    u: &'a Units<'u>,
+    unit: &'a gimli::Unit<Gr<'u>>,
+    cur: &'a mut Cur,
+    die: &'a mut Die<'u>,
+}
+
 struct Cur {
     unit: Handle<Unit>,
     base: u64,
@@ -606,17 +614,48 @@ impl Walker<'_, '_> {
             let extra = match plan {
                 Plan::Own(Ref::Unit(h)) => {
                     cur.unit = h;
-                    self.fill_unit(u, unit, &mut cur, &mut die, ranges)?
+                    self.fill_unit(
+                        At {
+                            u,
+                            unit,
+                            cur: &mut cur,
+                            die: &mut die,
+                        },
+                        ranges,
+                    )?
                 }
-                Plan::Own(Ref::Type(h)) => {
-                    self.fill_type(u, unit, &mut cur, &mut die, h, parent)?
-                }
-                Plan::Own(Ref::Scope(h)) => {
-                    self.fill_scope(u, unit, &mut cur, &mut die, h, parent, ranges, &mut frame)?
-                }
-                Plan::Own(Ref::Var(h)) => {
-                    self.fill_var(u, unit, &mut cur, &mut die, h, parent.as_ref())?
-                }
+                Plan::Own(Ref::Type(h)) => self.fill_type(
+                    At {
+                        u,
+                        unit,
+                        cur: &mut cur,
+                        die: &mut die,
+                    },
+                    h,
+                    parent,
+                )?,
+                Plan::Own(Ref::Scope(h)) => self.fill_scope(
+                    At {
+                        u,
+                        unit,
+                        cur: &mut cur,
+                        die: &mut die,
+                    },
+                    h,
+                    parent,
+                    ranges,
+                    &mut frame,
+                )?,
+                Plan::Own(Ref::Var(h)) => self.fill_var(
+                    At {
+                        u,
+                        unit,
+                        cur: &mut cur,
+                        die: &mut die,
+                    },
+                    h,
+                    parent.as_ref(),
+                )?,
                 Plan::Own(Ref::Inlined(h)) => {
                     self.fill_inlined(&cur, &mut die, h, parent, ranges, &mut frame)?
                 }
@@ -631,9 +670,16 @@ impl Walker<'_, '_> {
                     l.pos = pos.map(CodePos::Addr);
                     Vec::new()
                 }
-                Plan::Own(Ref::CallSite(h)) => {
-                    self.fill_call_site(u, unit, &mut cur, &mut die, h, parent)?
-                }
+                Plan::Own(Ref::CallSite(h)) => self.fill_call_site(
+                    At {
+                        u,
+                        unit,
+                        cur: &mut cur,
+                        die: &mut die,
+                    },
+                    h,
+                    parent,
+                )?,
                 Plan::Own(Ref::Import(h)) => {
                     let name = self.string(u, unit, &mut die, dw::DW_AT_name)?;
                     let at = self.loc(&cur, &mut die);
@@ -646,10 +692,25 @@ impl Walker<'_, '_> {
                     Vec::new()
                 }
                 Plan::Own(_) => Vec::new(),
-                Plan::Alias(_) => {
-                    self.fill_alias(u, unit, &mut cur, &mut die, ranges, &mut frame)?
-                }
-                Plan::Part => self.fill_part(u, unit, &mut cur, &mut die, parent)?,
+                Plan::Alias(_) => self.fill_alias(
+                    At {
+                        u,
+                        unit,
+                        cur: &mut cur,
+                        die: &mut die,
+                    },
+                    ranges,
+                    &mut frame,
+                )?,
+                Plan::Part => self.fill_part(
+                    At {
+                        u,
+                        unit,
+                        cur: &mut cur,
+                        die: &mut die,
+                    },
+                    parent,
+                )?,
             };
             if die.tag == dw::DW_TAG_formal_parameter {
                 if let Some(p) = stack.last_mut() {
@@ -1080,14 +1141,8 @@ fn scope_of(parent: Option<Frame>) -> Option<Handle<Scope>> {
 }
 
 impl Walker<'_, '_> {
-    fn fill_unit(
-        &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
-        ranges: Vec<CodeRange>,
-    ) -> DResult<Vec<RawAttr>> {
+    fn fill_unit(&mut self, at: At<'_, '_>, ranges: Vec<CodeRange>) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
         let producer = self.string(u, unit, die, dw::DW_AT_producer)?;
         cur.enc.amd = amd_ops_for(self.elf.machine, producer.as_deref());
         // Units sharing a line program (type units name their compile unit's) read it once.
@@ -1169,16 +1224,13 @@ impl Walker<'_, '_> {
         Ok(Vec::new())
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn fill_type(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
+        at: At<'_, '_>,
         h: Handle<Type>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
         let tag = die.tag;
         let name = self.string(u, unit, die, dw::DW_AT_name)?;
         let at = self.loc(cur, die);
@@ -1481,18 +1533,15 @@ fn function_mut(kind: &mut ScopeKind) -> Option<&mut FunctionInfo> {
 }
 
 impl Walker<'_, '_> {
-    #[allow(clippy::too_many_arguments)]
     fn fill_scope(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
+        at: At<'_, '_>,
         h: Handle<Scope>,
         parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
         let name = self.string(u, unit, die, dw::DW_AT_name)?;
         let at = self.loc(cur, die);
         let flags = self.flags(die);
@@ -1641,13 +1690,11 @@ impl Walker<'_, '_> {
 
     fn fill_var(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
+        at: At<'_, '_>,
         h: Handle<Variable>,
         parent: Option<&Frame>,
     ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
         let origin = self.reference(unit, die, dw::DW_AT_abstract_origin)?;
         let name = self.string(u, unit, die, dw::DW_AT_name)?;
         let at = self.loc(cur, die);
@@ -1780,13 +1827,11 @@ impl Walker<'_, '_> {
 
     fn fill_call_site(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
+        at: At<'_, '_>,
         h: Handle<CallSite>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
         let target = match self.reference(unit, die, dw::DW_AT_call_origin)? {
             Some(r) => Some(r),
             None => self.reference(unit, die, dw::DW_AT_abstract_origin)?,
@@ -1824,16 +1869,13 @@ impl Walker<'_, '_> {
 
     /// A concrete instance of an abstract DIE: its code ranges and locations complete the
     /// origin's entity.
-    #[allow(clippy::too_many_arguments)]
     fn fill_alias(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
+        at: At<'_, '_>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
         die.mark(dw::DW_AT_abstract_origin);
         let target = self.map.get(&die.off).copied();
         match target {
@@ -1881,14 +1923,8 @@ impl Walker<'_, '_> {
     }
 
     /// DIEs folded into their parent.
-    fn fill_part(
-        &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Gr<'_>>,
-        cur: &mut Cur,
-        die: &mut Die<'_>,
-        parent: Option<Frame>,
-    ) -> DResult<Vec<RawAttr>> {
+    fn fill_part(&mut self, at: At<'_, '_>, parent: Option<Frame>) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
         let Some(p) = parent else {
             return Ok(Vec::new());
         };
