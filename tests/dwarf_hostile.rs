@@ -272,25 +272,7 @@ fn written(f: impl FnOnce(&mut gimli::write::DwarfUnit, gimli::write::UnitEntryI
     f(&mut dwarf, var);
     let mut sections = Sections::new(EndianVec::new(gimli::LittleEndian));
     dwarf.write(&mut sections).unwrap();
-    let mut obj = object::write::Object::new(
-        object::BinaryFormat::Elf,
-        object::Architecture::X86_64,
-        object::Endianness::Little,
-    );
-    sections
-        .for_each(|id, data| -> Result<(), ()> {
-            if !data.slice().is_empty() {
-                let s = obj.add_section(
-                    vec![],
-                    id.name().as_bytes().to_vec(),
-                    object::SectionKind::Debug,
-                );
-                obj.append_section_data(s, data.slice(), 1);
-            }
-            Ok(())
-        })
-        .unwrap();
-    obj.write().unwrap()
+    common::elf_of_dwarf(&sections, &[])
 }
 
 #[test]

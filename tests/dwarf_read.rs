@@ -472,29 +472,8 @@ fn object(producer: &str, location: Vec<u8>, frame: Option<Vec<u8>>, amdgpu: boo
     );
     let mut sections = Sections::new(EndianVec::new(gimli::LittleEndian));
     dwarf.write(&mut sections).unwrap();
-    let mut obj = object::write::Object::new(
-        object::BinaryFormat::Elf,
-        object::Architecture::X86_64,
-        object::Endianness::Little,
-    );
-    sections
-        .for_each(|id, data| -> Result<(), ()> {
-            if !data.slice().is_empty() {
-                let s = obj.add_section(
-                    vec![],
-                    id.name().as_bytes().to_vec(),
-                    object::SectionKind::Debug,
-                );
-                obj.append_section_data(s, data.slice(), 1);
-            }
-            Ok(())
-        })
-        .unwrap();
-    if let Some(f) = frame {
-        let s = obj.add_section(vec![], b".debug_frame".to_vec(), object::SectionKind::Debug);
-        obj.append_section_data(s, &f, 8);
-    }
-    let mut bytes = obj.write().unwrap();
+    let extra: Vec<(&str, &[u8])> = frame.iter().map(|f| (".debug_frame", &f[..])).collect();
+    let mut bytes = common::elf_of_dwarf(&sections, &extra);
     if amdgpu {
         bytes[18..20].copy_from_slice(&224u16.to_le_bytes());
     }

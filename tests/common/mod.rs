@@ -305,3 +305,32 @@ pub fn convert_report(input: &Path, out: &Path, args: &[&str]) -> serde_json::Va
     );
     serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap()
 }
+
+/// An x86-64 ELF object holding the DWARF sections gimli wrote, plus `extra` (name, bytes)
+/// sections: what hand-made DWARF tests feed the reader.
+pub fn elf_of_dwarf(
+    sections: &gimli::write::Sections<gimli::write::EndianVec<gimli::LittleEndian>>,
+    extra: &[(&str, &[u8])],
+) -> Vec<u8> {
+    let mut obj = object::write::Object::new(
+        object::BinaryFormat::Elf,
+        object::Architecture::X86_64,
+        object::Endianness::Little,
+    );
+    let mut add = |name: &[u8], data: &[u8], align: u64| {
+        let s = obj.add_section(vec![], name.to_vec(), object::SectionKind::Debug);
+        obj.append_section_data(s, data, align);
+    };
+    sections
+        .for_each(|id, data| -> Result<(), ()> {
+            if !data.slice().is_empty() {
+                add(id.name().as_bytes(), data.slice(), 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    for (name, data) in extra {
+        add(name.as_bytes(), data, 8);
+    }
+    obj.write().unwrap()
+}
