@@ -314,6 +314,7 @@ fn dispatch(command: Command) -> Result<i32> {
                         OpEncodingArg::User => crate::back::dwarf::OpEncoding::User,
                     },
                 },
+                durability: Default::default(),
             };
             let mut rep = Report::new(&input, &output);
             let result = convert::convert(&input, &output, &opts, &mut rep);

@@ -9,7 +9,7 @@ use crate::diag::Diagnostics;
 use crate::error::{Error, Result};
 use crate::input;
 use crate::ir::{Module, SourceFormat};
-use crate::output::write_atomic;
+use crate::output::{write_file, Durability};
 use crate::spec::spirv::Flavour;
 
 /// What `convert` writes.
@@ -86,6 +86,8 @@ pub struct Options {
     pub strict: bool,
     /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
     pub dwarf: DwarfOptions,
+    /// When the output reaches the disk (a batch syncs once at its end).
+    pub durability: Durability,
 }
 
 /// The DWARF writer's switches (see `back::dwarf::WriteOptions`).
@@ -264,7 +266,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             });
         }
     }
-    write_atomic(output, &bytes)?;
+    write_file(output, &bytes, opts.durability)?;
     if let (Target::Dwarf, Some(base)) = (target, &opts.into) {
         // A binary with its debug sections replaced keeps the base's mode (executable bits).
         if let Ok(meta) = std::fs::metadata(base) {

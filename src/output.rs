@@ -6,8 +6,24 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
-/// Writes `bytes` to `path` (stdout for `-`).
+/// When a written file reaches the disk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Before the call returns (fsync of the file).
+    #[default]
+    Now,
+    /// Later, by one [`sync_filesystem`] for many files (a batch): the rename is still atomic,
+    /// so no reader ever sees a partial file.
+    Deferred,
+}
+
+/// Writes `bytes` to `path` (stdout for `-`), durably.
 pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<()> {
+    write_file(path, bytes, Durability::Now)
+}
+
+/// Writes `bytes` to `path` (stdout for `-`) through a temporary file renamed into place.
+pub fn write_file(path: &str, bytes: &[u8], durability: Durability) -> Result<()> {
     let io = |source| Error::Io {
         path: path.to_string(),
         source,
@@ -31,7 +47,25 @@ pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<()> {
         .tempfile_in(dir)
         .map_err(io)?;
     tmp.write_all(bytes).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
+    if durability == Durability::Now {
+        tmp.as_file().sync_all().map_err(io)?;
+    }
     tmp.persist(target).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// Flushes every written file of the filesystem that holds `dir` to disk (one `syncfs`, where
+/// per-file fsyncs would serialise parallel writers).
+pub fn sync_filesystem(dir: &Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let io = |source| Error::Io {
+        path: dir.display().to_string(),
+        source,
+    };
+    let d = std::fs::File::open(dir).map_err(io)?;
+    // SAFETY: `d` is an open file descriptor for the duration of the call.
+    if unsafe { libc::syncfs(d.as_raw_fd()) } != 0 {
+        return Err(io(std::io::Error::last_os_error()));
+    }
     Ok(())
 }

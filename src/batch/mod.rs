@@ -112,6 +112,7 @@ pub fn run(opts: &Options) -> Result<Report> {
             .collect()
     });
     progress.finish();
+    crate::output::sync_filesystem(&opts.out_dir)?;
 
     let mut rep = Report::new(
         opts.to.name(),
@@ -167,6 +168,9 @@ fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Record {
         into: None,
         strict: opts.strict,
         dwarf: Default::default(),
+        // One sync of the output filesystem at the end of the batch instead of a serialising
+        // fsync per file.
+        durability: crate::output::Durability::Deferred,
     };
     let mut crep = convert::Report::new(&path, &out_name);
     let result = convert::convert(&path, &out_name, &copts, &mut crep);

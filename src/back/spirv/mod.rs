@@ -63,7 +63,7 @@ pub fn kernel_language(l: Language) -> bool {
 /// Writes the module's debug info as SPIR-V (little-endian bytes) and lists what was lost.
 /// The module must pass `ir::verify::check`.
 pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
-    on_big_stack(|| match opts.base {
+    contained(|| match opts.base {
         Base::Standalone => write_here(m, opts.flavour, None),
         Base::Module(bytes) => {
             let words = to_words(bytes).map_err(spirv_err)?;
@@ -82,20 +82,14 @@ pub(crate) fn write_into_view(
     flavour: Flavour,
     base: &Bin<'_>,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
-    on_big_stack(|| write_here(m, flavour, Some(base)))
+    contained(|| write_here(m, flavour, Some(base)))
 }
 
-/// Runs `f` on a thread with a large stack: the entity writers recurse along reference chains;
-/// give them room for deep ones.
-fn on_big_stack<T: Send>(f: impl FnOnce() -> Result<T, Error> + Send) -> Result<T, Error> {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(512 << 20)
-            .spawn_scoped(s, f)
-            .map_err(|e| Error::Usage(format!("cannot start the writer thread: {e}")))?
-            .join()
-            .unwrap_or_else(|_| Err(Error::Usage("the SPIR-V writer panicked".into())))
-    })
+/// Runs the writer; a panic (a bug) becomes an error rather than the end of the process, so a
+/// batch goes on with its other inputs.
+fn contained<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err(Error::Usage("the SPIR-V writer panicked".into())))
 }
 
 fn spirv_err(e: crate::spirv::SpirvError) -> Error {

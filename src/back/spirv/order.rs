@@ -98,7 +98,9 @@ impl<'m> Writer<'m> {
     fn emit(&mut self, r: Ref, preset: Option<u32>) -> u32 {
         self.state.insert(r, St::Busy(preset));
         self.depth += 1;
-        let id = self.dispatch(r);
+        // The entity writers recurse along reference chains (a type's members' types…): the
+        // stack grows in segments where a chain is deep, on whatever thread writes.
+        let id = stacker::maybe_grow(256 << 10, 16 << 20, || self.dispatch(r));
         self.depth -= 1;
         self.state.insert(r, St::Done(id));
         id
