@@ -131,6 +131,7 @@ if wants batch; then
   bytes=$(du -sb "$corpus/spv" | cut -f1)
   section "batch: $shaders generated GLSL shaders, $((bytes / 1000000)) MB, NonSemantic → OpenCL.100"
   for jobs in 1 2; do
+    sync # the batch syncs its outputs at the end: start each row with nothing else dirty
     row "dwarv batch, $jobs job(s)" "$bytes" "$dwarv" batch "$corpus/spv" -o "$out/batch_out" \
       --to spirv --flavour opencl100 --force --quiet --no-stats -j "$jobs"
     eval "wall_$jobs=$last_wall"
