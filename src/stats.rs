@@ -3,8 +3,8 @@
 //! Format-neutral figures come from the IR: entities by kind, the share of code covered by a
 //! line row and by a scope, variables with a location. What only the input format knows (its
 //! debug instructions by opcode, the extent of its code) is added per format: SPIR-V counts
-//! its debug instructions by name and measures code in instructions of the normal form; other
-//! formats measure code in bytes of their functions' ranges.
+//! its debug instructions by name and measures code in instructions of the normal form; DWARF
+//! counts its DIEs by tag; machine code is measured in bytes of the functions' ranges.
 
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ use crate::spirv::binary::op;
 pub struct Stats {
     pub format: String,
     /// Format-specific debug records by name (SPIR-V: debug-set instructions and the core debug
-    /// instructions; empty where the reader keeps no such count).
+    /// instructions; DWARF: DIEs by tag; empty for the other formats).
     pub debug_records: BTreeMap<String, u64>,
     /// IR entities by kind (`type.struct`, `scope.function`, `variable.local`, `line_row`…).
     pub entities: BTreeMap<String, u64>,
@@ -103,6 +103,9 @@ pub fn of_input(inp: &Input) -> Result<Stats> {
     }
     let (module, _) = input::lower_with_diagnostics(inp)?;
     let mut st = of_module(&module, format.name());
+    if format == Format::Elf {
+        st.debug_records = crate::front::dwarf::die_tags(&inp.bytes, &inp.name)?;
+    }
     // Machine code: the extent is the functions' ranges.
     let ranges: Vec<CodeRange> = module
         .scopes

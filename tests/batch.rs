@@ -435,3 +435,23 @@ fn stats_reports_coverage() {
         st["variables_with_location"]
     );
 }
+
+#[test]
+fn stats_of_a_dwarf_object_count_dies_and_bytes() {
+    let out = Command::new(env!("CARGO_BIN_EXE_dwarv"))
+        .args(["stats", "--json"])
+        .arg(common::corpus().join("prog.dwarf5.o"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let st: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(st["debug_records"]["DW_TAG_compile_unit"], 1);
+    assert!(st["debug_records"]["DW_TAG_subprogram"].as_u64().unwrap() >= 3);
+    let code = &st["code"];
+    assert_eq!(code["unit"], "bytes");
+    let (total, lines) = (
+        code["total"].as_u64().unwrap(),
+        code["with_line"].as_u64().unwrap(),
+    );
+    assert!(total > 0 && lines > total / 2 && lines <= total, "{code}");
+}

@@ -77,6 +77,44 @@ fn read_inner(bytes: &[u8]) -> DResult<(ir::Module, Diagnostics)> {
     Ok((m, diag))
 }
 
+/// DIEs of `.debug_info` by tag name (`DW_TAG_variable` …; unknown tags as `DW_TAG_0x…`), for
+/// `dwarv stats`: the DWARF counterpart of counting SPIR-V debug instructions by opcode.
+pub fn die_tags(
+    bytes: &[u8],
+    name: &str,
+) -> Result<std::collections::BTreeMap<String, u64>, Error> {
+    let err = |e: DErr| Error::Dwarf {
+        path: name.to_string(),
+        section: e.section,
+        offset: e.offset,
+        message: e.message,
+    };
+    let elf = elf::load(bytes).map_err(err)?;
+    let section = |id: gimli::SectionId| {
+        Ok::<_, gimli::Error>(gimli::EndianSlice::new(
+            elf.section(id.name()),
+            gimli::LittleEndian,
+        ))
+    };
+    let dwarf =
+        gimli::Dwarf::load(section).map_err(|e| err(fail(".debug_info", 0, e.to_string())))?;
+    let mut counts = std::collections::BTreeMap::new();
+    let bad = |e: gimli::Error| err(fail(".debug_info", 0, e.to_string()));
+    let mut units = dwarf.units();
+    while let Some(header) = units.next().map_err(bad)? {
+        let unit = dwarf.unit(header).map_err(bad)?;
+        let mut entries = unit.entries();
+        while let Some(die) = entries.next_dfs().map_err(bad)? {
+            let tag = die.tag();
+            let key = tag
+                .static_string()
+                .map_or_else(|| format!("DW_TAG_{:#x}", tag.0), str::to_string);
+            *counts.entry(key).or_default() += 1;
+        }
+    }
+    Ok(counts)
+}
+
 /// The ELF machine as the IR's source flavour names it.
 pub fn machine_name(machine: u16) -> String {
     match machine {
