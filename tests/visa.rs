@@ -302,3 +302,57 @@ fn unmapped_indices_are_reported() {
         "{d:?}"
     );
 }
+
+/// Tables → DWARF (issue 6 item 3, first step): the DWARF writer gives the module a compile unit
+/// (ledgered), and llvm-dwarfdump --verify finds nothing but the AMD vendor operations it cannot
+/// decode; every compiled object reads back as a subprogram with its Gen range.
+#[test]
+fn tables_convert_to_dwarf_that_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, t) in visa_gen::samples() {
+        // The random samples place objects at overlapping Gen offsets, which one DWARF unit
+        // cannot hold (an open point of issue 6 item 3).
+        if name.starts_with("random") || name == "many_objects" {
+            continue;
+        }
+        let input = dir.path().join(format!("{name}.bin"));
+        let output = dir.path().join(format!("{name}.o"));
+        std::fs::write(&input, bytes_of(&t)).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_dwarv"))
+            .args(["convert", "--to", "dwarf", "-o"])
+            .arg(&output)
+            .arg(&input)
+            .output()
+            .unwrap();
+        if t.objects.is_empty() {
+            // Nothing to describe: no DWARF is written.
+            assert_eq!(o.status.code(), Some(2), "{name}: {o:?}");
+            assert!(!output.exists());
+            continue;
+        }
+        assert!(o.status.success(), "{name}: {o:?}");
+        let verify = std::process::Command::new("llvm-dwarfdump")
+            .arg("--verify")
+            .arg(&output)
+            .output()
+            .expect("llvm-dwarfdump runs (scripts/setup.sh installs it)");
+        let text = String::from_utf8_lossy(&verify.stdout);
+        let errors: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("error:"))
+            .filter(|l| !l.contains("DIE contains invalid DWARF expression"))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}\n{text}");
+        let bytes = std::fs::read(&output).unwrap();
+        let (m, _) = dwarv::front::dwarf::read(&bytes, name).unwrap();
+        for obj in &t.objects {
+            let f = m
+                .scopes
+                .values()
+                .find(|s| s.name.as_deref() == Some(obj.name.as_str()))
+                .unwrap_or_else(|| panic!("{name}: no subprogram {}", obj.name));
+            let ranges = &f.function().expect("a function").ranges;
+            assert!(!ranges.is_empty(), "{name}: {} has no range", obj.name);
+        }
+    }
+}

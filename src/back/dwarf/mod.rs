@@ -77,6 +77,17 @@ pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> 
         version: opts.dwarf_version,
     };
     let mut diags = Diagnostics::default();
+    // Every DIE lives in a compile unit: a module with entities but no unit (vISA tables) gets
+    // one; a module with nothing at all stays an error.
+    let with_unit;
+    let has_entities = !(m.scopes.is_empty() && m.vars.is_empty() && m.types.is_empty());
+    let m = match m.units.is_empty() && has_entities {
+        true => {
+            with_unit = add_unit(m, &mut diags);
+            &with_unit
+        }
+        false => m,
+    };
     let sections = unit::build(m, &settings, &mut diags)?;
     let bytes = match base {
         Some(b) => b.replace_debug(&sections)?,
@@ -96,4 +107,29 @@ fn holds_amd(m: &Module) -> bool {
             _ => false,
         })
         || m.exprs.values().any(|e| e.ops.iter().any(expr::is_amd_op))
+}
+
+/// A copy of `m` with one compile unit, for a module that has none: OpenCL for vISA tables (what
+/// IGC compiles), C99 otherwise; the entities without a unit in their scope chain belong to the
+/// first unit. Ledgered as approximated.
+fn add_unit(m: &Module, diags: &mut Diagnostics) -> Module {
+    let mut m = m.clone();
+    let language = match m.source.format {
+        crate::ir::SourceFormat::Visa => crate::ir::Language::OPENCL,
+        _ => crate::ir::Language::C99,
+    };
+    m.units.push(crate::ir::Unit {
+        language,
+        producer: Some("dwarv".into()),
+        ..Default::default()
+    });
+    diags.push(
+        crate::diag::LossKind::Approximated,
+        "module",
+        format!(
+            "no compile unit: one was written (language {}, producer \"dwarv\")",
+            language.name().unwrap_or("?")
+        ),
+    );
+    m
 }
