@@ -224,6 +224,21 @@ pub struct Macro {
     pub definition: Option<Handle<Macro>>,
 }
 
+/// An empty definition: what readers allocate before they fill it.
+impl Default for Macro {
+    fn default() -> Self {
+        Macro {
+            kind: MacroKind::DEFINE,
+            parent: None,
+            line: 0,
+            file: None,
+            name: None,
+            value: None,
+            definition: None,
+        }
+    }
+}
+
 /// A build identifier (NonSemantic DebugBuildIdentifier, GNU build-id note).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BuildId {

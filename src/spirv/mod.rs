@@ -27,4 +27,4 @@ pub mod binary;
 pub mod normal;
 
 pub use binary::{Insn, Module, SpirvError};
-pub use normal::NormalForm;
+pub use normal::{IdSet, NormalForm};

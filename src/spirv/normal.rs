@@ -105,7 +105,7 @@ impl NormalForm {
         let mut out_of_bound = None;
         let mut twice = None;
         let mut taken = Vec::new();
-        let mut defined = Defined::new(m);
+        let mut defined = IdSet::new(m);
         for (i, insn) in m.insns.iter().enumerate() {
             let keep = !cands.is_empty() && !removed[i] && is_candidate(insn.opcode());
             if keep {
@@ -343,32 +343,41 @@ impl IdIndex {
     }
 }
 
-/// The result ids seen so far: a bit per id below both the bound and the module's word count (a
-/// forged bound never sizes it), a hash set for the rest.
-struct Defined {
+/// A set of ids: one bit per id below both the module's bound and its word count (so a forged
+/// bound never sizes it), a hash set for any other.
+pub struct IdSet {
     bits: Vec<u64>,
-    other: std::collections::HashSet<u32>,
+    cap: u32,
+    other: rustc_hash::FxHashSet<u32>,
 }
 
-impl Defined {
-    fn new(m: &Module<'_>) -> Defined {
+impl IdSet {
+    pub fn new(m: &Module<'_>) -> IdSet {
         let cap = (m.bound as usize).min(m.words.len());
-        Defined {
+        IdSet {
             bits: vec![0; cap.div_ceil(64)],
+            cap: cap as u32,
             other: Default::default(),
         }
     }
 
-    /// Records `id`; false when it was already recorded.
-    fn insert(&mut self, id: u32) -> bool {
-        match self.bits.get_mut(id as usize / 64) {
-            Some(w) => {
-                let bit = 1u64 << (id % 64);
-                let new = *w & bit == 0;
-                *w |= bit;
-                new
-            }
-            None => self.other.insert(id),
+    /// Adds `id`; false when it was there already.
+    pub fn insert(&mut self, id: u32) -> bool {
+        if id < self.cap {
+            let (w, b) = ((id / 64) as usize, 1u64 << (id % 64));
+            let new = self.bits[w] & b == 0;
+            self.bits[w] |= b;
+            new
+        } else {
+            self.other.insert(id)
+        }
+    }
+
+    pub fn contains(&self, id: &u32) -> bool {
+        if *id < self.cap {
+            self.bits[(*id / 64) as usize] & (1u64 << (*id % 64)) != 0
+        } else {
+            self.other.contains(id)
         }
     }
 }

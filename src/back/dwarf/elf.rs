@@ -76,7 +76,7 @@ pub(super) fn standalone(s: &Settings, sections: &SectionList) -> Result<Vec<u8>
 }
 
 /// One section header of the base binary.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Shdr {
     name: String,
     sh_type: u32,
@@ -257,15 +257,8 @@ impl<'a> Base<'a> {
                 None => {
                     shdrs.push(Shdr {
                         name: name.to_string(),
-                        sh_type: 0,
-                        flags: 0,
-                        addr: 0,
-                        offset: 0,
-                        size: 0,
-                        link: 0,
-                        info: 0,
                         align: 1,
-                        entsize: 0,
+                        ..Shdr::default()
                     });
                     shdrs.len() - 1
                 }
@@ -275,33 +268,17 @@ impl<'a> Base<'a> {
         for (slot, data) in new {
             let s = &mut shdrs[slot];
             *s = Shdr {
-                name: s.name.clone(),
+                name: std::mem::take(&mut s.name),
                 sh_type: 1,
-                flags: 0,
-                addr: 0,
                 offset: out.len() as u64,
                 size: data.len() as u64,
-                link: 0,
-                info: 0,
                 align: 1,
-                entsize: 0,
+                ..Shdr::default()
             };
             out.extend_from_slice(data);
         }
         for s in shdrs.iter_mut().filter(|s| s.sh_type == 0) {
-            s.name.clear();
-            *s = Shdr {
-                name: String::new(),
-                sh_type: 0,
-                flags: 0,
-                addr: 0,
-                offset: 0,
-                size: 0,
-                link: 0,
-                info: 0,
-                align: 0,
-                entsize: 0,
-            };
+            *s = Shdr::default();
         }
         // A fresh section-name table.
         let mut names = vec![0u8];

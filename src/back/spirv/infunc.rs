@@ -284,54 +284,43 @@ fn no_line(w: &mut Writer) -> Vec<u32> {
 }
 
 fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
-    let why = if standalone {
-        "a standalone module has no code to anchor them to"
+    let unmatched = if standalone {
+        "not written: a standalone module has no code to anchor them to"
     } else {
-        "their code position or operand is not in a matched function of the target module"
+        "not written: their code position or operand is not in a matched function of the target \
+         module"
     };
-    for (n, what) in [
-        (lost.lines, "line rows"),
-        (lost.scopes, "scope runs"),
-        (lost.events, "declare/value events"),
-    ] {
-        if n > 0 {
-            w.ledger.push(
-                LossKind::Unmatched,
-                "module",
-                format!("{n} {what} not written: {why}"),
-            );
-        }
-    }
-    for (n, what) in [
-        (lost.empty_lines, "line rows"),
-        (lost.empty_scopes, "scope runs"),
-    ] {
-        if n > 0 {
-            w.ledger.push(
-                LossKind::Dropped,
-                "module",
-                format!(
-                    "{n} {what} not written: they cover only OpLabel/OpPhi/OpVariable, which no \
-                     debug instruction can precede"
-                ),
-            );
-        }
-    }
-    for (n, what) in [
-        (lost.moved_lines, "line rows"),
-        (lost.moved_scopes, "scope runs"),
-        (lost.moved_events, "declare/value events"),
-    ] {
-        if n > 0 {
-            w.ledger.push(
-                LossKind::Approximated,
-                "module",
-                format!(
-                    "{n} {what} anchored at another instruction than their position: no debug \
-                     instruction can precede OpLabel, OpPhi, OpVariable or OpFunctionParameter, \
-                     or sit between a merge instruction and its branch"
-                ),
-            );
+    let empty = "not written: they cover only OpLabel/OpPhi/OpVariable, which no debug \
+                 instruction can precede";
+    let moved = "anchored at another instruction than their position: no debug instruction can \
+                 precede OpLabel, OpPhi, OpVariable or OpFunctionParameter, or sit between a merge \
+                 instruction and its branch";
+    // Per cause: (lines, scopes, events) counts.
+    let causes = [
+        (
+            LossKind::Unmatched,
+            unmatched,
+            [lost.lines, lost.scopes, lost.events],
+        ),
+        (
+            LossKind::Dropped,
+            empty,
+            [lost.empty_lines, lost.empty_scopes, 0],
+        ),
+        (
+            LossKind::Approximated,
+            moved,
+            [lost.moved_lines, lost.moved_scopes, lost.moved_events],
+        ),
+    ];
+    for (kind, why, counts) in causes {
+        for (n, what) in counts
+            .into_iter()
+            .zip(["line rows", "scope runs", "declare/value events"])
+        {
+            if n > 0 {
+                w.ledger.push(kind, "module", format!("{n} {what} {why}"));
+            }
         }
     }
 }

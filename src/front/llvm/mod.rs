@@ -199,15 +199,9 @@ impl<'m> Lower<'m> {
                     at: None,
                     elements: Vec::new(),
                 }))),
-                Some(EntityKind::Macro) => Some(Ref::Macro(self.ir.macros.push(ir::Macro {
-                    kind: ir::MacroKind::DEFINE,
-                    parent: None,
-                    line: 0,
-                    file: None,
-                    name: None,
-                    value: None,
-                    definition: None,
-                }))),
+                Some(EntityKind::Macro) => {
+                    Some(Ref::Macro(self.ir.macros.push(ir::Macro::default())))
+                }
                 Some(EntityKind::Property) => {
                     Some(Ref::Property(self.ir.properties.push(ir::Property {
                         name: String::new(),

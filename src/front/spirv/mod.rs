@@ -27,7 +27,7 @@ use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
 use crate::ir::{self, EntityKind, File, Handle, Ref, Source, SourceFormat};
 use crate::spirv::binary::{self, op};
-use crate::spirv::NormalForm;
+use crate::spirv::{IdSet, NormalForm};
 
 use operands::{fail, Dec, Kind, RErr, RResult};
 
@@ -93,43 +93,6 @@ fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(ir::Module, Di
     Ok((cx.out, cx.diag))
 }
 
-/// A set of ids: one bit per id below both the module's bound and its word count (so a forged
-/// bound never sizes it), a hash set for any other.
-pub(crate) struct IdSet {
-    bits: Vec<u64>,
-    cap: u32,
-    other: HashSet<u32>,
-}
-
-impl IdSet {
-    fn new(m: &binary::Module<'_>) -> IdSet {
-        let cap = (m.bound as usize).min(m.words.len());
-        IdSet {
-            bits: vec![0; cap.div_ceil(64)],
-            cap: cap as u32,
-            other: HashSet::default(),
-        }
-    }
-
-    fn insert(&mut self, id: u32) -> bool {
-        if id < self.cap {
-            let (w, b) = ((id / 64) as usize, 1u64 << (id % 64));
-            let new = self.bits[w] & b == 0;
-            self.bits[w] |= b;
-            new
-        } else {
-            self.other.insert(id)
-        }
-    }
-
-    fn contains(&self, id: &u32) -> bool {
-        if *id < self.cap {
-            self.bits[(*id / 64) as usize] & (1u64 << (*id % 64)) != 0
-        } else {
-            self.other.contains(id)
-        }
-    }
-}
 
 /// Which table a code-anchored row sits in (for error messages about rows).
 #[derive(Clone, Copy)]
@@ -343,15 +306,7 @@ impl<'a> Ctx<'a> {
                 parent: None,
             })),
             EntityKind::Expr => Ref::Expr(o.exprs.push(Expr::default())),
-            EntityKind::Macro => Ref::Macro(o.macros.push(ir::Macro {
-                kind: ir::MacroKind::DEFINE,
-                parent: None,
-                line: 0,
-                file: None,
-                name: None,
-                value: None,
-                definition: None,
-            })),
+            EntityKind::Macro => Ref::Macro(o.macros.push(ir::Macro::default())),
             EntityKind::Import => Ref::Import(o.imports.push(ir::Import {
                 kind: ir::ImportKind::MODULE,
                 name: None,
