@@ -93,7 +93,6 @@ fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(ir::Module, Di
     Ok((cx.out, cx.diag))
 }
 
-
 /// Which table a code-anchored row sits in (for error messages about rows).
 #[derive(Clone, Copy)]
 enum Row {
