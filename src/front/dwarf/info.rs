@@ -1764,7 +1764,7 @@ impl Walker<'_, '_> {
                 }
                 VarKind::Param(p)
             }
-            (None, _) if in_function => VarKind::Local,
+            (None, _) if in_function && !self.is_static_storage(location) => VarKind::Local,
             _ => VarKind::Global,
         };
         let scope = parent.and_then(|p| p.ent);
@@ -1786,6 +1786,17 @@ impl Walker<'_, '_> {
             }
         }
         Ok(Vec::new())
+    }
+
+    /// Whether a location is a static address (DW_OP_addr/addrx, or a thread-local one): a
+    /// function's static variable is a global scoped in the function, as in LLVM and SPIR-V.
+    fn is_static_storage(&self, location: Option<Location>) -> bool {
+        let Some(Location::Expr(e)) = location else {
+            return false;
+        };
+        let ops = &self.m.exprs.get(e).ops;
+        let code = |op: Option<&Op>| op.map_or(0, |o| o.code.0);
+        matches!(code(ops.first()), 0x03 | 0xa1) || matches!(code(ops.last()), 0x9b | 0xe0)
     }
 
     fn fill_inlined(
