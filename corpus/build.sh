@@ -8,11 +8,13 @@
 #   kernel.nodebug.bc kernel.nodebug.spv                  same, debug info stripped
 #   kernel.gfx900.o                                       AMDGPU ELF, DWARF 5, -O2
 #   kernel.gfx900.O0.o kernel.gfx900.dwarf4.o             AMDGPU gfx900, DWARF 5 -O0, DWARF 4 -O2
+#   kernel.gfx900.O0.ll kernel.gfx900.ll                  their LLVM IR (-O0, -O2)
 #   kernel.gfx90a.o kernel.gfx1030.o                      AMDGPU gfx90a / gfx1030, DWARF 5, -O2
 #   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
 #   particles.nodebug.spv shade.nodebug.spv               glslang -V, no debug info (the code parts)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
 #   prog.dwarf5.O2.o prog.dwarf4.O2.o                     x86-64 -O2 with macros (.debug_macro, .debug_macinfo)
+#   prog.O2.macro.ll                                      their LLVM IR
 #   prog.embed.o                                          DWARF 5 with embedded source (DW_LNCT_LLVM_source)
 #   shapes.dwarf5.o shapes.dwarf4.O2.o                    x86-64 C++ (classes, templates, namespaces)
 #   shapes.types.o                                        same, DWARF 5 type units (-fdebug-types-section)
@@ -69,6 +71,9 @@ AMD=(-target amdgcn-amd-amdhsa -nogpulib -x cl -cl-std=CL2.0 -g "${DBGMAP[@]}")
 "$CLANG" "${AMD[@]}" -mcpu=gfx900 -O2 -gdwarf-4 -c kernel.cl -o "$OUT/kernel.gfx900.dwarf4.o"
 "$CLANG" "${AMD[@]}" -mcpu=gfx90a -O2 -c kernel.cl -o "$OUT/kernel.gfx90a.o"
 "$CLANG" "${AMD[@]}" -mcpu=gfx1030 -O2 -c kernel.cl -o "$OUT/kernel.gfx1030.o"
+# The LLVM IR of the gfx900 objects (the LLVM/DWARF cross-check).
+"$CLANG" "${AMD[@]}" -mcpu=gfx900 -O0 -S -emit-llvm kernel.cl -o "$OUT/kernel.gfx900.O0.ll"
+"$CLANG" "${AMD[@]}" -mcpu=gfx900 -O2 -S -emit-llvm kernel.cl -o "$OUT/kernel.gfx900.ll"
 
 step "GLSL -> SPIR-V with NonSemantic debug info (-gVS)"
 # Relative input names here become the DebugSource file names.
@@ -84,6 +89,7 @@ step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.ll"
 "$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" prog.c -o "$OUT/prog.O2"
 "$CLANG" -gdwarf-5 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.O2.o"
+"$CLANG" -gdwarf-5 -O2 -fdebug-macro "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.O2.macro.ll"
 "$CLANG" -gdwarf-4 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.O2.o"
 "$CLANG" -gdwarf-5 -gembed-source -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.embed.o"
 step "shapes.cpp -> x86-64 objects (DWARF 5 -O0, DWARF 4 -O2)"
@@ -108,7 +114,7 @@ expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
           prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
           frag.O0.bc frag.O0.ll frag.O2.bc frag.O2.ll shapes.O0.bc shapes.O0.ll shapes.O2.bc shapes.O2.ll
-          prog.O2.ll)
+          prog.O2.ll kernel.gfx900.O0.ll kernel.gfx900.ll prog.O2.macro.ll)
 ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
              prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o)
 for f in "${expected[@]}"; do

@@ -10,28 +10,152 @@ use std::collections::HashMap;
 use crate::ir::prune::{self, PruneError};
 use crate::ir::text::{render, Namer, PrintOptions};
 use crate::ir::{
-    Bound, Flags, Handle, Location, Module, Ref, ScopeKind, SourceFormat, Type, TypeKind, VarKind,
+    Bound, Flags, Handle, Language, Location, Module, Ref, ScopeKind, SourceFormat, Type, TypeKind,
+    VarKind,
 };
 
 /// Brings the LLVM-side and the DWARF-side module of one program to common ground.
 pub fn normalise(llvm: &Module, dwarf: &Module) -> Result<(Module, Module), PruneError> {
-    let address_bits = u64::from(dwarf.info.address_size.unwrap_or(8)) * 8;
-    let line_table_md5 = dwarf
-        .units
-        .values()
-        .all(|u| u.dwarf_version.unwrap_or(5) >= 5);
+    // LLVM writes MD5s into a DWARF 5 line table only when every file has one (and DWARF 4
+    // has none): the DWARF side shows whether they made it.
+    let line_table_md5 = dwarf.files.values().any(|f| f.checksum.is_some());
+    // A subprogram's retainedNodes: bookkeeping of which variables to emit (the rules below).
     let mut l = llvm.clone();
+    for s in l.scopes.values_mut() {
+        if let ScopeKind::Function(f) = &mut s.kind {
+            f.retained.clear();
+        }
+    }
+    let l = prune::remove(&l, &without_code(&l))?;
+    let mut l = prune::remove(&l, &not_emitted(&l))?;
     let mut d = dwarf.clone();
-    llvm_side(&mut l, address_bits, line_table_md5);
+    llvm_side(&mut l, line_table_md5);
     dwarf_side(&mut d);
     for m in [&mut l, &mut d] {
         unbound(m);
         block_positions(m);
+        file_paths(m);
     }
     let d = rehome_statics(&l, &prune::remove(&d, &synthesised(&d))?)?;
-    let l = unify_types(&flatten_blocks(&l)?)?;
-    let d = unify_types(&flatten_blocks(&d)?)?;
+    let l = unify_types(&flatten_blocks(&unused_files(&l)?)?)?;
+    let d = unify_types(&flatten_blocks(&unused_files(&d)?)?)?;
     Ok((l, d))
+}
+
+/// LLVM's LexicalScopes skip debug intrinsics: a lexical block, or a function that has no
+/// out-of-line body, whose code is nothing but dbg.declare/value calls (no scope run in the
+/// LLVM IR, itself or inlined) gets no DIE, nor do the blocks and variables in it.
+fn without_code(m: &Module) -> HashMap<Ref, Option<Ref>> {
+    let parent_scope = |s: Handle<crate::ir::Scope>| match m.scopes.get(s).parent {
+        Some(Ref::Scope(p)) => Some(p),
+        _ => None,
+    };
+    let mut has_code = vec![false; m.scopes.len()];
+    let mut mark = |mut cur: Option<Handle<crate::ir::Scope>>| {
+        while let Some(s) = cur.filter(|s| !has_code[s.index()]) {
+            has_code[s.index()] = true;
+            cur = parent_scope(s);
+        }
+    };
+    for run in &m.scope_runs {
+        if let Ref::Scope(s) = run.scope {
+            mark(Some(s));
+        }
+        // The code inlined into a scope is that scope's code too.
+        let mut link = run.inlined;
+        for _ in 0..m.inlined.len() {
+            let Some(i) = link else { break };
+            mark(m.inlined.get(i).scope);
+            link = m.inlined.get(i).parent;
+        }
+    }
+    let gone = |s: Handle<crate::ir::Scope>| {
+        let kept = match &m.scopes.get(s).kind {
+            ScopeKind::Function(i) => i.binding.is_some(),
+            ScopeKind::LexicalBlock { .. } => false,
+            _ => true,
+        };
+        !kept && !has_code[s.index()]
+    };
+    // The function itself, or the function a block is in.
+    let in_gone = |mut s: Handle<crate::ir::Scope>| {
+        for _ in 0..=m.scopes.len() {
+            if gone(s) {
+                return true;
+            }
+            if m.scopes.get(s).function().is_some() {
+                return false;
+            }
+            match parent_scope(s) {
+                Some(p) => s = p,
+                None => return false,
+            }
+        }
+        false
+    };
+    let scopes = m
+        .scopes
+        .iter()
+        .filter(|(h, _)| in_gone(*h))
+        .map(|(h, _)| Ref::Scope(h));
+    let vars = m
+        .vars
+        .iter()
+        .filter(|(_, v)| matches!(v.scope, Some(Ref::Scope(s)) if in_gone(s)))
+        .map(|(h, _)| Ref::Var(h));
+    let mut dead: HashMap<Ref, Option<Ref>> = scopes.chain(vars).map(|r| (r, None)).collect();
+    // Inlined-at links into such a function, and the links nested in them.
+    let mut inlined_gone = vec![false; m.inlined.len()];
+    for (h, ia) in m.inlined.iter() {
+        let here = ia.scope.is_some_and(in_gone);
+        let outer = ia
+            .parent
+            .is_some_and(|p| p.index() < h.index() && inlined_gone[p.index()]);
+        if here || outer {
+            inlined_gone[h.index()] = true;
+            dead.insert(Ref::Inlined(h), None);
+        }
+    }
+    dead
+}
+
+/// DwarfDebug emits the types the emitted DIEs refer to (and the unit's retained types and
+/// enums), and a declaration of a called function only as a call site's target: the others
+/// of the LLVM side have no DIE.
+fn not_emitted(m: &Module) -> HashMap<Ref, Option<Ref>> {
+    let opts = PrintOptions::default();
+    let on_demand = |r: Ref| match r {
+        Ref::Type(_) => true,
+        Ref::Scope(s) => {
+            let sc = m.scopes.get(s);
+            matches!(sc.kind, ScopeKind::FunctionDecl(_))
+                && matches!(sc.parent, None | Some(Ref::Unit(_)))
+        }
+        _ => false,
+    };
+    let mut reached: std::collections::HashSet<Ref> = Default::default();
+    let mut work = Vec::new();
+    let mut root = |r: Ref, _: &dyn crate::ir::text::RecordDyn| {
+        if !on_demand(r) {
+            work.push(r);
+        }
+    };
+    crate::ir::text::for_each_entity!(m, root);
+    while let Some(r) = work.pop() {
+        for x in crate::ir::refs_of(m, r, opts) {
+            if on_demand(x) && reached.insert(x) {
+                work.push(x);
+            }
+        }
+    }
+    let mut dead = HashMap::new();
+    let mut sweep = |r: Ref, _: &dyn crate::ir::text::RecordDyn| {
+        if on_demand(r) && !reached.contains(&r) {
+            dead.insert(r, None);
+        }
+    };
+    crate::ir::text::for_each_entity!(m, sweep);
+    dead
 }
 
 /// Whether a module came from LLVM IR and the other from DWARF (either order).
@@ -84,14 +208,14 @@ fn block_positions(m: &mut Module) {
     }
 }
 
-/// The LLVM side states sizes the backend leaves implicit: a pointer's (the address size), an
-/// array's (count × element) and a non-bit-field member's (its type's size) get no
-/// DW_AT_byte_size. Only sizes equal to the implied one are dropped, so a wrong one still shows.
+/// The LLVM side states sizes the backend leaves implicit: a pointer's, an array's or vector's
+/// (count × element) and a non-bit-field member's (its type's size) get no DW_AT_byte_size.
+/// Only sizes equal to the implied one are dropped (pointers: always), so a wrong one shows.
 ///
 /// Also: DWARF 4 line tables carry no MD5 (the checksums go); the optimised flags
 /// (`isOptimized`, DISPFlagOptimized) have no DWARF attribute outside Apple's; a global whose
 /// variable was optimised away (no global bound, empty expression) gets no DW_AT_location.
-fn llvm_side(m: &mut Module, address_bits: u64, line_table_md5: bool) {
+fn llvm_side(m: &mut Module, line_table_md5: bool) {
     if !line_table_md5 {
         for f in m.files.values_mut() {
             f.checksum = None;
@@ -100,8 +224,62 @@ fn llvm_side(m: &mut Module, address_bits: u64, line_table_md5: bool) {
     for u in m.units.values_mut() {
         u.flags = without(u.flags, "optimized");
     }
+    // A position on line 0 gets no DW_AT_decl_file/decl_line (DwarfUnit::addSourceLine).
+    let line0 = |at: &mut Option<crate::ir::Loc>| {
+        if at.is_some_and(|a| a.line == 0) {
+            *at = None;
+        }
+    };
+    m.types.values_mut().for_each(|t| line0(&mut t.at));
+    m.scopes.values_mut().for_each(|s| line0(&mut s.at));
+    m.vars.values_mut().for_each(|v| line0(&mut v.at));
+    // DW_AT_prototyped only for C89, C99 and Objective-C units (DwarfUnit).
+    let c_like = m
+        .units
+        .values()
+        .all(|u| matches!(u.language, Language::C89 | Language::C99 | Language::OBJC));
     for s in m.scopes.values_mut() {
         s.flags = without(s.flags, "optimized");
+        if !c_like {
+            s.flags = without(s.flags, "prototyped");
+        }
+    }
+    // The `this` pointer's artificial and object-pointer marks: on the parameter's DIE and the
+    // subprogram's DW_AT_object_pointer in DWARF, not on a pointer type.
+    for t in m.types.values_mut() {
+        if matches!(t.kind, TypeKind::Pointer { .. }) {
+            t.flags = without(without(t.flags, "artificial"), "object_pointer");
+        }
+    }
+    // A subprogram's calling convention (DW_CC_LLVM_OpenCLKernel…) is an attribute of its DIE;
+    // LLVM states it on the DISubroutineType.
+    let ccs: Vec<(usize, u8)> = m
+        .scopes
+        .iter()
+        .filter_map(|(h, s)| {
+            let ty = s.function()?.ty?;
+            match m.types.get(ty).kind {
+                TypeKind::Function {
+                    calling_convention: cc,
+                    ..
+                } if cc != 0 => Some((h.index(), cc)),
+                _ => None,
+            }
+        })
+        .collect();
+    for (i, cc) in ccs {
+        let s = m.scopes.get_mut(Handle::new(i as u32));
+        if let ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) = &mut s.kind {
+            f.calling_convention = f.calling_convention.or(Some(cc));
+            if let Some(ty) = f.ty {
+                if let TypeKind::Function {
+                    calling_convention, ..
+                } = &mut m.types.get_mut(ty).kind
+                {
+                    *calling_convention = 0;
+                }
+            }
+        }
     }
     let exprs = &m.exprs;
     for v in m.vars.values_mut() {
@@ -109,12 +287,53 @@ fn llvm_side(m: &mut Module, address_bits: u64, line_table_md5: bool) {
         if v.kind == VarKind::Global && v.binding.is_none() && empty {
             v.location = None;
         }
+        // A static data member's definition gets DW_AT_specification and its location only.
+        if v.declaration.is_some() {
+            v.at = None;
+        }
+    }
+    // ODR identifiers and DIFlagNonTrivial have no DWARF attribute (the calling convention
+    // says pass-by-reference); a static member has no offset.
+    for t in m.types.values_mut() {
+        t.flags = without(t.flags, "non_trivial");
+        let is_static = t.flags.has("static_member");
+        match &mut t.kind {
+            TypeKind::Composite { identifier, .. } | TypeKind::Enum { identifier, .. } => {
+                *identifier = None
+            }
+            TypeKind::Member { offset_bits, .. } if is_static => *offset_bits = None,
+            _ => {}
+        }
+    }
+    // A member function declaration a definition refers to becomes a child of its class's DIE
+    // even when the class's elements do not list it (a lambda's operator()).
+    let decls: Vec<(Handle<Type>, Ref)> = m
+        .scopes
+        .iter()
+        .filter(|(_, s)| matches!(s.kind, ScopeKind::FunctionDecl(_)))
+        .filter_map(|(h, s)| match s.parent {
+            Some(Ref::Type(t)) => Some((t, Ref::Scope(h))),
+            _ => None,
+        })
+        .collect();
+    for (t, decl) in decls {
+        if let TypeKind::Composite { elements, .. } = &mut m.types.get_mut(t).kind {
+            if !elements.contains(&decl) {
+                elements.push(decl);
+            }
+        }
     }
     let sizes: Vec<Option<u64>> = m.types.iter().map(|(h, _)| effective_size(m, h)).collect();
     let size_of = |t: Option<Handle<Type>>| t.and_then(|t| sizes.get(t.index()).copied().flatten());
     for t in m.types.values_mut() {
+        // DwarfUnit writes no DW_AT_byte_size on pointers and references at all.
+        if matches!(t.kind, TypeKind::Pointer { .. }) {
+            t.size = None;
+        }
         let implied = match &t.kind {
-            TypeKind::Pointer { .. } => Some(address_bits),
+            TypeKind::Vector { element, count, .. } => {
+                size_of(*element).and_then(|e| e.checked_mul(u64::from(*count)))
+            }
             TypeKind::Array { element, dims, .. } => {
                 let counts: Option<Vec<u64>> = dims
                     .iter()
@@ -151,6 +370,8 @@ const DW_AT_INLINE: u16 = 0x20;
 /// - a global's location starts with DW_OP_addr of the variable, which LLVM's
 ///   DIGlobalVariableExpression leaves implicit;
 /// - an inlined function's abstract DIE carries DW_AT_inline;
+/// - a static data member is a DW_TAG_member with DW_AT_declaration and DW_AT_external;
+/// - a pointer's address space is DW_AT_address_class;
 /// - a dbg.value of a constant becomes the local's DW_AT_const_value.
 fn dwarf_side(m: &mut Module) {
     for t in m.types.values_mut() {
@@ -160,12 +381,30 @@ fn dwarf_side(m: &mut Module) {
         if t.flags.has("bit_field") {
             t.extra.retain(|a| a.attr != DW_AT_BYTE_SIZE);
         }
+        if t.flags.has("static_member") {
+            t.flags = without(without(t.flags, "fwd_decl"), "external");
+        }
+        // LLVM's dwarfAddressSpace is written as DW_AT_address_class (the reader also names the
+        // memory kind it stands for).
+        if let TypeKind::Pointer { space, .. } = &mut t.kind {
+            if let Some(c) = space.address_class.take() {
+                space.dwarf_space = Some(c);
+                space.memory = Default::default();
+            }
+        }
     }
     for s in m.scopes.values_mut() {
         let definition = matches!(s.kind, ScopeKind::Function(_));
         if matches!(s.kind, ScopeKind::Function(_) | ScopeKind::FunctionDecl(_)) {
             s.flags = linkage_flags(s.flags, definition);
             s.extra.retain(|a| a.attr != DW_AT_INLINE);
+        }
+        // A definition's DIE shows its declaration's accessibility and `explicit`, which
+        // LLVM states on the declaration only.
+        if s.function().is_some_and(|f| f.declaration.is_some()) {
+            for name in ["public", "protected", "private", "explicit"] {
+                s.flags = without(s.flags, name);
+            }
         }
     }
     let exprs = &mut m.exprs;
@@ -263,6 +502,45 @@ fn rehome_statics(llvm: &Module, m: &Module) -> Result<Module, PruneError> {
         return Ok(out);
     }
     prune::remove(&out, &dead)
+}
+
+/// A file is its path: LLVM keeps an absolute name with the directory it was compiled in, a
+/// DWARF 5 line table splits it into a directory entry and a name.
+fn file_paths(m: &mut Module) {
+    for f in m.files.values_mut() {
+        let absolute = |p: &str| p.starts_with('/');
+        if absolute(&f.name) {
+            f.directory = None;
+        } else if let Some(dir) = f.directory.as_deref().filter(|d| absolute(d)) {
+            f.name = format!("{}/{}", dir.trim_end_matches('/'), f.name);
+            f.directory = None;
+        }
+    }
+}
+
+/// Files no declarative entity names: a DWARF line table lists every file of the unit (clang
+/// adds `<stdin>`), LLVM keeps DIFiles of entities the backend does not emit.
+fn unused_files(m: &Module) -> Result<Module, PruneError> {
+    let opts = PrintOptions::default();
+    let mut used = vec![false; m.files.len()];
+    let mut mark = |r: Ref, _: &dyn crate::ir::text::RecordDyn| {
+        if matches!(r, Ref::File(_) | Ref::Text(_)) {
+            return;
+        }
+        for x in crate::ir::refs_of(m, r, opts) {
+            if let Ref::File(f) = x {
+                used[f.index()] = true;
+            }
+        }
+    };
+    crate::ir::text::for_each_entity!(m, mark);
+    let dead: HashMap<Ref, Option<Ref>> = m
+        .files
+        .iter()
+        .filter(|(h, _)| !used[h.index()])
+        .map(|(h, _)| (Ref::File(h), None))
+        .collect();
+    prune::remove(m, &dead)
 }
 
 fn linkage_flags(f: Flags, definition: bool) -> Flags {

@@ -14,10 +14,19 @@ fn s(p: &Path) -> &str {
 }
 
 /// (LLVM IR, the object clang made from the same source with the same options).
+/// C at -O0 and -O2 (DWARF 4 and 5, with macros, a linked executable), C++ (classes,
+/// templates, namespaces, a lambda, static members, virtual methods) at -O0 and -O2, OpenCL C
+/// for AMDGPU at -O0 and -O2 (address spaces, kernel calling convention, inlining).
 const PAIRS: &[(&str, &str)] = &[
     ("prog.ll", "prog.dwarf5.o"),
     ("prog.ll", "prog.dwarf4.o"),
     ("prog.O2.ll", "prog.O2"),
+    ("prog.O2.macro.ll", "prog.dwarf5.O2.o"),
+    ("prog.O2.macro.ll", "prog.dwarf4.O2.o"),
+    ("shapes.O0.ll", "shapes.dwarf5.o"),
+    ("shapes.O2.ll", "shapes.dwarf4.O2.o"),
+    ("kernel.gfx900.O0.ll", "kernel.gfx900.O0.o"),
+    ("kernel.gfx900.ll", "kernel.gfx900.o"),
 ];
 
 #[test]

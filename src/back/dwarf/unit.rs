@@ -50,6 +50,9 @@ pub(super) struct Builder<'m, 'd> {
     /// Types without a scope chain to a unit (base, pointer, array… types): the unit of their
     /// first user, so that a unit's DIEs refer inside the unit where they can.
     home: HashMap<Handle<Type>, usize>,
+    /// Template parameters without a scope (LLVM shares them between templates): the first
+    /// composite, function or pack that lists each; later owners get copies.
+    template_owner: HashMap<Handle<Type>, Ref>,
 }
 
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md); LLVM
@@ -107,6 +110,7 @@ fn build_once(
         inlined_only: inlined_only(m),
         index: Index::new(m),
         home: HashMap::new(),
+        template_owner: template_owners(m),
     };
     for (h, u) in m.units.iter() {
         // DWARF input keeps its units' versions; units from SPIR-V, LLVM or vISA are DWARF 5
@@ -147,6 +151,16 @@ fn build_once(
     let is_md5 = line::rows(&mut b);
     let mut macro_section = macros::build(&mut b);
     let mut frames = frame::build(&mut b);
+    // Files nothing refers to (a line table's unused entries) still go to the first unit.
+    let unlisted: Vec<Handle<crate::ir::File>> =
+        b.m.files
+            .iter()
+            .map(|(h, _)| h)
+            .filter(|h| b.files.iter().all(|u| !u.contains_key(h)))
+            .collect();
+    for f in unlisted {
+        b.file(0, f);
+    }
 
     let mut sections = Sections::new(EndianVec::new(LittleEndian));
     b.dwarf
@@ -298,7 +312,7 @@ impl Builder<'_, '_> {
             let Some(c) = cur else { break };
             cur = match c {
                 Ref::Unit(u) => return Some(u.index()),
-                Ref::Type(t) => self.m.types.get(t).scope,
+                Ref::Type(t) => self.type_parent(t),
                 Ref::Scope(s) => {
                     let sc = &self.m.scopes.get(s);
                     if let Some(u) = sc.function().and_then(|f| f.unit) {
@@ -373,8 +387,10 @@ impl Builder<'_, '_> {
     fn parent_die(&self, r: Ref, u: usize) -> UnitEntryId {
         let m = self.m;
         let parent = match r {
-            Ref::Type(t) => m.types.get(t).scope,
+            Ref::Type(t) => self.type_parent(t),
             // A block that exists only as inlined code lives under its inlined_subroutine.
+            // A definition of a declaration lives at the unit level, as clang writes it.
+            Ref::Scope(s) if declaration_of(m, s).is_some() => None,
             Ref::Scope(s) => match (self.inlined_only.get(&s), m.scopes.get(s).parent) {
                 (Some(_), Some(Ref::Scope(p))) if self.inlined_only.contains_key(&p) => {
                     Some(Ref::Scope(p))
@@ -805,6 +821,27 @@ impl Builder<'_, '_> {
         self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
     }
 
+    /// A type's parent entity: its scope, or the template that lists a shared parameter.
+    fn type_parent(&self, t: Handle<Type>) -> Option<Ref> {
+        self.m
+            .types
+            .get(t)
+            .scope
+            .or_else(|| self.template_owner.get(&t).copied())
+    }
+
+    /// A template parameter under `owner` (DIE `d`): its own DIE for its first owner, a copy
+    /// for each other one (DWARF has no shared children).
+    fn fill_template(&mut self, owner: Ref, d: Die, tp: Handle<Type>) {
+        if self.type_parent(tp) == Some(owner) {
+            self.fill(Ref::Type(tp));
+            return;
+        }
+        let tag = self.tag(Ref::Type(tp));
+        let copy = (d.0, self.unit_mut(d.0).add(d.1, tag));
+        self.fill_type(copy, tp);
+    }
+
     /// Adds the reserved DIE of `r` under its parent and sets its attributes (once).
     fn fill(&mut self, r: Ref) {
         if !self.filled.insert(r) {
@@ -1015,9 +1052,8 @@ impl Builder<'_, '_> {
             }
             TypeKind::Function {
                 ret,
-                params,
-                variadic,
                 calling_convention,
+                ..
             } => {
                 self.set_ref(d, dw::DW_AT_type, tref(*ret));
                 if *calling_convention != 0 {
@@ -1027,24 +1063,7 @@ impl Builder<'_, '_> {
                         AttributeValue::CallingConvention(gimli::DwCc(*calling_convention)),
                     );
                 }
-                for p in params {
-                    let pd = (
-                        d.0,
-                        self.unit_mut(d.0).add(d.1, dw::DW_TAG_formal_parameter),
-                    );
-                    match p {
-                        Some(p) => self.set_ref(pd, dw::DW_AT_type, Some(Ref::Type(*p))),
-                        None => self.set(
-                            pd,
-                            vendor::DW_AT_DWARV_UNKNOWN_TYPE,
-                            AttributeValue::FlagPresent,
-                        ),
-                    }
-                }
-                if *variadic {
-                    self.unit_mut(d.0)
-                        .add(d.1, dw::DW_TAG_unspecified_parameters);
-                }
+                self.formal_parameters(d, t);
             }
             TypeKind::Enum {
                 underlying,
@@ -1079,7 +1098,7 @@ impl Builder<'_, '_> {
                 self.set_ref(d, dw::DW_AT_containing_type, tref(*vtable_holder));
                 self.set_ref(d, dw::DW_AT_discr, tref(*discriminator));
                 for tp in templates.clone() {
-                    self.fill(Ref::Type(tp));
+                    self.fill_template(Ref::Type(t), d, tp);
                 }
                 for e in elements.clone() {
                     self.fill(e);
@@ -1191,7 +1210,7 @@ impl Builder<'_, '_> {
                     self.set(d, dw::DW_AT_default_value, AttributeValue::FlagPresent);
                 }
                 for p in pack.clone() {
-                    self.fill(Ref::Type(p));
+                    self.fill_template(Ref::Type(t), d, p);
                 }
             }
             TypeKind::String {
@@ -1349,8 +1368,20 @@ impl Builder<'_, '_> {
     fn fill_scope(&mut self, d: Die, s: Handle<crate::ir::Scope>) {
         let m = self.m;
         let sc = &m.scopes.get(s);
-        self.set_str(d, dw::DW_AT_name, sc.name.as_deref());
-        self.set_decl(d, sc.at);
+        // What a definition shares with its declaration is said once, on the declaration.
+        let decl = declaration_of(m, s);
+        let own = |same: bool| !same;
+        if own(decl.is_some_and(|x| x.name == sc.name)) {
+            self.set_str(d, dw::DW_AT_name, sc.name.as_deref());
+        }
+        if own(decl.is_some_and(|x| x.at == sc.at)) {
+            self.set_decl(d, sc.at);
+        }
+        let mut flags = sc.flags;
+        if let Some(x) = decl {
+            flags.bits &= !x.flags.bits;
+            flags.foreign &= !x.flags.foreign;
+        }
         match &sc.kind {
             ScopeKind::Namespace { export_symbols } => {
                 if *export_symbols {
@@ -1391,7 +1422,7 @@ impl Builder<'_, '_> {
             ScopeKind::LexicalBlock { ranges } => self.set_ranges(d, ranges),
             ScopeKind::BlockFile { .. } => {}
         }
-        self.set_flags(d, sc.flags);
+        self.set_flags(d, flags);
         self.set_extra(d, Ref::Scope(s), &sc.extra);
     }
 
@@ -1403,8 +1434,11 @@ impl Builder<'_, '_> {
         decl: bool,
     ) {
         let m = self.m;
-        self.set_str(d, dw::DW_AT_linkage_name, f.linkage.as_deref());
-        if let Some(ty) = f.ty {
+        let declared = declaration_of(m, s).and_then(|x| x.function());
+        if !declared.is_some_and(|x| x.linkage == f.linkage) {
+            self.set_str(d, dw::DW_AT_linkage_name, f.linkage.as_deref());
+        }
+        if let Some(ty) = f.ty.filter(|t| !declared.is_some_and(|x| x.ty == Some(*t))) {
             if let TypeKind::Function { ret, .. } = &m.types.get(ty).kind {
                 self.set_ref(d, dw::DW_AT_type, ret.map(Ref::Type));
             }
@@ -1501,11 +1535,58 @@ impl Builder<'_, '_> {
         }
         // Children in order: template parameters, then parameters by number, then the rest.
         for t in f.templates.clone() {
-            self.fill(Ref::Type(t));
+            self.fill_template(Ref::Scope(s), d, t);
         }
         let params = self.index.params.get(&s).cloned().unwrap_or_default();
+        if params.is_empty() {
+            self.signature_params(d, f.ty);
+        }
+        let this = params
+            .iter()
+            .find(|(_, p)| m.vars.get(*p).flags.has("object_pointer"));
+        if let Some((_, p)) = this {
+            self.set_ref(d, dw::DW_AT_object_pointer, Some(Ref::Var(*p)));
+        }
         for (_, p) in params {
             self.fill(Ref::Var(p));
+        }
+    }
+
+    /// A function without parameter variables (a declaration) states its parameters' types as
+    /// formal_parameter children when its signature type gets no DIE of its own.
+    fn signature_params(&mut self, d: Die, ty: Option<Handle<Type>>) {
+        if let Some(ty) = ty.filter(|t| self.signature_only.contains(t)) {
+            self.formal_parameters(d, ty);
+        }
+    }
+
+    /// The formal_parameter (and unspecified_parameters) children of a function type's DIE, or
+    /// of a declaration's.
+    fn formal_parameters(&mut self, d: Die, ty: Handle<Type>) {
+        let m = self.m;
+        let TypeKind::Function {
+            params, variadic, ..
+        } = &m.types.get(ty).kind
+        else {
+            return;
+        };
+        for p in params {
+            let pd = (
+                d.0,
+                self.unit_mut(d.0).add(d.1, dw::DW_TAG_formal_parameter),
+            );
+            match p {
+                Some(p) => self.set_ref(pd, dw::DW_AT_type, Some(Ref::Type(*p))),
+                None => self.set(
+                    pd,
+                    vendor::DW_AT_DWARV_UNKNOWN_TYPE,
+                    AttributeValue::FlagPresent,
+                ),
+            }
+        }
+        if *variadic {
+            self.unit_mut(d.0)
+                .add(d.1, dw::DW_TAG_unspecified_parameters);
         }
     }
 
@@ -1533,8 +1614,30 @@ impl Builder<'_, '_> {
                 );
             }
         }
-        self.set_str(d, dw::DW_AT_name, var.name.as_deref());
-        self.set_ref(d, dw::DW_AT_type, var.ty.map(Ref::Type));
+        // A definition of a declared variable (a static data member) leaves out what its
+        // declaration says.
+        let (decl_name, decl_flags, decl_ty) = match var.declaration {
+            Some(Ref::Type(t)) => {
+                let x = m.types.get(t);
+                let ty = match x.kind {
+                    TypeKind::Member { base, .. } => base,
+                    _ => None,
+                };
+                (x.name.as_ref(), x.flags, ty)
+            }
+            Some(Ref::Var(x)) => (
+                m.vars.get(x).name.as_ref(),
+                m.vars.get(x).flags,
+                m.vars.get(x).ty,
+            ),
+            _ => (None, Default::default(), None),
+        };
+        if decl_name.is_none() || decl_name != var.name.as_ref() {
+            self.set_str(d, dw::DW_AT_name, var.name.as_deref());
+        }
+        if decl_ty.is_none() || decl_ty != var.ty {
+            self.set_ref(d, dw::DW_AT_type, var.ty.map(Ref::Type));
+        }
         self.set_decl(d, var.at);
         self.set_str(d, dw::DW_AT_linkage_name, var.linkage.as_deref());
         if let Some(a) = var.align_bits {
@@ -1557,7 +1660,17 @@ impl Builder<'_, '_> {
             self.set_value(d, dw::DW_AT_const_value, c);
         }
         self.set_ref(d, dw::DW_AT_specification, var.declaration);
-        self.set_flags(d, var.flags);
+        // A parameter's object_pointer flag is the function's DW_AT_object_pointer.
+        let mut flags = var.flags;
+        if let Some(ext) = crate::ir::Flags::named("external") {
+            flags.bits &= !(decl_flags.bits & ext.bits);
+        }
+        if matches!(var.kind, VarKind::Param(_)) {
+            if let Some(op) = crate::ir::Flags::named("object_pointer") {
+                flags.bits &= !op.bits;
+            }
+        }
+        self.set_flags(d, flags);
         self.set_extra(d, Ref::Var(v), &var.extra);
     }
 
@@ -1735,13 +1848,8 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
         TypeKind::Function { .. } => dw::DW_TAG_subroutine_type,
         TypeKind::Enum { .. } => dw::DW_TAG_enumeration_type,
         TypeKind::Composite { tag, .. } => DwTag(tag.0),
-        TypeKind::Member { .. } => {
-            if ty.flags.has("static_member") {
-                dw::DW_TAG_variable
-            } else {
-                dw::DW_TAG_member
-            }
-        }
+        // Static data members too, as clang 14 writes them (DWARF 4 and 5).
+        TypeKind::Member { .. } => dw::DW_TAG_member,
         TypeKind::Inheritance { .. } => dw::DW_TAG_inheritance,
         TypeKind::PtrToMember { .. } => dw::DW_TAG_ptr_to_member_type,
         TypeKind::Template { .. } => vendor::DW_TAG_DWARV_TEMPLATE,
@@ -2035,4 +2143,36 @@ pub(super) fn merge_ranges(r: &mut Vec<CodeRange>) {
         }
     }
     *r = out;
+}
+
+/// The first owner of each unscoped template parameter, in arena order (see
+/// `Builder::template_owner`).
+fn template_owners(m: &Module) -> HashMap<Handle<Type>, Ref> {
+    let mut owner = HashMap::new();
+    let mut claim = |params: &[Handle<Type>], by: Ref| {
+        for p in params {
+            if m.types.get(*p).scope.is_none() {
+                owner.entry(*p).or_insert(by);
+            }
+        }
+    };
+    for (h, t) in m.types.iter() {
+        match &t.kind {
+            TypeKind::Composite { templates, .. } => claim(templates, Ref::Type(h)),
+            TypeKind::TemplateParam { pack, .. } => claim(pack, Ref::Type(h)),
+            _ => {}
+        }
+    }
+    for (h, s) in m.scopes.iter() {
+        if let Some(f) = s.function() {
+            claim(&f.templates, Ref::Scope(h));
+        }
+    }
+    owner
+}
+
+/// The declaration a function definition completes (DW_AT_specification).
+fn declaration_of(m: &Module, s: Handle<crate::ir::Scope>) -> Option<&crate::ir::Scope> {
+    let d = m.scopes.get(s).function()?.declaration?;
+    (d != s).then(|| m.scopes.get(d))
 }

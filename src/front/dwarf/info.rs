@@ -59,6 +59,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         programs: HashMap::default(),
         sigs: HashMap::default(),
         encodings: Vec::new(),
+        object_pointers: Vec::new(),
     };
     let mut units = Vec::new();
     let mut headers = u.dwarf.units();
@@ -99,7 +100,79 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
     for (off, unit) in &units {
         w.fill(&u, *off, unit)?;
     }
+    for v in std::mem::take(&mut w.object_pointers) {
+        let var = w.m.vars.get_mut(v);
+        var.flags = var.flags.with("object_pointer");
+    }
+    complete_from_declarations(w.m);
     Ok(w.encodings)
+}
+
+/// An out-of-line definition (DW_AT_specification) states only what differs from its
+/// declaration: it takes the declaration's name, scope, linkage name, signature, position and
+/// flags where it has none, so that it reads as LLVM and SPIR-V state it. The writer leaves out
+/// again what equals the declaration's.
+fn complete_from_declarations(m: &mut Module) {
+    // A static data member's definition: its name, type and linkage from the member.
+    let external = Flags::named("external").map_or(0, |f| f.bits);
+    for i in 0..m.vars.len() {
+        let h = Handle::<Variable>::new(i as u32);
+        let (name, flags, ty) = match m.vars.get(h).declaration {
+            Some(Ref::Type(t)) => {
+                let d = m.types.get(t);
+                let ty = match d.kind {
+                    TypeKind::Member { base, .. } => base,
+                    _ => None,
+                };
+                (d.name.clone(), d.flags, ty)
+            }
+            Some(Ref::Var(x)) if x != h => {
+                let d = m.vars.get(x);
+                (d.name.clone(), d.flags, d.ty)
+            }
+            _ => continue,
+        };
+        let v = m.vars.get_mut(h);
+        v.name = v.name.take().or(name);
+        v.ty = v.ty.or(ty);
+        v.flags.bits |= flags.bits & external;
+    }
+    for i in 0..m.scopes.len() {
+        let h = Handle::<Scope>::new(i as u32);
+        let Some(decl) = m.scopes.get(h).function().and_then(|f| f.declaration) else {
+            continue;
+        };
+        if decl == h {
+            continue;
+        }
+        let d = m.scopes.get(decl).clone();
+        let Some(df) = d.function() else { continue };
+        let s = m.scopes.get_mut(h);
+        s.name = s.name.take().or(d.name.clone());
+        if matches!(s.parent, None | Some(Ref::Unit(_))) && d.parent.is_some() {
+            s.parent = d.parent;
+        }
+        s.at = match (s.at, d.at) {
+            (Some(own), Some(dl)) => Some(Loc {
+                file: own.file.or(dl.file),
+                line: if own.line != 0 { own.line } else { dl.line },
+                column: if own.column != 0 {
+                    own.column
+                } else {
+                    dl.column
+                },
+            }),
+            (own, dl) => own.or(dl),
+        };
+        // DW_AT_declaration is the declaration's own.
+        let decl_only = Flags::named("fwd_decl").map_or(0, |f| f.bits);
+        s.flags.bits |= d.flags.bits & !decl_only;
+        s.flags.foreign |= d.flags.foreign;
+        if let Some(f) = function_mut(&mut s.kind) {
+            f.linkage = f.linkage.take().or(df.linkage.clone());
+            f.ty = f.ty.or(df.ty);
+        }
+    }
 }
 
 fn last_offset(units: &[(u64, gimli::Unit<Gr<'_>>)]) -> u64 {
@@ -119,6 +192,8 @@ struct Walker<'e, 'm> {
     /// File tables of the line programs read, by .debug_line offset.
     programs: HashMap<u64, HashMap<u64, Handle<File>>>,
     encodings: Encodings,
+    /// Parameters named by a subprogram's DW_AT_object_pointer.
+    object_pointers: Vec<Handle<Variable>>,
 }
 
 /// The .debug_info offset of a reference attribute.
@@ -1459,9 +1534,12 @@ impl Walker<'_, '_> {
             kind,
             TypeKind::Composite { .. } | TypeKind::Enum { .. } | TypeKind::Typedef { .. }
         );
+        // Template parameters have no scope (LLVM shares them between templates); the
+        // composite's or function's template list says where they belong.
+        let template = matches!(kind, TypeKind::TemplateParam { .. });
         let scope = parent
             .and_then(|p| p.ent)
-            .filter(|p| file_level || !matches!(p, Ref::Unit(_)));
+            .filter(|p| !template && (file_level || !matches!(p, Ref::Unit(_))));
         let ty = self.m.types.get_mut(h);
         ty.kind = kind;
         ty.name = name;
@@ -1571,7 +1649,7 @@ impl Walker<'_, '_> {
         let At { u, unit, cur, die } = at;
         let name = self.string(u, unit, die, dw::DW_AT_name)?;
         let at = self.loc(cur, die);
-        let flags = self.flags(die);
+        let mut flags = self.flags(die);
         let kind = match die.tag {
             dw::DW_TAG_subprogram => {
                 let f = self.function(u, unit, cur, die, ranges.clone(), frame)?;
@@ -1583,6 +1661,13 @@ impl Walker<'_, '_> {
                     });
                 }
                 if flags.has("fwd_decl") {
+                    // The kind says it is a declaration; a declaration belongs to no unit
+                    // (as in LLVM: `unit:` is a definition's).
+                    if let Some(d) = Flags::named("fwd_decl") {
+                        flags.bits &= !d.bits;
+                    }
+                    let mut f = f;
+                    f.unit = None;
                     ScopeKind::FunctionDecl(Box::new(f))
                 } else {
                     ScopeKind::Function(Box::new(f))
@@ -1647,13 +1732,6 @@ impl Walker<'_, '_> {
             None => self.string(u, unit, die, dw::DW_AT_MIPS_linkage_name)?,
         };
         let ret = self.type_ref(unit, die, dw::DW_AT_type)?;
-        let sig = self.m.types.push(Type::new(TypeKind::Function {
-            ret,
-            params: Vec::new(),
-            variadic: false,
-            calling_convention: 0,
-        }));
-        frame.sig = Some(sig);
         let declaration = match self.reference(unit, die, dw::DW_AT_specification)? {
             Some(Ref::Scope(s)) => Some(s),
             Some(_) => {
@@ -1665,13 +1743,35 @@ impl Walker<'_, '_> {
             }
             None => None,
         };
+        // A definition of a declaration already read has the declaration's signature
+        // (complete_from_declarations); others get one built from their own DIEs.
+        let declared = declaration
+            .and_then(|d| self.m.scopes.get(d).function())
+            .and_then(|f| f.ty)
+            .filter(|_| ret.is_none());
+        let sig = declared.unwrap_or_else(|| {
+            let sig = self.m.types.push(Type::new(TypeKind::Function {
+                ret,
+                params: Vec::new(),
+                variadic: false,
+                calling_convention: 0,
+            }));
+            frame.sig = Some(sig);
+            sig
+        });
+        // The `this` parameter: a flag on the variable, as LLVM states it.
+        if let Some(Ref::Var(v)) = self.reference(unit, die, dw::DW_AT_object_pointer)? {
+            self.object_pointers.push(v);
+        }
         let virtual_index = match die.take(dw::DW_AT_vtable_elem_location) {
             Some(Av::Exprloc(e)) => {
-                // DW_OP_constu N.
+                // DW_OP_constu N, or DW_OP_litN for small N.
                 let b = e.0.slice();
                 let mut c = 0u64;
                 let mut shift = 0;
-                if b.first() == Some(&0x10) {
+                if let Some(lit @ 0x30..=0x4f) = b.first() {
+                    c = u64::from(lit - 0x30);
+                } else if b.first() == Some(&0x10) {
                     for x in &b[1..] {
                         if shift < 64 {
                             c |= u64::from(x & 0x7f) << shift;

@@ -170,6 +170,9 @@ impl Lower<'_> {
                     _ => self.scope(n, Key::scope),
                 }
             }
+            // A namespace or module without a scope is at file level: in the unit (as DWARF's
+            // DIE tree and SPIR-V's required Parent operand say).
+            (Kind::DINamespace | Kind::DIModule, None) => self.first_unit(),
             (_, p) => p,
         };
         let at = self.at(n);
@@ -253,6 +256,27 @@ impl Lower<'_> {
         }
     }
 
+    /// Every occurrence of every macro node (see `Lower::macro_parents`).
+    pub(super) fn macro_nodes(&mut self) {
+        for (h, id, parent) in std::mem::take(&mut self.macros) {
+            let n = self.node(id);
+            let file = self.file(n);
+            let m = self.ir.macros.get_mut(h);
+            m.kind = MacroKind(Self::int(n, Key::macinfoType) as u8);
+            m.parent = Some(parent);
+            m.line = Self::int(n, Key::line) as u32;
+            m.file = file;
+            m.name = n.str(Key::name).map(str::to_string);
+            m.value = n
+                .str(Key::value)
+                .filter(|v| !v.is_empty())
+                .map(str::to_string);
+            if n.kind == Kind::DIMacro && m.name.is_none() {
+                m.name = Some(String::new());
+            }
+        }
+    }
+
     pub(super) fn misc_node(&mut self, id: NodeId) {
         let n = self.node(id);
         let at = self.at(n);
@@ -280,23 +304,6 @@ impl Lower<'_> {
                     elements,
                 };
                 *self.ir.imports.get_mut(h) = i;
-            }
-            Some(Ref::Macro(h)) => {
-                let parent = self.macro_parent.get(&id).copied();
-                let file = self.file(n);
-                let m = self.ir.macros.get_mut(h);
-                m.kind = MacroKind(Self::int(n, Key::macinfoType) as u8);
-                m.parent = parent;
-                m.line = Self::int(n, Key::line) as u32;
-                m.file = file;
-                m.name = n.str(Key::name).map(str::to_string);
-                m.value = n
-                    .str(Key::value)
-                    .filter(|v| !v.is_empty())
-                    .map(str::to_string);
-                if n.kind == Kind::DIMacro && m.name.is_none() {
-                    m.name = Some(String::new());
-                }
             }
             Some(Ref::Property(h)) => {
                 let ty = self.ty(n, Key::type_);

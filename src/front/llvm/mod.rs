@@ -19,7 +19,9 @@ use llvm_bridge::{Key, Kind, Model, Node, NodeId};
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
-use crate::ir::{self, EntityKind, Flags, Handle, InlinedAt, Loc, Module, Ref, SourceFormat};
+use crate::ir::{
+    self, EntityKind, Flags, Handle, InlinedAt, Loc, Module, Ref, SourceFormat, TypeKind,
+};
 
 /// Reads an LLVM module. LLVM runs in a child process: a crash on corrupt input is an error.
 pub fn read(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics), Error> {
@@ -60,9 +62,32 @@ pub fn lower(model: &Model) -> (Module, Diagnostics) {
     let mut l = Lower::new(model);
     l.allocate();
     l.fill();
+    l.macro_nodes();
     l.code();
     l.params_beyond_type();
+    members_in_their_composite(&mut l.ir);
     (l.ir, l.d)
+}
+
+/// A member or base a composite lists belongs to that composite, whatever its own scope field
+/// says (clang gives the `_vptr$X` member the file as scope).
+fn members_in_their_composite(ir: &mut Module) {
+    for i in 0..ir.types.len() {
+        let h = Handle::<ir::Type>::new(i as u32);
+        let TypeKind::Composite { elements, .. } = &ir.types.get(h).kind else {
+            continue;
+        };
+        for e in elements.clone() {
+            let Ref::Type(t) = e else { continue };
+            let ty = ir.types.get_mut(t);
+            if matches!(
+                ty.kind,
+                TypeKind::Member { .. } | TypeKind::Inheritance { .. }
+            ) {
+                ty.scope = Some(Ref::Type(h));
+            }
+        }
+    }
 }
 
 pub(crate) struct Lower<'m> {
@@ -73,8 +98,9 @@ pub(crate) struct Lower<'m> {
     slot: Vec<Option<Ref>>,
     /// DILocations used as an inlinedAt → their InlinedAt entity.
     inl: HashMap<NodeId, Handle<InlinedAt>>,
-    /// The parent a macro node gets (its unit or enclosing DIMacroFile).
-    macro_parent: HashMap<NodeId, Ref>,
+    /// Each occurrence of a macro node: its entity, the node, and its parent (the unit or the
+    /// enclosing macro file's entity).
+    macros: Vec<(ir::Handle<ir::Macro>, NodeId, Ref)>,
     /// DIGlobalVariableExpression → the global it is attached to.
     gve_global: HashMap<NodeId, String>,
 }
@@ -91,7 +117,7 @@ impl<'m> Lower<'m> {
             d: Diagnostics::default(),
             slot: vec![None; m.nodes.len()],
             inl: HashMap::new(),
-            macro_parent: HashMap::new(),
+            macros: Vec::new(),
             gve_global: HashMap::new(),
         }
     }
@@ -199,9 +225,8 @@ impl<'m> Lower<'m> {
                     at: None,
                     elements: Vec::new(),
                 }))),
-                Some(EntityKind::Macro) => {
-                    Some(Ref::Macro(self.ir.macros.push(ir::Macro::default())))
-                }
+                // One entity per place a macro node is listed (macro_parents).
+                Some(EntityKind::Macro) => None,
                 Some(EntityKind::Property) => {
                     Some(Ref::Property(self.ir.properties.push(ir::Property {
                         name: String::new(),
@@ -242,16 +267,27 @@ impl<'m> Lower<'m> {
         }
     }
 
+    /// LLVM uniques DIMacro and DIMacroFile nodes, so one node can stand in several lists (a
+    /// header's `#define` seen in two include paths); the IR has one entity per occurrence,
+    /// in list order, depth first. A macro file that includes itself is not followed again.
     fn macro_parents(&mut self, list: Option<NodeId>, parent: Ref) {
+        let mut on_path = Vec::new();
+        self.macro_list(list, parent, &mut on_path);
+    }
+
+    fn macro_list(&mut self, list: Option<NodeId>, parent: Ref, on_path: &mut Vec<NodeId>) {
         for id in self.list(list).into_iter().flatten() {
-            if self.macro_parent.insert(id, parent).is_some() {
+            let n = self.node(id);
+            if !matches!(n.kind, Kind::DIMacro | Kind::DIMacroFile) || on_path.contains(&id) {
                 continue;
             }
-            let n = self.node(id);
+            let h = self.ir.macros.push(ir::Macro::default());
+            self.macros.push((h, id, parent));
+            self.slot[id as usize].get_or_insert(Ref::Macro(h));
             if n.kind == Kind::DIMacroFile {
-                if let Some(me) = self.slot[id as usize] {
-                    self.macro_parents(n.node(Key::nodes), me);
-                }
+                on_path.push(id);
+                self.macro_list(n.node(Key::nodes), Ref::Macro(h), on_path);
+                on_path.pop();
             }
         }
     }
