@@ -154,6 +154,13 @@ mod cli {
             );
             let dumped = String::from_utf8(o.stdout).unwrap();
             assert!(dumped.starts_with("; dwarv-ir 1 source=visa"), "{name}");
+            // `dump` shows the whole IR: every object's unit, function, variables, FDEs.
+            let (m, _) = dwarv::front::visa::read(&b, name).unwrap();
+            assert_eq!(dumped, dwarv::ir::text::print(&m), "{name}: dump");
+            for o in &t.objects {
+                let unit_and_function = format!(" = function {:?} in=u", o.name);
+                assert!(dumped.contains(&unit_and_function), "{name}: {}", o.name);
+            }
             let o = dwarv(&["convert", &p("bin"), "-o", &p("dwir")]);
             assert!(
                 o.status.success(),
