@@ -16,7 +16,8 @@
 //!   ranges, location lists, label and call-site positions, CFI) describe other code and are
 //!   dropped; each unit's ranges become the union of its functions' new ones.
 //!
-//! Every drop and every unmatched function or variable is a diagnostic.
+//! Every drop and every unmatched function or variable is a diagnostic; its place names the side
+//! (`code s0 (scope "orphan")`, `source s7 (scope "histogram")`), whose handles it uses.
 
 use crate::diag::{Diagnostics, LossKind};
 
@@ -90,7 +91,7 @@ pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
                 if parent.is_none() {
                     d.push(
                         LossKind::Unmatched,
-                        describe(code, Ref::Scope(h)),
+                        format!("code {}", describe(code, Ref::Scope(h))),
                         "no source-level function of this name: added without names or types",
                     );
                     // With its own unit, if it had one (objects' code may overlap).
@@ -107,7 +108,7 @@ pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
         if matches!(s.kind, ScopeKind::Function(_)) && !matched[h.index()] {
             d.push(
                 LossKind::Unmatched,
-                describe(source, Ref::Scope(h)),
+                format!("source {}", describe(source, Ref::Scope(h))),
                 "no compiled object of this name: the function keeps no code range",
             );
         }
@@ -133,7 +134,7 @@ pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
             None => {
                 d.push(
                     LossKind::Unmatched,
-                    describe(code, Ref::Var(h)),
+                    format!("code {}", describe(code, Ref::Var(h))),
                     "no source-level variable of this name in its function: added without a type",
                 );
                 let mut n = v.clone();
