@@ -68,6 +68,10 @@ enum Command {
         /// Attach the debug info to this module or binary instead of writing it standalone.
         #[arg(long)]
         into: Option<String>,
+        /// vISA tables input: take names, types and declaration lines from this source-level
+        /// debug info of the same kernels (.ll .bc .spv .o .dwir), matched by function name.
+        #[arg(long)]
+        with: Option<String>,
         /// Refuse (exit 3) when the conversion would lose anything.
         #[arg(long)]
         strict: bool,
@@ -308,6 +312,7 @@ fn dispatch(command: Command) -> Result<i32> {
             to,
             flavour,
             into,
+            with,
             strict,
             report,
             dwarf_version,
@@ -319,6 +324,7 @@ fn dispatch(command: Command) -> Result<i32> {
                 to: to.map(Into::into),
                 flavour: flavour.map(Into::into),
                 into,
+                with,
                 strict,
                 dwarf: convert::DwarfOptions {
                     version: dwarf_version,

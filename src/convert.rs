@@ -83,6 +83,8 @@ pub struct Options {
     pub to: Option<Target>,
     pub flavour: Option<Flavour>,
     pub into: Option<String>,
+    /// Source-level debug info merged into vISA tables' IR (`ir::merge`).
+    pub with: Option<String>,
     pub strict: bool,
     /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
     pub dwarf: DwarfOptions,
@@ -129,7 +131,8 @@ impl Report {
     }
 }
 
-/// Lowers a non-in-place input; LLVM input with `--into` a SPIR-V module is tied to that module.
+/// Lowers a non-in-place input; LLVM input with `--into` a SPIR-V module is tied to that module;
+/// vISA tables `--with` source-level debug info get its names and types (`ir::merge`).
 fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, Diagnostics)> {
     #[cfg(feature = "llvm")]
     if let (Some(into), Target::Spirv) = (&opts.into, target) {
@@ -146,7 +149,20 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, 
         }
     }
     let _ = (opts, target);
-    input::lower_with_diagnostics(inp)
+    let (code, mut diags) = input::lower_with_diagnostics(inp)?;
+    let Some(with) = &opts.with else {
+        return Ok((code, diags));
+    };
+    if input::detect(&inp.bytes) != Some(input::Format::Visa) {
+        return Err(Error::Usage(format!(
+            "--with merges source-level debug info into vISA debug tables; {} is not vISA tables",
+            inp.name
+        )));
+    }
+    let source = input::load(with)?;
+    let (merged, d) = crate::ir::merge::merge(&source, &code);
+    diags.losses.extend(d.losses);
+    Ok((merged, diags))
 }
 
 /// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
@@ -169,6 +185,12 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     if opts.into.is_some() && !matches!(target, Target::Spirv | Target::Dwarf) {
         return Err(Error::Usage(format!(
             "--into applies to SPIR-V or DWARF output, not {}",
+            target.name()
+        )));
+    }
+    if opts.with.is_some() && !matches!(target, Target::Dwarf | Target::Ir) {
+        return Err(Error::Usage(format!(
+            "--with applies to DWARF or IR output, not {}",
             target.name()
         )));
     }

@@ -12,9 +12,9 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::dwarv;
+use common::{dwarfdump_verify as verify, dwarv};
 
-use dwarv::dwarf::{decode_expr, AmdOps, Encoding, OffsetRefs};
+use dwarv::dwarf::AmdOps;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -31,67 +31,6 @@ fn to_dwarf(input: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["--to", "dwarf"];
     args.extend(extra);
     common::convert_report(input, out, &args)
-}
-
-/// Operations LLVM 14's expression decoder does not know: AMD's raw 0xe1–0xec and
-/// DW_OP_LLVM_user (0xe9), DW_OP_implicit_pointer, DW_OP_const_type.
-fn llvm14_unknown(first: u8) -> bool {
-    (0xe1..=0xec).contains(&first) || first == 0xa0 || first == 0xa4
-}
-
-/// Runs `llvm-dwarfdump --verify`; returns the number of expressions it could not decode,
-/// after checking each with dwarv's decoder. Panics on any other complaint.
-fn verify(obj: &Path, amd: AmdOps) -> usize {
-    let o = Command::new(common::tool("llvm-dwarfdump"))
-        .arg("--verify")
-        .arg(obj)
-        .output()
-        .expect("llvm-dwarfdump runs");
-    let text =
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("error:")).collect();
-    let others: Vec<&&str> = errors
-        .iter()
-        .filter(|l| !l.contains("DIE contains invalid DWARF expression"))
-        .collect();
-    assert!(others.is_empty(), "{}: {others:?}\n{text}", obj.display());
-    if errors.is_empty() {
-        assert!(text.contains("No errors."), "{}:\n{text}", obj.display());
-    }
-    let enc = Encoding {
-        address_size: 8,
-        offset_size: 4,
-        amd,
-    };
-    let mut undecoded = 0;
-    for l in text.lines().filter(|l| l.contains("<decoding error>")) {
-        let hex = l.split("<decoding error>").nth(1).unwrap();
-        let hex = hex.trim().trim_end_matches(')');
-        let bytes: Vec<u8> = hex
-            .split_whitespace()
-            .map(|b| u8::from_str_radix(b, 16).unwrap())
-            .collect();
-        assert!(
-            llvm14_unknown(bytes[0]),
-            "{}: LLVM stopped at an operation it should know: {l}",
-            obj.display()
-        );
-        let ops = decode_expr(&bytes, &enc, &mut OffsetRefs)
-            .unwrap_or_else(|e| panic!("{}: dwarv cannot decode {hex}: {e}", obj.display()));
-        assert!(
-            ops.iter().all(|op| op.code != dwarv::ir::OpCode::RAW),
-            "{}: undecodable bytes in {hex}: {ops:?}",
-            obj.display()
-        );
-        undecoded += 1;
-    }
-    assert_eq!(
-        undecoded > 0,
-        !errors.is_empty(),
-        "{}: invalid expressions without bytes to check:\n{text}",
-        obj.display()
-    );
-    undecoded
 }
 
 fn corpus_ir() -> Vec<PathBuf> {

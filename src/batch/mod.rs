@@ -166,6 +166,7 @@ fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Record {
         to: Some(opts.to),
         flavour: opts.flavour,
         into: None,
+        with: None,
         strict: opts.strict,
         dwarf: Default::default(),
         // One sync of the output filesystem at the end of the batch instead of a serialising

@@ -7,15 +7,17 @@
 //! variables, …) with `code`'s code ranges, frame bases, location lists and CFI grafted on:
 //! - each top-level function of `code` goes onto the `source` function with that name or linkage
 //!   name (its ranges, entry, frame base, binding and vendor attributes); unmatched ones are added
-//!   as they are;
+//!   as they are, with their own unit if they had one;
 //! - functions nested in a `code` function (vISA subroutines) are added inside the match;
 //! - each variable of a `code` function takes the place of the first not yet matched `source`
 //!   variable of the same name in the matched function or its blocks (its location list and
 //!   vendor attributes); unmatched ones are added to the function;
-//! - `source`'s own code positions (line rows, scope runs, events, function and block ranges,
-//!   location lists, label and call-site positions, CFI) describe other code and are dropped.
+//! - `source`'s own code positions (line rows, scope runs, events, unit, function and block
+//!   ranges, location lists, label and call-site positions, CFI) describe other code and are
+//!   dropped; each unit's ranges become the union of its functions' new ones.
 //!
-//! Every drop and every unmatched function or variable is a diagnostic.
+//! Every drop and every unmatched function or variable is a diagnostic; its place names the side
+//! (`code s0 (scope "orphan")`, `source s7 (scope "histogram")`), whose handles it uses.
 
 use crate::diag::{Diagnostics, LossKind};
 
@@ -83,16 +85,20 @@ pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
                 t
             }
             None => {
-                if parent.is_none() {
-                    d.push(
-                        LossKind::Unmatched,
-                        describe(code, Ref::Scope(h)),
-                        "no source-level function of this name: added without names or types",
-                    );
-                }
                 let mut n = s.clone();
                 n.kind = ScopeKind::Function(Box::new(info));
                 n.parent = parent.map(Ref::Scope);
+                if parent.is_none() {
+                    d.push(
+                        LossKind::Unmatched,
+                        format!("code {}", describe(code, Ref::Scope(h))),
+                        "no source-level function of this name: added without names or types",
+                    );
+                    // With its own unit, if it had one (objects' code may overlap).
+                    if let Some(Ref::Unit(u)) = s.parent {
+                        n.parent = Some(Ref::Unit(out.units.push(code.units.get(u).clone())));
+                    }
+                }
                 out.scopes.push(n)
             }
         };
@@ -102,7 +108,7 @@ pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
         if matches!(s.kind, ScopeKind::Function(_)) && !matched[h.index()] {
             d.push(
                 LossKind::Unmatched,
-                describe(source, Ref::Scope(h)),
+                format!("source {}", describe(source, Ref::Scope(h))),
                 "no compiled object of this name: the function keeps no code range",
             );
         }
@@ -128,7 +134,7 @@ pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
             None => {
                 d.push(
                     LossKind::Unmatched,
-                    describe(code, Ref::Var(h)),
+                    format!("code {}", describe(code, Ref::Var(h))),
                     "no source-level variable of this name in its function: added without a type",
                 );
                 let mut n = v.clone();
@@ -138,7 +144,38 @@ pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
             }
         }
     }
+    unit_ranges(&mut out);
     (out, d)
+}
+
+/// Each unit's code: the union of the ranges of the functions in it.
+fn unit_ranges(m: &mut Module) {
+    let mut ranges = vec![Vec::new(); m.units.len()];
+    for s in m.scopes.values() {
+        let Some(f) = s.function() else { continue };
+        let mut p = s.parent;
+        for _ in 0..=m.scopes.len() {
+            match p {
+                Some(Ref::Scope(x)) => p = m.scopes.get(x).parent,
+                _ => break,
+            }
+        }
+        if let Some(Ref::Unit(u)) = p {
+            ranges[u.index()].extend(f.ranges.iter().copied());
+        }
+    }
+    for (u, mut r) in m.units.values_mut().zip(ranges) {
+        r.sort();
+        // (`dedup_by` hands the later range first.)
+        r.dedup_by(|later, kept| {
+            let joined = later.start <= kept.end;
+            if joined {
+                kept.end = kept.end.max(later.end);
+            }
+            joined
+        });
+        u.ranges = r;
+    }
 }
 
 /// The first unmatched function of `m` named (or with the linkage name) `name`.
@@ -197,6 +234,13 @@ fn drop_code_positions(m: &mut Module, d: &mut Diagnostics) {
     drop(m.scope_runs.len(), "scope run(s)");
     drop(m.events.len(), "declare/value event(s)");
     drop(m.fdes.len(), "FDE(s)");
+    drop(
+        m.units.values().filter(|u| !u.ranges.is_empty()).count(),
+        "unit code range(s)",
+    );
+    for u in m.units.values_mut() {
+        u.ranges.clear();
+    }
     m.lines.clear();
     m.scope_runs.clear();
     m.events.clear();

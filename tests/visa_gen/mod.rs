@@ -293,17 +293,24 @@ pub fn random_object(r: &mut Rng, i: usize) -> Object {
                     .collect(),
             })
             .collect(),
-        subs: (0..r.below(3))
-            .map(|k| {
-                let s = r.below(n as u64 + 1) as u32;
-                Subroutine {
-                    name: format!("sub{k}"),
-                    start: s,
-                    end: s + r.below(10) as u32,
-                    ret_val: gen_list(r, 3, code),
-                }
-            })
-            .collect(),
+        // Subroutines are disjoint pieces of the object's code, in order, as a compiler lays
+        // them out (overlapping ones would be overlapping sibling subprograms in DWARF).
+        subs: {
+            let mut next = 0;
+            (0..r.below(3))
+                .map(|k| {
+                    let start = next + r.below(n as u64 / 2 + 1) as u32;
+                    let end = start + r.below(10) as u32;
+                    next = end + 1;
+                    Subroutine {
+                        name: format!("sub{k}"),
+                        start,
+                        end,
+                        ret_val: gen_list(r, 3, code),
+                    }
+                })
+                .collect()
+        },
         frame: Frame {
             size: r.below(1024) as u16,
             befp: opt(r),

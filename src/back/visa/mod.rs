@@ -23,11 +23,12 @@ pub fn write(m: &Module) -> Result<(Vec<u8>, Diagnostics)> {
     Ok((bytes, dropped(m)))
 }
 
-/// What the tables have no place for (they carry no types, units, lines or source positions).
+/// What the tables have no place for (they carry no types, units but the objects' own, lines or
+/// source positions).
 fn dropped(m: &Module) -> Diagnostics {
     let mut d = Diagnostics::default();
     let counts = [
-        (m.units.len(), "unit"),
+        (foreign_units(m), "unit"),
         (m.files.len(), "file"),
         (m.types.len(), "type"),
         (m.lines.len(), "line row"),
@@ -121,7 +122,7 @@ fn raise(m: &Module) -> R<Tables> {
     for (h, s) in m.scopes.iter() {
         let place = || describe(m, Ref::Scope(h));
         match (function(s), s.parent) {
-            (Some(_), None) => {
+            (Some(_), None | Some(Ref::Unit(_))) => {
                 objects.push(r.object(h, s).map_err(|e| format!("{}: {e}", place()))?)
             }
             (Some(_), Some(Ref::Scope(p))) if objects_parent(m, p) => {}
@@ -149,7 +150,27 @@ fn fde_program(fde: &Fde) -> R<loc::Program> {
 }
 
 fn objects_parent(m: &Module, p: Handle<Scope>) -> bool {
-    m.scopes.try_get(p).is_some_and(|s| s.parent.is_none())
+    m.scopes
+        .try_get(p)
+        .is_some_and(|s| matches!(s.parent, None | Some(Ref::Unit(_))))
+}
+
+/// How many units are not an object's own unit as the reader makes them (`object_unit` of the
+/// object's code range): those hold something the tables cannot.
+fn foreign_units(m: &Module) -> usize {
+    let mut own = vec![false; m.units.len()];
+    for s in m.scopes.values() {
+        if let (Some(f), Some(Ref::Unit(u))) = (function(s), s.parent) {
+            let made = f
+                .ranges
+                .first()
+                .map(|r| crate::front::visa::object_unit(*r));
+            if m.units.try_get(u).is_some() && made.as_ref() == Some(m.units.get(u)) {
+                own[u.index()] = true;
+            }
+        }
+    }
+    own.iter().filter(|o| !**o).count()
 }
 
 impl<'a> Raise<'a> {

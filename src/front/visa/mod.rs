@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Cie, CodePos, CodeRange, Expr, Fde, Flags, FunctionInfo, Handle, LocEntry, LocList, Location,
-    Module, RawAttr, Ref, Scope, ScopeKind, Source, SourceFormat, Value, VarKind, Variable,
+    Cie, CodePos, CodeRange, Expr, Fde, Flags, FunctionInfo, Handle, Language, LocEntry, LocList,
+    Location, Module, RawAttr, Ref, Scope, ScopeKind, Source, SourceFormat, Unit, Value, VarKind,
+    Variable,
 };
 use crate::spec::visa as sv;
 use crate::visa::{self, Frame, Interval, MapEntry, Object, Storage, Tables};
@@ -46,6 +47,16 @@ pub fn lower(t: &Tables) -> (Module, Diagnostics) {
         l.object(o);
     }
     (l.m, l.d)
+}
+
+/// The compile unit of an object whose code is `code`: OpenCL (what IGC compiles; the tables do
+/// not say), covering the object's code range, nothing else. `back::visa` recognises it by this.
+pub fn object_unit(code: CodeRange) -> Unit {
+    Unit {
+        language: Language::OPENCL,
+        ranges: vec![code],
+        ..Default::default()
+    }
 }
 
 fn raw(attr: u16, bytes: Vec<u8>) -> RawAttr {
@@ -195,8 +206,10 @@ impl Lower {
             frame_base,
             ..Default::default()
         };
+        let unit = self.m.units.push(object_unit(code));
         let mut scope = Scope::new(ScopeKind::Function(Box::new(info)));
         scope.name = Some(o.name.clone());
+        scope.parent = Some(Ref::Unit(unit));
         scope.flags = Flags::default().with("definition");
         scope.extra = vec![
             raw(sv::AT_OFFSET_MAP, map_bytes(&o.offset_map)),
