@@ -73,7 +73,7 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                 }
             }
             opcode => {
-                let result = crate::spirv::binary::result_id(insn);
+                let result = crate::back::spirv::code::any_result_id(insn);
                 match (current, result) {
                     (None, Some(id)) if opcode == op::VARIABLE => {
                         if let Some(n) = by_id.get(&id) {
