@@ -549,13 +549,29 @@ fn usable(w: &Writer, id: u32, at: usize, declare: bool) -> bool {
 
 fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32>)> {
     let i = place(w, trusted, ev.pos)?;
-    let Some(Value::Spirv(id)) = ev.values.first() else {
-        return None;
+    let mut declare = ev.kind == EventKind::Declare;
+    let value = match ev.values.first() {
+        Some(Value::Spirv(id)) if usable(w, *id, i, declare) => *id,
+        // A constant: a 32-bit OpConstant of its bits (i32 and narrower; wider ones are lost).
+        Some(Value::Int(n))
+            if !declare && (i32::try_from(*n).is_ok() || u32::try_from(*n).is_ok()) =>
+        {
+            w.e.constant(*n as u32)
+        }
+        // No location: an undefined value. DebugDeclare takes only a variable or parameter, so a
+        // declare of undef (the variable's storage is gone) becomes a DebugValue of undef.
+        Some(Value::Undef) => {
+            if declare {
+                declare = false;
+                w.ledger.approx(
+                    Ref::Var(ev.var),
+                    "a declare of an undefined address written as a DebugValue of OpUndef",
+                );
+            }
+            w.e.undef()
+        }
+        _ => return None,
     };
-    let declare = ev.kind == EventKind::Declare;
-    if !usable(w, *id, i, declare) {
-        return None;
-    }
     let var = w.id(Ref::Var(ev.var));
     let expr = match ev.expr {
         Some(e) => w.id(Ref::Expr(e)),
@@ -569,7 +585,7 @@ fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32
     };
     let args = [
         ("Local Variable", V::Id(var)),
-        (operand, V::Id(*id)),
+        (operand, V::Id(value)),
         ("Expression", V::Id(expr)),
         ("Indexes", idx),
     ];

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use llvm_bridge::model::{Key, Kind};
 use llvm_bridge::Model;
 
 use crate::diag::{Diagnostics, LossKind};
@@ -26,6 +27,10 @@ struct Code {
     globals: HashMap<String, u32>,
     /// Function id → local names → ids.
     locals: HashMap<u32, HashMap<String, u32>>,
+    /// Function id → its OpFunctionParameter ids, in order.
+    params: HashMap<u32, Vec<u32>>,
+    /// Normal-form offset of an instruction inside a function → its result id.
+    results: HashMap<u32, u32>,
 }
 
 fn index(words: &[u32], name: &str) -> Result<Code, Error> {
@@ -48,6 +53,8 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
         funcs: HashMap::new(),
         globals: HashMap::new(),
         locals: HashMap::new(),
+        params: HashMap::new(),
+        results: HashMap::new(),
     };
     let mut current: Option<u32> = None;
     for (i, insn) in bin.insns.iter().enumerate() {
@@ -85,6 +92,12 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                             code.locals.entry(f).or_default().insert(n.clone(), id);
                         }
                         let start = nf.offsets.get(i).copied().flatten();
+                        if let (Some(id), Some(s)) = (r, start) {
+                            code.results.insert(s, id);
+                            if opcode == op::FUNCTION_PARAMETER {
+                                code.params.entry(f).or_default().push(id);
+                            }
+                        }
                         let block = code.funcs.get_mut(&f).and_then(|b| b.last_mut());
                         if let (Some(s), Some(b)) = (start, block) {
                             b.push((s, s + insn.words.len() as u32));
@@ -109,8 +122,12 @@ pub(super) fn tie(
     let words = crate::front::spirv::words(code_bytes, code_name)?;
     let code = index(&words, code_name)?;
     let dbg: std::collections::HashSet<u32> = model.intrinsics.iter().map(|x| x.inst).collect();
+    let by_inst: HashMap<u32, &llvm_bridge::model::Intrinsic> =
+        model.intrinsics.iter().map(|x| (x.inst, x)).collect();
     // @iN → (span, SPIR-V function id).
     let mut map: HashMap<u32, (Span, u32)> = HashMap::new();
+    // The @iN of blocks whose code instructions and SPIR-V instructions pair one to one.
+    let mut exact: std::collections::HashSet<u32> = std::collections::HashSet::new();
     let mut fn_ids: HashMap<String, u32> = HashMap::new();
     for f in model.functions.iter().filter(|f| !f.is_declaration) {
         let Some(&fid) = code.names.get(&f.name) else {
@@ -144,6 +161,9 @@ pub(super) fn tie(
                 continue;
             }
             let (nl, ns) = (code_insns.len(), spans.len());
+            if nl == ns {
+                exact.extend(code_insns.iter().copied());
+            }
             let ks: Vec<usize> = (0..nl)
                 .map(|j| {
                     if nl == 1 {
@@ -268,13 +288,30 @@ pub(super) fn tie(
             _ => None,
         };
         e.pos = p;
-        for v in &mut e.values {
-            if let (Value::Llvm(text), Some(f)) = (&*v, fid) {
-                // `i32* %x.addr` → the id OpName calls `x.addr`.
-                let name = text.rsplit(' ').next().unwrap_or("").strip_prefix('%');
-                if let Some(&id) = name.and_then(|n| code.locals.get(&f)?.get(n)) {
-                    *v = Value::Spirv(id);
-                }
+        let sources = match e.pos {
+            CodePos::Llvm(i) => value_nodes(model, &by_inst, i),
+            _ => Vec::new(),
+        };
+        for (k, v) in e.values.iter_mut().enumerate() {
+            let (Value::Llvm(text), Some(f)) = (&*v, fid) else {
+                continue;
+            };
+            // `i32* %x.addr` → the id OpName calls `x.addr`; an unnamed value (`%5`) → the
+            // result of its defining instruction's partner (blocks paired one to one) or the
+            // function's parameter of its number.
+            let name = text.rsplit(' ').next().unwrap_or("").strip_prefix('%');
+            let node = sources.get(k).filter(|&&n| n != 0).map(|&n| model.node(n));
+            let by_name = name.and_then(|n| code.locals.get(&f)?.get(n)).copied();
+            let by_def = node
+                .and_then(|n| n.int(Key::defInst))
+                .and_then(|d| u32::try_from(d).ok())
+                .filter(|d| exact.contains(d))
+                .and_then(|d| code.results.get(&map.get(&d)?.0 .0).copied());
+            let by_arg = node
+                .and_then(|n| n.int(Key::argNo))
+                .and_then(|a| code.params.get(&f)?.get(usize::try_from(a).ok()?).copied());
+            if let Some(id) = by_name.or(by_def).or(by_arg) {
+                *v = Value::Spirv(id);
             }
         }
         m.events.push(e);
@@ -302,6 +339,27 @@ pub(super) fn tie(
         "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
     );
     Ok(())
+}
+
+/// The value nodes of a dbg intrinsic's location operand (one, or a DIArgList's), in order.
+fn value_nodes(
+    model: &Model,
+    by_inst: &HashMap<u32, &llvm_bridge::model::Intrinsic>,
+    inst: u32,
+) -> Vec<u32> {
+    let Some(Some(id)) = by_inst.get(&inst).and_then(|x| x.args.first()) else {
+        return Vec::new();
+    };
+    let n = model.node(*id);
+    match n.kind {
+        Kind::DIArgList => n
+            .refs(Key::args)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| a.unwrap_or(0))
+            .collect(),
+        _ => vec![*id],
+    }
 }
 
 /// Sorts rows by start, keeps one row per start (the last), extends a row over the next when
