@@ -287,11 +287,11 @@ pub(super) fn tie(
             CodePos::Llvm(i) => map.get(&i).map(|x| x.1),
             _ => None,
         };
-        e.pos = p;
         let sources = match e.pos {
             CodePos::Llvm(i) => value_nodes(model, &by_inst, i),
             _ => Vec::new(),
         };
+        e.pos = p;
         for (k, v) in e.values.iter_mut().enumerate() {
             let (Value::Llvm(text), Some(f)) = (&*v, fid) else {
                 continue;
