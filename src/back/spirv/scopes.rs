@@ -223,11 +223,16 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     let linkage = f.linkage.clone().unwrap_or_default();
     args.push(("Linkage Name", V::Str(fit(w, r, &linkage, "linkage name"))));
     args.push(("Flags", V::Num(w.flags(r, s.flags))));
-    if decl {
+    // A method declaration listed among its composite's Members (`method_as_function`).
+    let listed = decl && w.method_as_function(h) && member_of_composite(w, s);
+    if decl && !listed {
         return w.ext(r, "DebugFunctionDeclaration", &args);
     }
     args.push(("Scope Line", V::Num(f.scope_line.unwrap_or(0))));
-    let code = w.code.function_of(h).map_or(V::None, V::Id);
+    let code = match listed {
+        true => V::None,
+        false => w.code.function_of(h).map_or(V::None, V::Id),
+    };
     args.push(("Function", code));
     let declaration = match f.declaration {
         Some(d) => V::Id(w.id(Ref::Scope(d))),
@@ -235,6 +240,11 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     };
     args.push(("Declaration", declaration));
     w.ext(r, "DebugFunction", &args)
+}
+
+/// Whether a scope's parent is a composite type.
+pub fn member_of_composite(w: &Writer, s: &Scope) -> bool {
+    matches!(s.parent, Some(Ref::Type(t)) if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Composite { .. }))
 }
 
 pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {

@@ -554,7 +554,13 @@ fn listable(w: &Writer, e: Ref) -> bool {
             TypeKind::Inheritance { .. } => holds(w.e.flavour, Feature::Inheritance),
             _ => false,
         },
-        Ref::Scope(h) => matches!(w.m.scopes.get(h).kind, crate::ir::ScopeKind::Function(_)),
+        Ref::Scope(h) => match w.m.scopes.get(h).kind {
+            crate::ir::ScopeKind::Function(_) => true,
+            crate::ir::ScopeKind::FunctionDecl(_) => {
+                w.method_as_function(h) && super::scopes::member_of_composite(w, w.m.scopes.get(h))
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
