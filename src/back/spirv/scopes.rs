@@ -226,7 +226,18 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     // A method declaration listed among its composite's Members (`method_as_function`).
     let listed = decl && w.method_as_function(h) && member_of_composite(w, s);
     if decl && !listed {
-        return w.ext(r, "DebugFunctionDeclaration", &args);
+        let id = w.ext(r, "DebugFunctionDeclaration", &args);
+        if !f.templates.is_empty() {
+            if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug {
+                super::types::template_of(w, id, &f.templates);
+            } else {
+                w.ledger.dropped(
+                    r,
+                    "template parameters of a function declaration (spirv-val takes only a composite or a DebugFunction as a template's Target)",
+                );
+            }
+        }
+        return id;
     }
     args.push(("Scope Line", V::Num(f.scope_line.unwrap_or(0))));
     let code = match listed {
@@ -239,7 +250,9 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         None => V::Absent,
     };
     args.push(("Declaration", declaration));
-    w.ext(r, "DebugFunction", &args)
+    let id = w.ext(r, "DebugFunction", &args);
+    super::types::template_of(w, id, &f.templates);
+    id
 }
 
 /// Whether a scope's parent is a composite type.

@@ -182,7 +182,16 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             args.push(("Value, Name", V::Pairs(pairs)));
             w.ext(r, "DebugTypeEnum", &args)
         }
-        TypeKind::Composite { tag, elements, .. } => composite(w, h, *tag, elements),
+        TypeKind::Composite {
+            tag,
+            elements,
+            templates,
+            ..
+        } => {
+            let id = composite(w, h, *tag, elements);
+            template_of(w, id, templates);
+            id
+        }
         TypeKind::Member {
             base, offset_bits, ..
         } => member(w, h, *base, *offset_bits),
@@ -544,6 +553,17 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
             w.ext(r, "DebugTypeTemplateParameter", &args)
         }
     }
+}
+
+/// The DebugTypeTemplate that gives the composite or function `target` its template parameters
+/// (llvm-spirv reads it back into the target's `templateParams`).
+pub fn template_of(w: &mut Writer, target: u32, params: &[Handle<Type>]) {
+    if params.is_empty() {
+        return;
+    }
+    let ps = params.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
+    let args = [("Target", V::Id(target)), ("Parameters", V::List(ps))];
+    w.e.ext("DebugTypeTemplate", &args);
 }
 
 /// Whether spirv-val accepts an element among a composite's Members.
