@@ -13,7 +13,9 @@ use llvm_bridge::Model;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
-use crate::ir::{CodePos, CodeRange, Handle, LineRow, Module, ScopeKind, ScopeRun, Value};
+use crate::ir::{
+    CodePos, CodeRange, Handle, LineRow, Module, ScopeKind, ScopeRun, TypeKind, Value,
+};
 use crate::spirv::binary::{op, Module as Bin};
 use crate::spirv::normal::NormalForm;
 
@@ -221,6 +223,22 @@ pub(super) fn tie(
         if let Some(Value::Llvm(b)) = &v.binding {
             if let Some(&id) = b.strip_prefix('@').and_then(|n| code.globals.get(n)) {
                 v.binding = Some(Value::Spirv(id));
+            }
+        }
+    }
+    // Template values that are globals or functions (`i32* @i`): their OpVariable/OpFunction.
+    for i in 0..m.types.len() {
+        let t = m.types.get_mut(Handle::new(i as u32));
+        if let TypeKind::TemplateParam {
+            value: Some(v @ Value::Llvm(_)),
+            ..
+        } = &mut t.kind
+        {
+            let Value::Llvm(text) = &*v else { continue };
+            let name = text.rsplit(' ').next().and_then(|n| n.strip_prefix('@'));
+            let id = name.and_then(|n| code.globals.get(n).or_else(|| code.names.get(n)));
+            if let Some(&id) = id {
+                *v = Value::Spirv(id);
             }
         }
     }
