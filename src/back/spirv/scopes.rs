@@ -206,6 +206,8 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     };
     let ty = match f.ty {
         Some(t) => V::Id(w.id(Ref::Type(t))),
+        // llvm-spirv-14 reads DebugInfoNone back as no type.
+        None if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug => V::Id(w.e.none()),
         None => {
             w.ledger.approx(
                 r,
