@@ -81,10 +81,13 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
         let inl = run
             .inlined
             .map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
-        if let Some((_, words)) =
-            w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
-        {
-            out.push(i, REST, &words);
+        for at in std::iter::once(i).chain(later_blocks(w, run.range)) {
+            if let Some((_, words)) = w.e.ext_words(
+                "DebugScope",
+                &[("Scope", V::Id(sc)), ("Inlined At", inl.clone())],
+            ) {
+                out.push(at, REST, &words);
+            }
         }
     }
     lines(w, &trusted, &mut out, &mut lost);
@@ -113,6 +116,23 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     closers(w, &cx, &trusted, &mut out);
     report(w, &lost, standalone);
     out
+}
+
+/// The insertion points of the blocks a run or row reaches past its first one: a DebugScope
+/// and a line end with their block, so such a record is said again at each of them.
+fn later_blocks(w: &Writer, range: crate::ir::CodeRange) -> Vec<usize> {
+    let (Some(a), Some(b)) = (spirv_pos(range.start), spirv_pos(range.end)) else {
+        return Vec::new();
+    };
+    let Some(first) = w.code.index_at(a) else {
+        return Vec::new();
+    };
+    w.code.insns[first + 1..]
+        .iter()
+        .take_while(|(o, _)| *o < b)
+        .filter(|(_, opcode)| *opcode == op::LABEL)
+        .filter_map(|(o, _)| w.code.insertion(*o))
+        .collect()
 }
 
 fn closers(w: &mut Writer, cx: &Context, trusted: &[bool], out: &mut Inserts) {
@@ -487,15 +507,17 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
             continue;
         }
         lost.moved_lines += usize::from(moved(w, row.range.start, i));
-        // In a SPIR-V input a row without an end was an OpLine: it stays one in every set, so
-        // that it reads back without one (DebugLine would give it end = start).
-        let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
-            let file = file_string_cached(w, row.at.file, &mut last_file);
-            insn(op::LINE, &[file, row.at.line, row.at.column])
-        } else {
-            line_words(w, row.at, row.end_line, row.end_column)
-        };
-        out.push(i, REST, &words);
+        for at in std::iter::once(i).chain(later_blocks(w, row.range)) {
+            // In a SPIR-V input a row without an end was an OpLine: it stays one in every set,
+            // so that it reads back without one (DebugLine would give it end = start).
+            let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
+                let file = file_string_cached(w, row.at.file, &mut last_file);
+                insn(op::LINE, &[file, row.at.line, row.at.column])
+            } else {
+                line_words(w, row.at, row.end_line, row.end_column)
+            };
+            out.push(at, REST, &words);
+        }
     }
 }
 /// `file_string`, reusing the id of the previous call for the same file when that call had no

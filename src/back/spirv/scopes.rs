@@ -231,7 +231,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         let id = w.ext(r, "DebugFunctionDeclaration", &args);
         if !f.templates.is_empty() {
             if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug {
-                super::types::template_of(w, id, &f.templates);
+                super::types::template_of(w, r, id, &f.templates);
             } else {
                 w.ledger.dropped(
                     r,
@@ -253,7 +253,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     };
     args.push(("Declaration", declaration));
     let id = w.ext(r, "DebugFunction", &args);
-    super::types::template_of(w, id, &f.templates);
+    super::types::template_of(w, r, id, &f.templates);
     id
 }
 

@@ -189,7 +189,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             ..
         } => {
             let id = composite(w, h, *tag, elements);
-            template_of(w, id, templates);
+            template_of(w, Ref::Type(h), id, templates);
             id
         }
         TypeKind::Member {
@@ -557,11 +557,33 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
 
 /// The DebugTypeTemplate that gives the composite or function `target` its template parameters
 /// (llvm-spirv reads it back into the target's `templateParams`).
-pub fn template_of(w: &mut Writer, target: u32, params: &[Handle<Type>]) {
-    if params.is_empty() {
+pub fn template_of(w: &mut Writer, r: Ref, target: u32, params: &[Handle<Type>]) {
+    // spirv-val takes no DebugTypeTemplateParameterPack among the Parameters.
+    let m = w.m;
+    let is_pack = |p: &Handle<Type>| {
+        matches!(
+            m.types.get(*p).kind,
+            TypeKind::TemplateParam {
+                kind: TemplateParamKind::Pack,
+                ..
+            }
+        )
+    };
+    let keep: Vec<Handle<Type>> = params
+        .iter()
+        .copied()
+        .filter(|p| w.e.flavour == Flavour::SpirvDebug || !is_pack(p))
+        .collect();
+    if keep.len() != params.len() {
+        w.ledger.dropped(
+            r,
+            "template parameter packs (spirv-val takes none among a DebugTypeTemplate's Parameters)",
+        );
+    }
+    if keep.is_empty() {
         return;
     }
-    let ps = params.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
+    let ps = keep.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
     let args = [("Target", V::Id(target)), ("Parameters", V::List(ps))];
     w.e.ext("DebugTypeTemplate", &args);
 }
