@@ -223,8 +223,9 @@ impl Context {
 }
 
 /// The events at one anchor, with the DebugScope/line instructions that put each under the
-/// scope and line it records. A context can be set only where nothing earlier is in force or
-/// where a run/row starts at the anchor anyway (else the earlier one would be split).
+/// scope and line it records (llvm-spirv reads an event's location from them). Where that
+/// splits a run or row already in force, the group ends by saying that one again, so the code
+/// after it keeps its own.
 #[derive(Default)]
 struct Group {
     words: Vec<u32>,
@@ -232,39 +233,47 @@ struct Group {
     started: bool,
     scope: Option<Option<InScope>>,
     line: Option<Option<Loc>>,
+    /// What was in force before the group (run/row started earlier).
+    prior_scope: Option<InScope>,
+    prior_line: Option<Loc>,
     set_scope: bool,
     set_line: bool,
+}
+
+fn scope_words(w: &mut Writer, (sc, inl): InScope) -> Vec<u32> {
+    let sc = w.id(sc);
+    let inl = inl.map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
+    w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
+        .map_or(Vec::new(), |(_, ws)| ws)
 }
 
 impl Group {
     fn context(&mut self, w: &mut Writer, cx: &Context, ev: &Event) {
         let Some(pos) = spirv_pos(ev.pos) else { return };
-        let (prior_scope, scope_starts) = cx.scope(pos);
-        let (prior_line, line_starts) = cx.line(pos);
+        let (prior_scope, _) = cx.scope(pos);
+        let (prior_line, _) = cx.line(pos);
         if !self.started {
             self.started = true;
             self.pos = pos;
             self.scope = Some(prior_scope);
             self.line = Some(prior_line);
+            self.prior_scope = prior_scope;
+            self.prior_line = prior_line;
         }
         let want_scope = ev.scope.map(|s| (Ref::Scope(s), ev.inlined));
-        if self.scope != Some(want_scope) && (prior_scope.is_none() || scope_starts) {
+        // Nothing is closed mid-run for an event that records no scope or line.
+        if self.scope != Some(want_scope) && (prior_scope.is_none() || want_scope.is_some()) {
             match want_scope {
-                Some((sc, inl)) => {
-                    let sc = w.id(sc);
-                    let inl = inl.map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
-                    if let Some((_, ws)) =
-                        w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
-                    {
-                        self.words.extend(ws);
-                    }
+                Some(sc) => {
+                    let ws = scope_words(w, sc);
+                    self.words.extend(ws);
                 }
                 None => self.words.extend(no_scope(w)),
             }
             self.scope = Some(want_scope);
             self.set_scope = true;
         }
-        if self.line != Some(ev.at) && (prior_line.is_none() || line_starts) {
+        if self.line != Some(ev.at) && (prior_line.is_none() || ev.at.is_some()) {
             match ev.at {
                 Some(at) => {
                     let ws = line_words(w, at, None, None);
@@ -277,13 +286,22 @@ impl Group {
         }
     }
 
-    /// The group's words, closed so that what it set does not run on past the anchor.
+    /// The group's words, closed so that what it set does not run on past the anchor: what was
+    /// in force before is said again, or the scope/line is ended, unless a run/row starts there.
     fn finish(mut self, w: &mut Writer, cx: &Context) -> Vec<u32> {
-        if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(None) {
-            self.words.extend(no_scope(w));
+        if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(self.prior_scope) {
+            let ws = match self.prior_scope {
+                Some(sc) => scope_words(w, sc),
+                None => no_scope(w),
+            };
+            self.words.extend(ws);
         }
-        if self.set_line && !cx.line(self.pos).1 && self.line != Some(None) {
-            self.words.extend(no_line(w));
+        if self.set_line && !cx.line(self.pos).1 && self.line != Some(self.prior_line) {
+            let ws = match self.prior_line {
+                Some(at) => line_words(w, at, None, None),
+                None => no_line(w),
+            };
+            self.words.extend(ws);
         }
         self.words
     }
