@@ -50,7 +50,7 @@ namespace {
   X(column) X(exportSymbols) X(configMacros) X(includePath) X(apinotes) X(isDecl) X(arg)        \
   X(isLocal) X(isDefinition) X(var) X(expr) X(entity) X(macinfoType) X(nodes) X(getter)          \
   X(setter) X(attributes) X(inlinedAt) X(isImplicitCode) X(args) X(header) X(operands)           \
-  X(intValue) X(defInst) X(argNo)
+  X(intValue) X(defInst) X(argNo) X(allocaNo)
 
 #define KINDS(X)                                                                                  \
   X(DICompileUnit) X(DIFile) X(DIBasicType) X(DIStringType) X(DIDerivedType) X(DICompositeType)   \
@@ -99,6 +99,8 @@ struct Walker {
   DenseMap<const Metadata *, uint32_t> ids;
   // The number of each instruction of the function being walked, for `defInst` of values.
   DenseMap<const Value *, uint32_t> inst_of;
+  // The ordinal of each alloca of that function (llvm-spirv makes them its OpVariables, in order).
+  DenseMap<const Value *, uint32_t> alloca_of;
   std::deque<const Metadata *> work;
   uint32_t nfields = 0;
   size_t nfields_at = 0;
@@ -190,6 +192,9 @@ struct Walker {
       i(K_defInst, found->second);
     if (auto *a = dyn_cast<Argument>(v->getValue()))
       i(K_argNo, a->getArgNo());
+    auto al = alloca_of.find(v->getValue());
+    if (al != alloca_of.end())
+      i(K_allocaNo, al->second);
     end();
   }
 
@@ -608,9 +613,13 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
     uint32_t first = inst_no;
     std::vector<uint32_t> block_sizes;
     w.inst_of.clear();
-    uint32_t next_no = inst_no;
-    for (Instruction &in : instructions(f))
+    w.alloca_of.clear();
+    uint32_t next_no = inst_no, allocas = 0;
+    for (Instruction &in : instructions(f)) {
       w.inst_of[&in] = next_no++;
+      if (isa<AllocaInst>(in))
+        w.alloca_of[&in] = allocas++;
+    }
     for (BasicBlock &bb : f) {
       block_sizes.push_back(uint32_t(bb.size()));
       for (Instruction &in : bb) {

@@ -31,6 +31,8 @@ struct Code {
     locals: HashMap<u32, HashMap<String, u32>>,
     /// Function id → its OpFunctionParameter ids, in order.
     params: HashMap<u32, Vec<u32>>,
+    /// Function id → its OpVariable ids, in order.
+    vars: HashMap<u32, Vec<u32>>,
     /// Normal-form offset of an instruction inside a function → its result id.
     results: HashMap<u32, u32>,
 }
@@ -56,6 +58,7 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
         globals: HashMap::new(),
         locals: HashMap::new(),
         params: HashMap::new(),
+        vars: HashMap::new(),
         results: HashMap::new(),
     };
     let mut current: Option<u32> = None;
@@ -96,8 +99,12 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                         let start = nf.offsets.get(i).copied().flatten();
                         if let (Some(id), Some(s)) = (r, start) {
                             code.results.insert(s, id);
-                            if opcode == op::FUNCTION_PARAMETER {
-                                code.params.entry(f).or_default().push(id);
+                            match opcode {
+                                op::FUNCTION_PARAMETER => {
+                                    code.params.entry(f).or_default().push(id)
+                                }
+                                op::VARIABLE => code.vars.entry(f).or_default().push(id),
+                                _ => {}
                             }
                         }
                         let block = code.funcs.get_mut(&f).and_then(|b| b.last_mut());
@@ -315,8 +322,8 @@ pub(super) fn tie(
                 continue;
             };
             // `i32* %x.addr` → the id OpName calls `x.addr`; an unnamed value (`%5`) → the
-            // result of its defining instruction's partner (blocks paired one to one) or the
-            // function's parameter of its number.
+            // result of its defining instruction's partner (blocks paired one to one), the
+            // function's parameter of its number, or the OpVariable of its alloca's ordinal.
             let name = text.rsplit(' ').next().unwrap_or("").strip_prefix('%');
             let node = sources.get(k).filter(|&&n| n != 0).map(|&n| model.node(n));
             let by_name = name.and_then(|n| code.locals.get(&f)?.get(n)).copied();
@@ -328,7 +335,10 @@ pub(super) fn tie(
             let by_arg = node
                 .and_then(|n| n.int(Key::argNo))
                 .and_then(|a| code.params.get(&f)?.get(usize::try_from(a).ok()?).copied());
-            if let Some(id) = by_name.or(by_def).or(by_arg) {
+            let by_alloca = node
+                .and_then(|n| n.int(Key::allocaNo))
+                .and_then(|a| code.vars.get(&f)?.get(usize::try_from(a).ok()?).copied());
+            if let Some(id) = by_name.or(by_def).or(by_arg).or(by_alloca) {
                 *v = Value::Spirv(id);
             }
         }
