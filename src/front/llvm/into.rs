@@ -35,6 +35,8 @@ struct Code {
     vars: HashMap<u32, Vec<u32>>,
     /// Normal-form offset of an instruction inside a function → its result id.
     results: HashMap<u32, u32>,
+    /// Scalar OpConstants by (is float, bit width, bits).
+    constants: HashMap<(bool, u32, u64), u32>,
 }
 
 fn index(words: &[u32], name: &str) -> Result<Code, Error> {
@@ -60,7 +62,10 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
         params: HashMap::new(),
         vars: HashMap::new(),
         results: HashMap::new(),
+        constants: HashMap::new(),
     };
+    // Scalar types: id → (is float, width).
+    let mut scalars: HashMap<u32, (bool, u32)> = HashMap::new();
     let mut current: Option<u32> = None;
     for (i, insn) in bin.insns.iter().enumerate() {
         let ops = insn.operands();
@@ -79,6 +84,22 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                 code.funcs.insert(id, Vec::new());
             }
             op::FUNCTION_END => current = None,
+            op::TYPE_INT | op::TYPE_FLOAT => {
+                if let (Some(&id), Some(&w)) = (ops.first(), ops.get(1)) {
+                    scalars.insert(id, (insn.opcode() == op::TYPE_FLOAT, w));
+                }
+            }
+            op::CONSTANT if current.is_none() => {
+                if let (Some(&(float, w)), Some(&id)) =
+                    (ops.first().and_then(|t| scalars.get(t)), ops.get(1))
+                {
+                    let lo = u64::from(ops.get(2).copied().unwrap_or(0));
+                    let hi = u64::from(ops.get(3).copied().unwrap_or(0));
+                    code.constants
+                        .entry((float, w, lo | hi << 32))
+                        .or_insert(id);
+                }
+            }
             op::LABEL => {
                 if let Some(f) = current.and_then(|f| code.funcs.get_mut(&f)) {
                     f.push(Vec::new());
@@ -318,6 +339,11 @@ pub(super) fn tie(
         };
         e.pos = p;
         for (k, v) in e.values.iter_mut().enumerate() {
+            // A constant wider than 32 bits or a float one: the code module's own OpConstant.
+            if let Some(id) = constant_key(v).and_then(|key| code.constants.get(&key)) {
+                *v = Value::Spirv(*id);
+                continue;
+            }
             let (Value::Llvm(text), Some(f)) = (&*v, fid) else {
                 continue;
             };
@@ -367,6 +393,30 @@ pub(super) fn tie(
         "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
     );
     Ok(())
+}
+
+/// The code-module constant a dbg operand stands for: an integer that needs 64 bits (the writer
+/// makes 32-bit ones itself), or `float`/`double` as LLVM prints them (`2.000000e+00`, or the
+/// double's bits in hex, `0x3FB99999A0000000`).
+fn constant_key(v: &Value) -> Option<(bool, u32, u64)> {
+    match v {
+        Value::Int(n) if i32::try_from(*n).is_err() && u32::try_from(*n).is_err() => {
+            Some((false, 64, i64::try_from(*n).ok()? as u64))
+        }
+        Value::Llvm(text) => {
+            let (ty, lit) = text.split_once(' ')?;
+            let x = match lit.strip_prefix("0x") {
+                Some(hex) => f64::from_bits(u64::from_str_radix(hex, 16).ok()?),
+                None => lit.parse::<f64>().ok()?,
+            };
+            match ty {
+                "double" => Some((true, 64, x.to_bits())),
+                "float" => Some((true, 32, u64::from((x as f32).to_bits()))),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The value nodes of a dbg intrinsic's location operand (one, or a DIArgList's), in order.
