@@ -571,7 +571,15 @@ fn into_places_in_function_instructions_where_spirv_val_accepts_them() {
         spirv_val(&out).unwrap_or_else(|e| panic!("{fl}: {e}"));
         let dis = disassemble(&out);
         assert_eq!(dis.matches("DebugDeclare").count(), nvars, "{fl}");
-        assert_eq!(dis.matches("DebugScope").count(), 1, "{fl}");
+        // One scope run over the whole body: a DebugScope at the start of each block (a
+        // DebugScope ends with its block).
+        let main = dis.split("%main = OpFunction").nth(1).unwrap();
+        let main = main.split("OpFunctionEnd").next().unwrap();
+        assert_eq!(
+            dis.matches("DebugScope").count(),
+            main.matches("OpLabel").count(),
+            "{fl}"
+        );
         let line = if fl == "shader100" {
             "DebugLine"
         } else {

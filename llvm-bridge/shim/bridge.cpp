@@ -11,6 +11,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -49,7 +50,7 @@ namespace {
   X(column) X(exportSymbols) X(configMacros) X(includePath) X(apinotes) X(isDecl) X(arg)        \
   X(isLocal) X(isDefinition) X(var) X(expr) X(entity) X(macinfoType) X(nodes) X(getter)          \
   X(setter) X(attributes) X(inlinedAt) X(isImplicitCode) X(args) X(header) X(operands)           \
-  X(intValue)
+  X(intValue) X(defInst) X(argNo) X(allocaNo)
 
 #define KINDS(X)                                                                                  \
   X(DICompileUnit) X(DIFile) X(DIBasicType) X(DIStringType) X(DIDerivedType) X(DICompositeType)   \
@@ -96,6 +97,10 @@ struct Out {
 struct Walker {
   Out &o;
   DenseMap<const Metadata *, uint32_t> ids;
+  // The number of each instruction of the function being walked, for `defInst` of values.
+  DenseMap<const Value *, uint32_t> inst_of;
+  // The ordinal of each alloca of that function (llvm-spirv makes them its OpVariables, in order).
+  DenseMap<const Value *, uint32_t> alloca_of;
   std::deque<const Metadata *> work;
   uint32_t nfields = 0;
   size_t nfields_at = 0;
@@ -181,6 +186,15 @@ struct Walker {
     if (auto *ci = dyn_cast<ConstantInt>(v->getValue()))
       if (ci->getBitWidth() <= 64)
         i(K_intValue, ci->getSExtValue());
+    // Where a local value comes from, so that a consumer can find it without a name.
+    auto found = inst_of.find(v->getValue());
+    if (found != inst_of.end())
+      i(K_defInst, found->second);
+    if (auto *a = dyn_cast<Argument>(v->getValue()))
+      i(K_argNo, a->getArgNo());
+    auto al = alloca_of.find(v->getValue());
+    if (al != alloca_of.end())
+      i(K_allocaNo, al->second);
     end();
   }
 
@@ -598,6 +612,14 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
     size_t count_at = o.mark();
     uint32_t first = inst_no;
     std::vector<uint32_t> block_sizes;
+    w.inst_of.clear();
+    w.alloca_of.clear();
+    uint32_t next_no = inst_no, allocas = 0;
+    for (Instruction &in : instructions(f)) {
+      w.inst_of[&in] = next_no++;
+      if (isa<AllocaInst>(in))
+        w.alloca_of[&in] = allocas++;
+    }
     for (BasicBlock &bb : f) {
       block_sizes.push_back(uint32_t(bb.size()));
       for (Instruction &in : bb) {

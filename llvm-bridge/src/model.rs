@@ -52,7 +52,7 @@ names! {
         spFlags, declaration, retainedNodes, thrownTypes, column, exportSymbols, configMacros,
         includePath, apinotes, isDecl, arg, isLocal, isDefinition, var, expr, entity,
         macinfoType, nodes, getter, setter, attributes, inlinedAt, isImplicitCode, args, header,
-        operands, intValue,
+        operands, intValue, defInst, argNo, allocaNo,
     }
 }
 

@@ -249,7 +249,7 @@ impl CodeInfo {
 }
 
 /// The result id of any instruction that has one, per the core grammar.
-fn any_result_id(insn: &binary::Insn<'_>) -> Option<u32> {
+pub(crate) fn any_result_id(insn: &binary::Insn<'_>) -> Option<u32> {
     if let Some(id) = result_id(insn) {
         return Some(id);
     }

@@ -37,7 +37,10 @@ pub struct Interned {
     pub strings: HashMap<String, u32>,
     pub consts: HashMap<u32, u32>,
     pub bools: [Option<u32>; 2],
+    pub undef: Option<u32>,
 }
+
+const OP_UNDEF: u16 = 1;
 
 /// The module being written: id allocation and the sections debug info adds.
 pub struct Emitter {
@@ -265,6 +268,18 @@ impl Emitter {
         let id = self.id();
         self.types.extend(insn(op::CONSTANT, &[ty, id, n]));
         self.interned.consts.insert(n, id);
+        id
+    }
+
+    /// An OpUndef of the 32-bit integer type: the value of a DebugValue whose value is undefined.
+    pub fn undef(&mut self) -> u32 {
+        if let Some(id) = self.interned.undef {
+            return id;
+        }
+        let ty = self.uint();
+        let id = self.id();
+        self.types.extend(insn(OP_UNDEF, &[ty, id]));
+        self.interned.undef = Some(id);
         id
     }
 

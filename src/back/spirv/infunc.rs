@@ -81,10 +81,13 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
         let inl = run
             .inlined
             .map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
-        if let Some((_, words)) =
-            w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
-        {
-            out.push(i, REST, &words);
+        for at in std::iter::once(i).chain(later_blocks(w, run.range)) {
+            if let Some((_, words)) = w.e.ext_words(
+                "DebugScope",
+                &[("Scope", V::Id(sc)), ("Inlined At", inl.clone())],
+            ) {
+                out.push(at, REST, &words);
+            }
         }
     }
     lines(w, &trusted, &mut out, &mut lost);
@@ -113,6 +116,23 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     closers(w, &cx, &trusted, &mut out);
     report(w, &lost, standalone);
     out
+}
+
+/// The insertion points of the blocks a run or row reaches past its first one: a DebugScope
+/// and a line end with their block, so such a record is said again at each of them.
+fn later_blocks(w: &Writer, range: crate::ir::CodeRange) -> Vec<usize> {
+    let (Some(a), Some(b)) = (spirv_pos(range.start), spirv_pos(range.end)) else {
+        return Vec::new();
+    };
+    let Some(first) = w.code.index_at(a) else {
+        return Vec::new();
+    };
+    w.code.insns[first + 1..]
+        .iter()
+        .take_while(|(o, _)| *o < b)
+        .filter(|(_, opcode)| *opcode == op::LABEL)
+        .filter_map(|(o, _)| w.code.insertion(*o))
+        .collect()
 }
 
 fn closers(w: &mut Writer, cx: &Context, trusted: &[bool], out: &mut Inserts) {
@@ -203,8 +223,9 @@ impl Context {
 }
 
 /// The events at one anchor, with the DebugScope/line instructions that put each under the
-/// scope and line it records. A context can be set only where nothing earlier is in force or
-/// where a run/row starts at the anchor anyway (else the earlier one would be split).
+/// scope and line it records (llvm-spirv reads an event's location from them). Where that
+/// splits a run or row already in force, the group ends by saying that one again, so the code
+/// after it keeps its own.
 #[derive(Default)]
 struct Group {
     words: Vec<u32>,
@@ -212,39 +233,47 @@ struct Group {
     started: bool,
     scope: Option<Option<InScope>>,
     line: Option<Option<Loc>>,
+    /// What was in force before the group (run/row started earlier).
+    prior_scope: Option<InScope>,
+    prior_line: Option<Loc>,
     set_scope: bool,
     set_line: bool,
+}
+
+fn scope_words(w: &mut Writer, (sc, inl): InScope) -> Vec<u32> {
+    let sc = w.id(sc);
+    let inl = inl.map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
+    w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
+        .map_or(Vec::new(), |(_, ws)| ws)
 }
 
 impl Group {
     fn context(&mut self, w: &mut Writer, cx: &Context, ev: &Event) {
         let Some(pos) = spirv_pos(ev.pos) else { return };
-        let (prior_scope, scope_starts) = cx.scope(pos);
-        let (prior_line, line_starts) = cx.line(pos);
+        let (prior_scope, _) = cx.scope(pos);
+        let (prior_line, _) = cx.line(pos);
         if !self.started {
             self.started = true;
             self.pos = pos;
             self.scope = Some(prior_scope);
             self.line = Some(prior_line);
+            self.prior_scope = prior_scope;
+            self.prior_line = prior_line;
         }
         let want_scope = ev.scope.map(|s| (Ref::Scope(s), ev.inlined));
-        if self.scope != Some(want_scope) && (prior_scope.is_none() || scope_starts) {
+        // Nothing is closed mid-run for an event that records no scope or line.
+        if self.scope != Some(want_scope) && (prior_scope.is_none() || want_scope.is_some()) {
             match want_scope {
-                Some((sc, inl)) => {
-                    let sc = w.id(sc);
-                    let inl = inl.map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
-                    if let Some((_, ws)) =
-                        w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
-                    {
-                        self.words.extend(ws);
-                    }
+                Some(sc) => {
+                    let ws = scope_words(w, sc);
+                    self.words.extend(ws);
                 }
                 None => self.words.extend(no_scope(w)),
             }
             self.scope = Some(want_scope);
             self.set_scope = true;
         }
-        if self.line != Some(ev.at) && (prior_line.is_none() || line_starts) {
+        if self.line != Some(ev.at) && (prior_line.is_none() || ev.at.is_some()) {
             match ev.at {
                 Some(at) => {
                     let ws = line_words(w, at, None, None);
@@ -257,13 +286,22 @@ impl Group {
         }
     }
 
-    /// The group's words, closed so that what it set does not run on past the anchor.
+    /// The group's words, closed so that what it set does not run on past the anchor: what was
+    /// in force before is said again, or the scope/line is ended, unless a run/row starts there.
     fn finish(mut self, w: &mut Writer, cx: &Context) -> Vec<u32> {
-        if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(None) {
-            self.words.extend(no_scope(w));
+        if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(self.prior_scope) {
+            let ws = match self.prior_scope {
+                Some(sc) => scope_words(w, sc),
+                None => no_scope(w),
+            };
+            self.words.extend(ws);
         }
-        if self.set_line && !cx.line(self.pos).1 && self.line != Some(None) {
-            self.words.extend(no_line(w));
+        if self.set_line && !cx.line(self.pos).1 && self.line != Some(self.prior_line) {
+            let ws = match self.prior_line {
+                Some(at) => line_words(w, at, None, None),
+                None => no_line(w),
+            };
+            self.words.extend(ws);
         }
         self.words
     }
@@ -487,15 +525,17 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
             continue;
         }
         lost.moved_lines += usize::from(moved(w, row.range.start, i));
-        // In a SPIR-V input a row without an end was an OpLine: it stays one in every set, so
-        // that it reads back without one (DebugLine would give it end = start).
-        let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
-            let file = file_string_cached(w, row.at.file, &mut last_file);
-            insn(op::LINE, &[file, row.at.line, row.at.column])
-        } else {
-            line_words(w, row.at, row.end_line, row.end_column)
-        };
-        out.push(i, REST, &words);
+        for at in std::iter::once(i).chain(later_blocks(w, row.range)) {
+            // In a SPIR-V input a row without an end was an OpLine: it stays one in every set,
+            // so that it reads back without one (DebugLine would give it end = start).
+            let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
+                let file = file_string_cached(w, row.at.file, &mut last_file);
+                insn(op::LINE, &[file, row.at.line, row.at.column])
+            } else {
+                line_words(w, row.at, row.end_line, row.end_column)
+            };
+            out.push(at, REST, &words);
+        }
     }
 }
 /// `file_string`, reusing the id of the previous call for the same file when that call had no
@@ -549,13 +589,29 @@ fn usable(w: &Writer, id: u32, at: usize, declare: bool) -> bool {
 
 fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32>)> {
     let i = place(w, trusted, ev.pos)?;
-    let Some(Value::Spirv(id)) = ev.values.first() else {
-        return None;
+    let mut declare = ev.kind == EventKind::Declare;
+    let value = match ev.values.first() {
+        Some(Value::Spirv(id)) if usable(w, *id, i, declare) => *id,
+        // A constant: a 32-bit OpConstant of its bits (i32 and narrower; wider ones are lost).
+        Some(Value::Int(n))
+            if !declare && (i32::try_from(*n).is_ok() || u32::try_from(*n).is_ok()) =>
+        {
+            w.e.constant(*n as u32)
+        }
+        // No location: an undefined value. DebugDeclare takes only a variable or parameter, so a
+        // declare of undef (the variable's storage is gone) becomes a DebugValue of undef.
+        Some(Value::Undef) => {
+            if declare {
+                declare = false;
+                w.ledger.approx(
+                    Ref::Var(ev.var),
+                    "a declare of an undefined address written as a DebugValue of OpUndef",
+                );
+            }
+            w.e.undef()
+        }
+        _ => return None,
     };
-    let declare = ev.kind == EventKind::Declare;
-    if !usable(w, *id, i, declare) {
-        return None;
-    }
     let var = w.id(Ref::Var(ev.var));
     let expr = match ev.expr {
         Some(e) => w.id(Ref::Expr(e)),
@@ -569,7 +625,7 @@ fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32
     };
     let args = [
         ("Local Variable", V::Id(var)),
-        (operand, V::Id(*id)),
+        (operand, V::Id(value)),
         ("Expression", V::Id(expr)),
         ("Indexes", idx),
     ];

@@ -9,7 +9,7 @@
 //! - `module`: the layout of a standalone module, or the weaving into a given one;
 //! - `ledger`: what the set cannot express, with the IR place.
 
-mod code;
+pub(crate) mod code;
 mod encode;
 mod infunc;
 pub mod ledger;

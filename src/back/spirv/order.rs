@@ -15,7 +15,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::code::CodeInfo;
 use super::encode::{Emitter, V};
 use super::ledger::Ledger;
-use crate::ir::{Handle, Module, Ref, Type, TypeKind};
+use crate::ir::{Handle, Module, Ref, Scope, ScopeKind, Type, TypeKind};
 use crate::spec::spirv::Flavour;
 
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +40,8 @@ pub struct Writer<'m> {
     pub void_fn: Option<u32>,
     /// DebugSource (or, in 0.99, OpString) per file, filled by `scopes`.
     pub sources: HashMap<u32, u32>,
+    /// Function declarations some definition names as its Declaration.
+    declared: HashSet<Handle<Scope>>,
 }
 
 impl<'m> Writer<'m> {
@@ -62,7 +64,24 @@ impl<'m> Writer<'m> {
             void_basic: None,
             void_fn: None,
             sources: HashMap::default(),
+            declared: m
+                .scopes
+                .iter()
+                .filter_map(|(_, s)| match &s.kind {
+                    ScopeKind::Function(f) => f.declaration,
+                    _ => None,
+                })
+                .collect(),
         }
+    }
+
+    /// Whether a method declaration is written as a DebugFunction without FlagIsDefinition
+    /// (Function DebugInfoNone) so that its composite can list it among its Members, where
+    /// spirv-val takes no DebugFunctionDeclaration (llvm-spirv reads both back as the same
+    /// DISubprogram). A declaration some definition names stays a DebugFunctionDeclaration, the
+    /// only kind a Declaration operand takes; it is not listed.
+    pub fn method_as_function(&self, h: Handle<Scope>) -> bool {
+        !self.declared.contains(&h)
     }
 
     pub fn literal(&self) -> bool {

@@ -206,6 +206,8 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     };
     let ty = match f.ty {
         Some(t) => V::Id(w.id(Ref::Type(t))),
+        // llvm-spirv-14 reads DebugInfoNone back as no type.
+        None if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug => V::Id(w.e.none()),
         None => {
             w.ledger.approx(
                 r,
@@ -223,18 +225,41 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     let linkage = f.linkage.clone().unwrap_or_default();
     args.push(("Linkage Name", V::Str(fit(w, r, &linkage, "linkage name"))));
     args.push(("Flags", V::Num(w.flags(r, s.flags))));
-    if decl {
-        return w.ext(r, "DebugFunctionDeclaration", &args);
+    // A method declaration listed among its composite's Members (`method_as_function`).
+    let listed = decl && w.method_as_function(h) && member_of_composite(w, s);
+    if decl && !listed {
+        let id = w.ext(r, "DebugFunctionDeclaration", &args);
+        if !f.templates.is_empty() {
+            if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug {
+                super::types::template_of(w, r, id, &f.templates);
+            } else {
+                w.ledger.dropped(
+                    r,
+                    "template parameters of a function declaration (spirv-val takes only a composite or a DebugFunction as a template's Target)",
+                );
+            }
+        }
+        return id;
     }
     args.push(("Scope Line", V::Num(f.scope_line.unwrap_or(0))));
-    let code = w.code.function_of(h).map_or(V::None, V::Id);
+    let code = match listed {
+        true => V::None,
+        false => w.code.function_of(h).map_or(V::None, V::Id),
+    };
     args.push(("Function", code));
     let declaration = match f.declaration {
         Some(d) => V::Id(w.id(Ref::Scope(d))),
         None => V::Absent,
     };
     args.push(("Declaration", declaration));
-    w.ext(r, "DebugFunction", &args)
+    let id = w.ext(r, "DebugFunction", &args);
+    super::types::template_of(w, r, id, &f.templates);
+    id
+}
+
+/// Whether a scope's parent is a composite type.
+pub fn member_of_composite(w: &Writer, s: &Scope) -> bool {
+    matches!(s.parent, Some(Ref::Type(t)) if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Composite { .. }))
 }
 
 pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {

@@ -182,7 +182,16 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             args.push(("Value, Name", V::Pairs(pairs)));
             w.ext(r, "DebugTypeEnum", &args)
         }
-        TypeKind::Composite { tag, elements, .. } => composite(w, h, *tag, elements),
+        TypeKind::Composite {
+            tag,
+            elements,
+            templates,
+            ..
+        } => {
+            let id = composite(w, h, *tag, elements);
+            template_of(w, Ref::Type(h), id, templates);
+            id
+        }
         TypeKind::Member {
             base, offset_bits, ..
         } => member(w, h, *base, *offset_bits),
@@ -546,6 +555,39 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
     }
 }
 
+/// The DebugTypeTemplate that gives the composite or function `target` its template parameters
+/// (llvm-spirv reads it back into the target's `templateParams`).
+pub fn template_of(w: &mut Writer, r: Ref, target: u32, params: &[Handle<Type>]) {
+    // spirv-val takes no DebugTypeTemplateParameterPack among the Parameters.
+    let m = w.m;
+    let is_pack = |p: &Handle<Type>| {
+        matches!(
+            m.types.get(*p).kind,
+            TypeKind::TemplateParam {
+                kind: TemplateParamKind::Pack,
+                ..
+            }
+        )
+    };
+    let keep: Vec<Handle<Type>> = params
+        .iter()
+        .copied()
+        .filter(|p| w.e.flavour == Flavour::SpirvDebug || !is_pack(p))
+        .collect();
+    if keep.len() != params.len() {
+        w.ledger.dropped(
+            r,
+            "template parameter packs (spirv-val takes none among a DebugTypeTemplate's Parameters)",
+        );
+    }
+    if keep.is_empty() {
+        return;
+    }
+    let ps = keep.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
+    let args = [("Target", V::Id(target)), ("Parameters", V::List(ps))];
+    w.e.ext("DebugTypeTemplate", &args);
+}
+
 /// Whether spirv-val accepts an element among a composite's Members.
 fn listable(w: &Writer, e: Ref) -> bool {
     match e {
@@ -554,7 +596,13 @@ fn listable(w: &Writer, e: Ref) -> bool {
             TypeKind::Inheritance { .. } => holds(w.e.flavour, Feature::Inheritance),
             _ => false,
         },
-        Ref::Scope(h) => matches!(w.m.scopes.get(h).kind, crate::ir::ScopeKind::Function(_)),
+        Ref::Scope(h) => match w.m.scopes.get(h).kind {
+            crate::ir::ScopeKind::Function(_) => true,
+            crate::ir::ScopeKind::FunctionDecl(_) => {
+                w.method_as_function(h) && super::scopes::member_of_composite(w, w.m.scopes.get(h))
+            }
+            _ => false,
+        },
         _ => false,
     }
 }

@@ -8,11 +8,14 @@
 
 use std::collections::HashMap;
 
+use llvm_bridge::model::{Key, Kind};
 use llvm_bridge::Model;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
-use crate::ir::{CodePos, CodeRange, Handle, LineRow, Module, ScopeKind, ScopeRun, Value};
+use crate::ir::{
+    CodePos, CodeRange, Handle, LineRow, Module, ScopeKind, ScopeRun, TypeKind, Value,
+};
 use crate::spirv::binary::{op, Module as Bin};
 use crate::spirv::normal::NormalForm;
 
@@ -26,6 +29,14 @@ struct Code {
     globals: HashMap<String, u32>,
     /// Function id → local names → ids.
     locals: HashMap<u32, HashMap<String, u32>>,
+    /// Function id → its OpFunctionParameter ids, in order.
+    params: HashMap<u32, Vec<u32>>,
+    /// Function id → its OpVariable ids, in order.
+    vars: HashMap<u32, Vec<u32>>,
+    /// Normal-form offset of an instruction inside a function → its result id.
+    results: HashMap<u32, u32>,
+    /// Scalar OpConstants by (is float, bit width, bits).
+    constants: HashMap<(bool, u32, u64), u32>,
 }
 
 fn index(words: &[u32], name: &str) -> Result<Code, Error> {
@@ -48,7 +59,13 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
         funcs: HashMap::new(),
         globals: HashMap::new(),
         locals: HashMap::new(),
+        params: HashMap::new(),
+        vars: HashMap::new(),
+        results: HashMap::new(),
+        constants: HashMap::new(),
     };
+    // Scalar types: id → (is float, width).
+    let mut scalars: HashMap<u32, (bool, u32)> = HashMap::new();
     let mut current: Option<u32> = None;
     for (i, insn) in bin.insns.iter().enumerate() {
         let ops = insn.operands();
@@ -67,13 +84,29 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                 code.funcs.insert(id, Vec::new());
             }
             op::FUNCTION_END => current = None,
+            op::TYPE_INT | op::TYPE_FLOAT => {
+                if let (Some(&id), Some(&w)) = (ops.first(), ops.get(1)) {
+                    scalars.insert(id, (insn.opcode() == op::TYPE_FLOAT, w));
+                }
+            }
+            op::CONSTANT if current.is_none() => {
+                if let (Some(&(float, w)), Some(&id)) =
+                    (ops.first().and_then(|t| scalars.get(t)), ops.get(1))
+                {
+                    let lo = u64::from(ops.get(2).copied().unwrap_or(0));
+                    let hi = u64::from(ops.get(3).copied().unwrap_or(0));
+                    code.constants
+                        .entry((float, w, lo | hi << 32))
+                        .or_insert(id);
+                }
+            }
             op::LABEL => {
                 if let Some(f) = current.and_then(|f| code.funcs.get_mut(&f)) {
                     f.push(Vec::new());
                 }
             }
             opcode => {
-                let result = crate::spirv::binary::result_id(insn);
+                let result = crate::back::spirv::code::any_result_id(insn);
                 match (current, result) {
                     (None, Some(id)) if opcode == op::VARIABLE => {
                         if let Some(n) = by_id.get(&id) {
@@ -85,6 +118,16 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                             code.locals.entry(f).or_default().insert(n.clone(), id);
                         }
                         let start = nf.offsets.get(i).copied().flatten();
+                        if let (Some(id), Some(s)) = (r, start) {
+                            code.results.insert(s, id);
+                            match opcode {
+                                op::FUNCTION_PARAMETER => {
+                                    code.params.entry(f).or_default().push(id)
+                                }
+                                op::VARIABLE => code.vars.entry(f).or_default().push(id),
+                                _ => {}
+                            }
+                        }
                         let block = code.funcs.get_mut(&f).and_then(|b| b.last_mut());
                         if let (Some(s), Some(b)) = (start, block) {
                             b.push((s, s + insn.words.len() as u32));
@@ -109,8 +152,12 @@ pub(super) fn tie(
     let words = crate::front::spirv::words(code_bytes, code_name)?;
     let code = index(&words, code_name)?;
     let dbg: std::collections::HashSet<u32> = model.intrinsics.iter().map(|x| x.inst).collect();
+    let by_inst: HashMap<u32, &llvm_bridge::model::Intrinsic> =
+        model.intrinsics.iter().map(|x| (x.inst, x)).collect();
     // @iN → (span, SPIR-V function id).
     let mut map: HashMap<u32, (Span, u32)> = HashMap::new();
+    // The @iN of blocks whose code instructions and SPIR-V instructions pair one to one.
+    let mut exact: std::collections::HashSet<u32> = std::collections::HashSet::new();
     let mut fn_ids: HashMap<String, u32> = HashMap::new();
     for f in model.functions.iter().filter(|f| !f.is_declaration) {
         let Some(&fid) = code.names.get(&f.name) else {
@@ -144,6 +191,9 @@ pub(super) fn tie(
                 continue;
             }
             let (nl, ns) = (code_insns.len(), spans.len());
+            if nl == ns {
+                exact.extend(code_insns.iter().copied());
+            }
             let ks: Vec<usize> = (0..nl)
                 .map(|j| {
                     if nl == 1 {
@@ -201,6 +251,22 @@ pub(super) fn tie(
         if let Some(Value::Llvm(b)) = &v.binding {
             if let Some(&id) = b.strip_prefix('@').and_then(|n| code.globals.get(n)) {
                 v.binding = Some(Value::Spirv(id));
+            }
+        }
+    }
+    // Template values that are globals or functions (`i32* @i`): their OpVariable/OpFunction.
+    for i in 0..m.types.len() {
+        let t = m.types.get_mut(Handle::new(i as u32));
+        if let TypeKind::TemplateParam {
+            value: Some(v @ Value::Llvm(_)),
+            ..
+        } = &mut t.kind
+        {
+            let Value::Llvm(text) = &*v else { continue };
+            let name = text.rsplit(' ').next().and_then(|n| n.strip_prefix('@'));
+            let id = name.and_then(|n| code.globals.get(n).or_else(|| code.names.get(n)));
+            if let Some(&id) = id {
+                *v = Value::Spirv(id);
             }
         }
     }
@@ -267,14 +333,39 @@ pub(super) fn tie(
             CodePos::Llvm(i) => map.get(&i).map(|x| x.1),
             _ => None,
         };
+        let sources = match e.pos {
+            CodePos::Llvm(i) => value_nodes(model, &by_inst, i),
+            _ => Vec::new(),
+        };
         e.pos = p;
-        for v in &mut e.values {
-            if let (Value::Llvm(text), Some(f)) = (&*v, fid) {
-                // `i32* %x.addr` → the id OpName calls `x.addr`.
-                let name = text.rsplit(' ').next().unwrap_or("").strip_prefix('%');
-                if let Some(&id) = name.and_then(|n| code.locals.get(&f)?.get(n)) {
-                    *v = Value::Spirv(id);
-                }
+        for (k, v) in e.values.iter_mut().enumerate() {
+            // A constant wider than 32 bits or a float one: the code module's own OpConstant.
+            if let Some(id) = constant_key(v).and_then(|key| code.constants.get(&key)) {
+                *v = Value::Spirv(*id);
+                continue;
+            }
+            let (Value::Llvm(text), Some(f)) = (&*v, fid) else {
+                continue;
+            };
+            // `i32* %x.addr` → the id OpName calls `x.addr`; an unnamed value (`%5`) → the
+            // result of its defining instruction's partner (blocks paired one to one), the
+            // function's parameter of its number, or the OpVariable of its alloca's ordinal.
+            let name = text.rsplit(' ').next().unwrap_or("").strip_prefix('%');
+            let node = sources.get(k).filter(|&&n| n != 0).map(|&n| model.node(n));
+            let by_name = name.and_then(|n| code.locals.get(&f)?.get(n)).copied();
+            let by_def = node
+                .and_then(|n| n.int(Key::defInst))
+                .and_then(|d| u32::try_from(d).ok())
+                .filter(|d| exact.contains(d))
+                .and_then(|d| code.results.get(&map.get(&d)?.0 .0).copied());
+            let by_arg = node
+                .and_then(|n| n.int(Key::argNo))
+                .and_then(|a| code.params.get(&f)?.get(usize::try_from(a).ok()?).copied());
+            let by_alloca = node
+                .and_then(|n| n.int(Key::allocaNo))
+                .and_then(|a| code.vars.get(&f)?.get(usize::try_from(a).ok()?).copied());
+            if let Some(id) = by_name.or(by_def).or(by_arg).or(by_alloca) {
+                *v = Value::Spirv(id);
             }
         }
         m.events.push(e);
@@ -302,6 +393,51 @@ pub(super) fn tie(
         "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
     );
     Ok(())
+}
+
+/// The code-module constant a dbg operand stands for: an integer that needs 64 bits (the writer
+/// makes 32-bit ones itself), or `float`/`double` as LLVM prints them (`2.000000e+00`, or the
+/// double's bits in hex, `0x3FB99999A0000000`).
+fn constant_key(v: &Value) -> Option<(bool, u32, u64)> {
+    match v {
+        Value::Int(n) if i32::try_from(*n).is_err() && u32::try_from(*n).is_err() => {
+            Some((false, 64, i64::try_from(*n).ok()? as u64))
+        }
+        Value::Llvm(text) => {
+            let (ty, lit) = text.split_once(' ')?;
+            let x = match lit.strip_prefix("0x") {
+                Some(hex) => f64::from_bits(u64::from_str_radix(hex, 16).ok()?),
+                None => lit.parse::<f64>().ok()?,
+            };
+            match ty {
+                "double" => Some((true, 64, x.to_bits())),
+                "float" => Some((true, 32, u64::from((x as f32).to_bits()))),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The value nodes of a dbg intrinsic's location operand (one, or a DIArgList's), in order.
+fn value_nodes(
+    model: &Model,
+    by_inst: &HashMap<u32, &llvm_bridge::model::Intrinsic>,
+    inst: u32,
+) -> Vec<u32> {
+    let Some(Some(id)) = by_inst.get(&inst).and_then(|x| x.args.first()) else {
+        return Vec::new();
+    };
+    let n = model.node(*id);
+    match n.kind {
+        Kind::DIArgList => n
+            .refs(Key::args)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| a.unwrap_or(0))
+            .collect(),
+        _ => vec![*id],
+    }
 }
 
 /// Sorts rows by start, keeps one row per start (the last), extends a row over the next when
