@@ -22,10 +22,12 @@ fn md5(f: &File) -> Option<[u8; 16]> {
 
 pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding) -> LineProgram {
     let primary = u.file.map(|f| m.files.get(f));
-    let dir = primary
-        .and_then(|f| f.directory.clone())
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| ".".into());
+    // A primary file without a directory keeps none: an empty directory 0, which the reader
+    // takes as no directory.
+    let dir = match primary {
+        Some(f) => f.directory.clone().unwrap_or_default(),
+        None => ".".into(),
+    };
     let name = primary
         .map(|f| f.name.clone())
         .filter(|n| !n.is_empty())

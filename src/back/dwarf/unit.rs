@@ -47,6 +47,8 @@ pub(super) struct Builder<'m, 'd> {
     signature_only: std::collections::HashSet<Handle<Type>>,
     /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
     pub run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
+    /// The expressions of the events (SPIR-V), sorted, each once.
+    pub event_exprs: Vec<Handle<crate::ir::Expr>>,
 }
 
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md); LLVM
@@ -99,6 +101,7 @@ fn build_once(
         offsets,
         used_refs: false,
         run_ranges: run_ranges(m),
+        event_exprs: super::spirv::event_exprs(m),
         signature_only: signature_only(m),
         concrete: HashMap::new(),
         inlined_only: inlined_only(m),
@@ -412,6 +415,10 @@ impl Builder<'_, '_> {
         }
     }
 
+    pub(super) fn set_string(&mut self, d: Die, at: DwAt, s: &str) {
+        self.set_str(d, at, Some(s));
+    }
+
     fn set_str(&mut self, d: Die, at: DwAt, s: Option<&str>) {
         if let Some(s) = s {
             let id = self.dwarf.strings.add(nul_free(s));
@@ -704,6 +711,7 @@ impl Builder<'_, '_> {
             );
         }
         self.set_extra(d, Ref::Unit(h), &u.extra);
+        super::spirv::unit_attrs(self, d, ui);
         // Retained types are children of the unit already; nothing more to say.
     }
 
@@ -768,6 +776,11 @@ impl Builder<'_, '_> {
                 }
             }
             Ref::CallSite(c) => self.fill_call_site(d, c),
+            _ => {}
+        }
+        match r {
+            Ref::Scope(_) => super::spirv::runs(self, d, r),
+            Ref::Var(v) => super::spirv::events(self, d, v),
             _ => {}
         }
     }
@@ -902,6 +915,7 @@ impl Builder<'_, '_> {
                         );
                     }
                     self.set_size(d, el.size);
+                    self.set_ref(d, vendor::DW_AT_DWARV_ELEMENT, tref(*element));
                     self.set(
                         d,
                         vendor::DW_AT_LLVM_VECTOR_SIZE,
@@ -1001,6 +1015,7 @@ impl Builder<'_, '_> {
                 }
                 if ty.size.is_none() && !ty.flags.has("fwd_decl") {
                     self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
+                    self.set(d, vendor::DW_AT_DWARV_NO_SIZE, AttributeValue::FlagPresent);
                 }
             }
             TypeKind::Member {
@@ -1308,6 +1323,13 @@ impl Builder<'_, '_> {
             }
             if !self.signature_only.contains(&ty) {
                 self.set_ref(d, vendor::DW_AT_DWARV_FUNCTION_TYPE, Some(Ref::Type(ty)));
+            } else {
+                let fl = m.types.get(ty).flags;
+                self.set_udata(
+                    d,
+                    vendor::DW_AT_DWARV_SIGNATURE_FLAGS,
+                    (!fl.is_empty()).then_some(fl.bits),
+                );
             }
         }
         if decl {

@@ -1,0 +1,329 @@
+//! DWARF written from SPIR-V (`back::dwarf::spirv`, marked by `DW_AT_dwarv_spirv_set` on its
+//! units) read back to the IR the SPIR-V reader gave: addresses become word offsets (address /
+//! 4), and the exact scope runs, line spans, declare/value events and module records replace
+//! what the native forms approximate (ranges derived from the runs, location lists derived from
+//! the events). Bad vendor bytes are reader errors.
+
+use gimli::leb128::read;
+use gimli::{EndianSlice, LittleEndian};
+
+use super::{fail, DResult};
+use crate::dwarf::{decode_expr, AmdOps, Encoding, OffsetRefs};
+use crate::ir::{
+    self, BuildId, CodePos, CodeRange, Event, EventKind, Expr, Handle, Link, Loc, RawAttr, Ref,
+    ScopeKind, ScopeRun, Source, SourceFormat, Value,
+};
+use crate::spec::dwarf_vendor as v;
+
+fn take(extra: &mut Vec<RawAttr>, at: gimli::DwAt) -> Option<Vec<u8>> {
+    let i = extra.iter().position(|a| a.attr == at.0)?;
+    Some(extra.remove(i).bytes)
+}
+
+fn text(extra: &mut Vec<RawAttr>, at: gimli::DwAt) -> Option<String> {
+    take(extra, at).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// A cursor over one vendor block; errors name the attribute.
+struct Bytes<'a> {
+    r: EndianSlice<'a, LittleEndian>,
+    what: &'static str,
+}
+
+impl<'a> Bytes<'a> {
+    fn new(b: &'a [u8], what: &'static str) -> Self {
+        Bytes {
+            r: EndianSlice::new(b, LittleEndian),
+            what,
+        }
+    }
+    fn more(&self) -> bool {
+        !self.r.is_empty()
+    }
+    fn u(&mut self) -> DResult<u64> {
+        read::unsigned(&mut self.r)
+            .map_err(|e| fail(".debug_info", 0, format!("{}: {e}", self.what)))
+    }
+    fn u32(&mut self) -> DResult<u32> {
+        let n = self.u()?;
+        u32::try_from(n)
+            .map_err(|_| fail(".debug_info", 0, format!("{}: {n} over 32 bits", self.what)))
+    }
+    fn s(&mut self) -> DResult<i64> {
+        read::signed(&mut self.r).map_err(|e| fail(".debug_info", 0, format!("{}: {e}", self.what)))
+    }
+    fn bytes(&mut self, n: u64) -> DResult<&'a [u8]> {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if n > self.r.len() {
+            return Err(fail(".debug_info", 0, format!("{}: truncated", self.what)));
+        }
+        let (head, rest) = self.r.slice().split_at(n);
+        self.r = EndianSlice::new(rest, LittleEndian);
+        Ok(head)
+    }
+    fn range(&mut self) -> DResult<CodeRange> {
+        let (s, e) = (self.u32()?, self.u32()?);
+        Ok(CodeRange {
+            start: CodePos::Spirv(s),
+            end: CodePos::Spirv(e),
+        })
+    }
+}
+
+/// Applies the SPIR-V records when the module's units carry them.
+pub(super) fn apply(m: &mut ir::Module) -> DResult<()> {
+    let mut set = None;
+    for u in m.units.values_mut() {
+        if let Some(s) = text(&mut u.extra, v::DW_AT_DWARV_SPIRV_SET) {
+            set = Some(s);
+        }
+    }
+    let Some(set) = set else { return Ok(()) };
+    m.source = Source {
+        format: SourceFormat::Spirv,
+        flavour: Some(set),
+    };
+    positions(m);
+    // Ranges and runs derived from the scope runs give way to the runs themselves.
+    m.scope_runs.clear();
+    for s in m.scopes.values_mut() {
+        match &mut s.kind {
+            ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) => f.ranges.clear(),
+            ScopeKind::LexicalBlock { ranges } => ranges.clear(),
+            _ => {}
+        }
+    }
+    for i in 0..m.units.len() {
+        let h = Handle::new(i as u32);
+        m.units.get_mut(h).ranges.clear();
+        if let Some(b) = take(&mut m.units.get_mut(h).extra, v::DW_AT_DWARV_RUNS) {
+            runs(m, &b, Ref::Unit(h))?;
+        }
+    }
+    for i in 0..m.scopes.len() {
+        let h = Handle::new(i as u32);
+        if let Some(b) = take(&mut m.scopes.get_mut(h).extra, v::DW_AT_DWARV_RUNS) {
+            runs(m, &b, Ref::Scope(h))?;
+        }
+    }
+    let mut exprs = Vec::new();
+    if !m.units.is_empty() {
+        module_records(m, Handle::new(0))?;
+        if let Some(b) = take(
+            &mut m.units.get_mut(Handle::new(0)).extra,
+            v::DW_AT_DWARV_EVENT_EXPRS,
+        ) {
+            let mut c = Bytes::new(&b, "DW_AT_dwarv_event_exprs");
+            while c.more() {
+                let len = c.u()?;
+                let enc = Encoding {
+                    address_size: 8,
+                    offset_size: 4,
+                    amd: AmdOps::Raw,
+                };
+                let ops = decode_expr(c.bytes(len)?, &enc, &mut OffsetRefs).map_err(|e| {
+                    fail(".debug_info", 0, format!("DW_AT_dwarv_event_exprs: {e:?}"))
+                })?;
+                exprs.push(m.exprs.push(Expr { ops }));
+            }
+        }
+    }
+    for i in 0..m.vars.len() {
+        let h = Handle::new(i as u32);
+        if let Some(b) = take(&mut m.vars.get_mut(h).extra, v::DW_AT_DWARV_EVENTS) {
+            events(m, &b, h, &exprs)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every address of the module as a word offset.
+fn positions(m: &mut ir::Module) {
+    let w = |p: &mut CodePos| {
+        if let CodePos::Addr(a) = *p {
+            *p = CodePos::Spirv(u32::try_from(a / 4).unwrap_or(u32::MAX));
+        }
+    };
+    let r = |x: &mut CodeRange| {
+        w(&mut x.start);
+        w(&mut x.end);
+    };
+    m.lines.iter_mut().for_each(|l| r(&mut l.range));
+    m.scope_runs.iter_mut().for_each(|s| r(&mut s.range));
+    for l in m.loclists.values_mut() {
+        l.entries.iter_mut().for_each(|e| {
+            if let Some(x) = &mut e.range {
+                r(x)
+            }
+        });
+    }
+    for l in m.labels.values_mut() {
+        l.pos.iter_mut().for_each(w);
+    }
+}
+
+fn runs(m: &mut ir::Module, b: &[u8], scope: Ref) -> DResult<()> {
+    let mut c = Bytes::new(b, "DW_AT_dwarv_runs");
+    while c.more() {
+        let range = c.range()?;
+        m.scope_runs.push(ScopeRun {
+            range,
+            scope,
+            inlined: None,
+        });
+    }
+    Ok(())
+}
+
+/// Line spans, build id, storage path and link records, on the first unit.
+fn module_records(m: &mut ir::Module, u: Handle<ir::Unit>) -> DResult<()> {
+    let e = &mut m.units.get_mut(u).extra;
+    let spans = take(e, v::DW_AT_DWARV_LINE_SPANS);
+    let build_id = text(e, v::DW_AT_DWARV_BUILD_ID);
+    let build_flags = take(e, v::DW_AT_DWARV_BUILD_FLAGS);
+    let storage = text(e, v::DW_AT_DWARV_STORAGE_PATH);
+    let link_id = text(e, v::DW_AT_DWARV_LINK_ID);
+    let link_path = text(e, v::DW_AT_DWARV_LINK_PATH);
+    if let Some(id) = build_id {
+        let flags = match build_flags {
+            Some(b) => Bytes::new(&b, "DW_AT_dwarv_build_flags").u32()?,
+            None => 0,
+        };
+        m.info.build_id = Some(BuildId { id, flags });
+    }
+    m.info.storage_path = storage;
+    m.info.link = link_id.map(|build_id| Link {
+        build_id,
+        storage_path: link_path,
+    });
+    if let Some(b) = spans {
+        let mut c = Bytes::new(&b, "DW_AT_dwarv_line_spans");
+        while c.more() {
+            let range = c.range()?;
+            let (line, column) = (c.u32()?, c.u32()?);
+            let opt = |n: u32| n.checked_sub(1);
+            let (end_line, end_column) = (opt(c.u32()?), opt(c.u32()?));
+            let row = m.lines.iter_mut().find(|r| {
+                r.range == range
+                    && r.at.line == line
+                    && r.at.column == column
+                    && r.end_line.is_none()
+                    && r.end_column.is_none()
+            });
+            match row {
+                Some(r) => {
+                    r.end_line = end_line;
+                    r.end_column = end_column;
+                }
+                None => {
+                    return Err(fail(
+                        ".debug_info",
+                        0,
+                        "DW_AT_dwarv_line_spans: a span of no line row",
+                    ))
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The unit a scope chain ends in.
+fn unit_of(m: &ir::Module, mut r: Option<Ref>) -> Option<Handle<ir::Unit>> {
+    for _ in 0..256 {
+        r = match r? {
+            Ref::Unit(u) => return Some(u),
+            Ref::Scope(s) => {
+                let sc = m.scopes.get(s);
+                match (sc.parent, sc.function().and_then(|f| f.unit)) {
+                    (None, Some(u)) => return Some(u),
+                    (p, _) => p,
+                }
+            }
+            Ref::Type(t) => m.types.get(t).scope,
+            _ => None,
+        };
+    }
+    None
+}
+
+fn events(
+    m: &mut ir::Module,
+    b: &[u8],
+    var: Handle<ir::Variable>,
+    exprs: &[Handle<Expr>],
+) -> DResult<()> {
+    let (vscope, vat) = {
+        let x = m.vars.get(var);
+        (x.scope, x.at)
+    };
+    let unit_file = unit_of(m, vscope).and_then(|u| m.units.get(u).file);
+    let mut c = Bytes::new(b, "DW_AT_dwarv_events");
+    let bad = |what: &str| fail(".debug_info", 0, format!("DW_AT_dwarv_events: {what}"));
+    while c.more() {
+        let kind = match c.u()? {
+            0 => EventKind::Declare,
+            1 => EventKind::Value,
+            2 => EventKind::Addr,
+            _ => return Err(bad("unknown event kind")),
+        };
+        let pos = CodePos::Spirv(c.u32()?);
+        let n = c.u()?;
+        let mut values = Vec::new();
+        for _ in 0..n.min(1 << 16) {
+            values.push(match c.u()? {
+                0 => Value::Spirv(c.u32()?),
+                1 => Value::Int(c.s()?.into()),
+                2 => Value::Undef,
+                _ => return Err(bad("unknown operand kind")),
+            });
+        }
+        let expr = match c.u()? {
+            0 => None,
+            k => Some(
+                *exprs
+                    .get(k as usize - 1)
+                    .ok_or_else(|| bad("names no expression of DW_AT_dwarv_event_exprs"))?,
+            ),
+        };
+        let n = c.u()?;
+        let mut indexes = Vec::new();
+        for _ in 0..n.min(1 << 16) {
+            indexes.push(c.u32()?);
+        }
+        let scope = match c.u()? {
+            0 => None,
+            _ => match vscope {
+                Some(Ref::Scope(s)) => Some(s),
+                _ => return Err(bad("the variable has no scope")),
+            },
+        };
+        let at = match c.u()? {
+            0 => None,
+            k => {
+                let file = match k {
+                    1 => vat.and_then(|l| l.file),
+                    2 => scope.and_then(|s| m.scopes.get(s).at).and_then(|l| l.file),
+                    _ => unit_file,
+                };
+                Some(Loc {
+                    file,
+                    line: c.u32()?,
+                    column: c.u32()?,
+                })
+            }
+        };
+        m.events.push(Event {
+            kind,
+            pos,
+            var,
+            values,
+            expr,
+            indexes,
+            scope,
+            inlined: None,
+            at,
+        });
+    }
+    Ok(())
+}
