@@ -92,9 +92,13 @@ pub const DW_AT_DWARV_EVENT_EXPRS: DwAt = DwAt(0x3d21);
 pub const DW_AT_DWARV_ELEMENT: DwAt = DwAt(0x3d22);
 /// Flags of a function's signature type, which has no DIE of its own.
 pub const DW_AT_DWARV_SIGNATURE_FLAGS: DwAt = DwAt(0x3d23);
-/// A composite without a size that is no forward declaration (the DW_AT_declaration beside
-/// it is there because DWARF wants a size for a complete type).
-pub const DW_AT_DWARV_NO_SIZE: DwAt = DwAt(0x3d24);
+/// The DW_AT_declaration beside it says what the DIE is (a composite without a size, which
+/// DWARF would take as complete; a function declaration), not the IR's fwd_decl flag.
+pub const DW_AT_DWARV_NOT_FWD_DECL: DwAt = DwAt(0x3d24);
+/// A type of a module from SPIR-V that has no scope (it is written under the first unit).
+pub const DW_AT_DWARV_NO_SCOPE: DwAt = DwAt(0x3d25);
+/// The address size of a module from SPIR-V (its addressing model; 0: none, a Logical module).
+pub const DW_AT_DWARV_ADDRESS_SIZE: DwAt = DwAt(0x3d26);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

@@ -98,6 +98,12 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
             );
         }
         let info = &m.info;
+        let size = info.address_size.map_or(0, u64::from);
+        b.set(
+            d,
+            vendor::DW_AT_DWARV_ADDRESS_SIZE,
+            AttributeValue::Udata(size),
+        );
         if let Some(id) = &info.build_id {
             b.set_string(d, vendor::DW_AT_DWARV_BUILD_ID, &id.id);
             if id.flags != 0 {
@@ -119,6 +125,21 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
         }
     }
     runs(b, d, Ref::Unit(Handle::new(ui as u32)));
+}
+
+/// Marks a type without a scope or a function without a unit (DWARF puts them in a unit,
+/// which the reader would take as theirs).
+pub(super) fn no_scope(b: &mut Builder, d: Die, r: Ref) {
+    let m = b.m;
+    let none = match r {
+        Ref::Type(t) => m.types.get(t).scope.is_none(),
+        // A function's unit (the reader takes the DIE's unit).
+        Ref::Scope(s) => m.scopes.get(s).function().is_some_and(|f| f.unit.is_none()),
+        _ => false,
+    };
+    if from_spirv(m) && none {
+        b.set(d, vendor::DW_AT_DWARV_NO_SCOPE, AttributeValue::FlagPresent);
+    }
 }
 
 /// The exact scope runs of a unit, function or block.

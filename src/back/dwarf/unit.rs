@@ -779,8 +779,12 @@ impl Builder<'_, '_> {
             _ => {}
         }
         match r {
-            Ref::Scope(_) => super::spirv::runs(self, d, r),
+            Ref::Scope(_) => {
+                super::spirv::runs(self, d, r);
+                super::spirv::no_scope(self, d, r);
+            }
             Ref::Var(v) => super::spirv::events(self, d, v),
+            Ref::Type(_) => super::spirv::no_scope(self, d, r),
             _ => {}
         }
     }
@@ -1015,7 +1019,11 @@ impl Builder<'_, '_> {
                 }
                 if ty.size.is_none() && !ty.flags.has("fwd_decl") {
                     self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
-                    self.set(d, vendor::DW_AT_DWARV_NO_SIZE, AttributeValue::FlagPresent);
+                    self.set(
+                        d,
+                        vendor::DW_AT_DWARV_NOT_FWD_DECL,
+                        AttributeValue::FlagPresent,
+                    );
                 }
             }
             TypeKind::Member {
@@ -1334,6 +1342,13 @@ impl Builder<'_, '_> {
         }
         if decl {
             self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
+            if !m.scopes.get(s).flags.has("fwd_decl") {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_NOT_FWD_DECL,
+                    AttributeValue::FlagPresent,
+                );
+            }
         }
         self.set_udata(
             d,
@@ -1683,6 +1698,10 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
 
 /// Function types referenced only as functions' signatures (see `Builder::signature_only`).
 fn signature_only(m: &Module) -> std::collections::HashSet<Handle<Type>> {
+    // SPIR-V function types are written as they are (the reader takes them back exactly).
+    if super::spirv::from_spirv(m) {
+        return Default::default();
+    }
     let mut sig: std::collections::HashSet<Handle<Type>> = m
         .scopes
         .values()

@@ -1250,7 +1250,6 @@ impl Walker<'_, '_> {
                 }
                 Some(b)
             }
-            None if tag == dw::DW_TAG_member && die.has(dw::DW_AT_byte_size) => None,
             None => self.bound(u, unit, cur, die, dw::DW_AT_byte_size, 8)?,
         };
         let base = if tag == dw::DW_TAG_subroutine_type || tag == dw::DW_TAG_enumeration_type {
@@ -1631,13 +1630,21 @@ impl Walker<'_, '_> {
             None => self.string(u, unit, die, dw::DW_AT_MIPS_linkage_name)?,
         };
         let ret = self.type_ref(unit, die, dw::DW_AT_type)?;
-        let sig = self.m.types.push(Type::new(TypeKind::Function {
-            ret,
-            params: Vec::new(),
-            variadic: false,
-            calling_convention: 0,
-        }));
-        frame.sig = Some(sig);
+        // dwarv names the function type when it has a DIE; else it is built from DW_AT_type
+        // and the formal parameters.
+        let sig = match self.type_ref(unit, die, vendor::DW_AT_DWARV_FUNCTION_TYPE)? {
+            Some(t) => t,
+            None => {
+                let sig = self.m.types.push(Type::new(TypeKind::Function {
+                    ret,
+                    params: Vec::new(),
+                    variadic: false,
+                    calling_convention: 0,
+                }));
+                frame.sig = Some(sig);
+                sig
+            }
+        };
         let declaration = match self.reference(unit, die, dw::DW_AT_specification)? {
             Some(Ref::Scope(s)) => Some(s),
             Some(_) => {

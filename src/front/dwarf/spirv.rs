@@ -93,9 +93,14 @@ pub(super) fn apply(m: &mut ir::Module) -> DResult<()> {
             _ => {}
         }
     }
+    // The machine is the writer's container (x86-64), not the module's.
+    m.info.machine = None;
     for i in 0..m.units.len() {
         let h = Handle::new(i as u32);
-        m.units.get_mut(h).ranges.clear();
+        let un = m.units.get_mut(h);
+        un.ranges.clear();
+        // DW_AT_low_pc 0: the writer's base for a unit without ranges.
+        un.extra.retain(|a| a.attr != gimli::DW_AT_low_pc.0);
         if let Some(b) = take(&mut m.units.get_mut(h).extra, v::DW_AT_DWARV_RUNS) {
             runs(m, &b, Ref::Unit(h))?;
         }
@@ -184,6 +189,10 @@ fn module_records(m: &mut ir::Module, u: Handle<ir::Unit>) -> DResult<()> {
     let storage = text(e, v::DW_AT_DWARV_STORAGE_PATH);
     let link_id = text(e, v::DW_AT_DWARV_LINK_ID);
     let link_path = text(e, v::DW_AT_DWARV_LINK_PATH);
+    if let Some(b) = take(e, v::DW_AT_DWARV_ADDRESS_SIZE) {
+        let n = Bytes::new(&b, "DW_AT_dwarv_address_size").u()?;
+        m.info.address_size = u8::try_from(n).ok().filter(|n| *n != 0);
+    }
     if let Some(id) = build_id {
         let flags = match build_flags {
             Some(b) => Bytes::new(&b, "DW_AT_dwarv_build_flags").u32()?,

@@ -129,7 +129,10 @@ pub(super) fn apply(m: &mut ir::Module) {
         let t = m.types.get_mut(Handle::new(i as u32));
         let e = &mut t.extra;
         flags(e, &mut t.flags);
-        if take_flag(e, v::DW_AT_DWARV_NO_SIZE) {
+        if take_flag(e, v::DW_AT_DWARV_NO_SCOPE) {
+            t.scope = None;
+        }
+        if take_flag(e, v::DW_AT_DWARV_NOT_FWD_DECL) {
             t.flags.bits &= !Flags::bit(5).bits;
         }
         if let Some(col) = take_u(&mut t.extra, v::DW_AT_DWARV_MATRIX) {
@@ -164,7 +167,14 @@ pub(super) fn apply(m: &mut ir::Module) {
         let s = m.scopes.get_mut(Handle::new(i as u32));
         let e = &mut s.extra;
         flags(e, &mut s.flags);
+        let no_unit = take_flag(e, v::DW_AT_DWARV_NO_SCOPE);
+        if take_flag(e, v::DW_AT_DWARV_NOT_FWD_DECL) {
+            s.flags.bits &= !Flags::bit(5).bits;
+        }
         if let ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) = &mut s.kind {
+            if no_unit {
+                f.unit = None;
+            }
             if let Some(l) = take_u(e, v::DW_AT_DWARV_SCOPE_LINE) {
                 f.scope_line = Some(l as u32);
             }
