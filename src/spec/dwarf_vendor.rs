@@ -1,5 +1,5 @@
 //! Vendor DWARF codes the writer emits: AMD's heterogeneous-debugging attributes (seed 002) and
-//! dwarv's own attributes in the DW_AT_lo_user range (0x3d00–0x3d1f, unused by GCC, LLVM and
+//! dwarv's own attributes in the DW_AT_lo_user range (0x3d00–0x3d3f, unused by GCC, LLVM and
 //! Apple), which keep the IR values DWARF has no attribute for (docs/dwarf.md, "Writer").
 
 use gimli::{DwAt, DwTag};
