@@ -28,9 +28,10 @@ pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding
         Some(f) => f.directory.clone().unwrap_or_default(),
         None => ".".into(),
     };
+    // DWARF 5 takes an empty file name as it is; DWARF 4 needs one.
     let name = primary
         .map(|f| f.name.clone())
-        .filter(|n| !n.is_empty())
+        .filter(|n| !n.is_empty() || enc.version >= 5)
         .unwrap_or_else(|| "<unknown>".into());
     let info = primary.and_then(|f| file_info(dwarf, m, f));
     let mut p = LineProgram::new(

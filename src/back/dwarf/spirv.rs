@@ -55,6 +55,19 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
     let set = m.source.flavour.clone().unwrap_or_default();
     b.set_string(d, vendor::DW_AT_DWARV_SPIRV_SET, &set);
     if ui == 0 {
+        // Block files have no DIE (their code is their block's): their runs have no place.
+        let block_file = |r: &crate::ir::ScopeRun| match r.scope {
+            Ref::Scope(s) => matches!(m.scopes.get(s).kind, crate::ir::ScopeKind::BlockFile { .. }),
+            _ => false,
+        };
+        let n = m.scope_runs.iter().filter(|r| block_file(r)).count();
+        if n > 0 {
+            b.loss(
+                LossKind::Approximated,
+                Ref::Unit(Handle::new(0)),
+                format!("{n} scope run(s) of lexical block files: written as their blocks' ranges"),
+            );
+        }
         let mut spans = Vec::new();
         for row in &m.lines {
             if row.end_line.is_none() && row.end_column.is_none() {
@@ -223,6 +236,9 @@ fn event_bytes(
     var_file: Option<Handle<crate::ir::File>>,
     unit_file: Option<Handle<crate::ir::File>>,
 ) -> Result<Vec<u8>, String> {
+    if ev.inlined.is_some() {
+        return Err("it is in inlined code (an inlined-at has no encoding here)".into());
+    }
     let mut o = Vec::new();
     let kind = match ev.kind {
         EventKind::Declare => 0,

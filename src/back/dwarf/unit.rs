@@ -436,7 +436,7 @@ impl Builder<'_, '_> {
         let version = self.dwarf.units.get(uid).version();
         let info = line::file_info(&mut self.dwarf, self.m, file);
         let dir = file.directory.clone().unwrap_or_default();
-        let name = if file.name.is_empty() {
+        let name = if file.name.is_empty() && version <= 4 {
             "<unknown>"
         } else {
             &file.name
@@ -640,11 +640,19 @@ impl Builder<'_, '_> {
             _ => None,
         };
         self.set_str(d, dw::DW_AT_producer, producer.as_deref());
+        let lang = u16::try_from(u.language.0);
         self.set(
             d,
             dw::DW_AT_language,
-            AttributeValue::Language(gimli::DwLang(u.language.0 as u16)),
+            AttributeValue::Language(gimli::DwLang(lang.unwrap_or(0))),
         );
+        if lang.is_err() {
+            self.set(
+                d,
+                vendor::DW_AT_DWARV_LANGUAGE,
+                AttributeValue::Udata(u.language.0.into()),
+            );
+        }
         if let Some(f) = u.file {
             let file = &m.files.get(f);
             self.set_str(d, dw::DW_AT_name, Some(&file.name));

@@ -114,6 +114,9 @@ pub(super) fn apply(m: &mut ir::Module) {
         if let Some(t) = take_str(e, v::DW_AT_DWARV_FLAGS_TEXT) {
             u.flags_text = Some(t);
         }
+        if let Some(l) = take_u(e, v::DW_AT_DWARV_LANGUAGE) {
+            u.language = ir::Language(l as u32);
+        }
         if let Some(k) = take_u(e, v::DW_AT_DWARV_EMISSION) {
             u.emission = ir::EmissionKind(k as u32);
         }
