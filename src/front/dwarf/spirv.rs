@@ -336,3 +336,52 @@ fn events(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module_with_var() -> (ir::Module, Handle<ir::Variable>) {
+        let mut m = ir::Module::default();
+        let v = m.vars.push(ir::Variable::new(ir::VarKind::Local));
+        (m, v)
+    }
+
+    #[test]
+    fn bad_vendor_blocks_are_errors_not_panics() {
+        let (mut m, v) = module_with_var();
+        let unit = Ref::Unit(Handle::new(0));
+        // Truncated LEB128, an odd number of run words.
+        assert!(runs(&mut m, &[0x80], unit).is_err());
+        assert!(runs(&mut m, &[1], unit).is_err());
+        // Unknown event kind; unknown operand kind; an expression index past the table; a
+        // truncated event.
+        assert!(events(&mut m, &[9, 0, 0, 0, 0, 0, 0], v, &[]).is_err());
+        assert!(events(&mut m, &[0, 4, 1, 7], v, &[]).is_err());
+        assert!(events(&mut m, &[0, 4, 0, 3, 0, 0, 0], v, &[]).is_err());
+        assert!(events(&mut m, &[1, 4, 1, 0], v, &[]).is_err());
+        // The scope of an event that says "the variable's" when the variable has none.
+        assert!(events(&mut m, &[0, 4, 0, 0, 0, 1, 0], v, &[]).is_err());
+        assert!(m.events.is_empty());
+    }
+
+    #[test]
+    fn runs_and_events_read_as_written() {
+        let (mut m, v) = module_with_var();
+        runs(&mut m, &[10, 20, 30, 40], Ref::Unit(Handle::new(0))).unwrap();
+        assert_eq!(m.scope_runs.len(), 2);
+        assert_eq!(m.scope_runs[1].range.start, CodePos::Spirv(30));
+        // A value event at word 5 of %7, no expression, index 2, no scope, no location.
+        events(&mut m, &[1, 5, 1, 0, 7, 0, 1, 2, 0, 0], v, &[]).unwrap();
+        let e = &m.events[0];
+        assert_eq!(
+            (e.kind, e.pos, &e.values, &e.indexes),
+            (
+                EventKind::Value,
+                CodePos::Spirv(5),
+                &vec![Value::Spirv(7)],
+                &vec![2]
+            )
+        );
+    }
+}
