@@ -27,14 +27,15 @@ fn text(extra: &mut Vec<RawAttr>, at: gimli::DwAt) -> Option<String> {
 /// A cursor over one vendor block; errors name the attribute.
 struct Bytes<'a> {
     r: EndianSlice<'a, LittleEndian>,
-    what: &'static str,
+    /// The attribute and the entity it is on, for errors.
+    what: String,
 }
 
 impl<'a> Bytes<'a> {
-    fn new(b: &'a [u8], what: &'static str) -> Self {
+    fn new(b: &'a [u8], what: impl Into<String>) -> Self {
         Bytes {
             r: EndianSlice::new(b, LittleEndian),
-            what,
+            what: what.into(),
         }
     }
     fn more(&self) -> bool {
@@ -168,7 +169,14 @@ fn positions(m: &mut ir::Module) {
 }
 
 fn runs(m: &mut ir::Module, b: &[u8], scope: Ref) -> DResult<()> {
-    let mut c = Bytes::new(b, "DW_AT_dwarv_runs");
+    let mut c = Bytes::new(
+        b,
+        format!(
+            "DW_AT_dwarv_runs of {}{}",
+            scope.kind().prefix(),
+            scope.index()
+        ),
+    );
     while c.more() {
         let range = c.range()?;
         m.scope_runs.push(ScopeRun {
@@ -267,8 +275,9 @@ fn events(
         (x.scope, x.at)
     };
     let unit_file = unit_of(m, vscope).and_then(|u| m.units.get(u).file);
-    let mut c = Bytes::new(b, "DW_AT_dwarv_events");
-    let bad = |what: &str| fail(".debug_info", 0, format!("DW_AT_dwarv_events: {what}"));
+    let place = format!("DW_AT_dwarv_events of v{}", var.index());
+    let mut c = Bytes::new(b, place.clone());
+    let bad = |what: &str| fail(".debug_info", 0, format!("{place}: {what}"));
     while c.more() {
         let kind = match c.u()? {
             0 => EventKind::Declare,
