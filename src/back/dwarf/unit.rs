@@ -1679,7 +1679,8 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
         TypeKind::Enum { .. } => dw::DW_TAG_enumeration_type,
         TypeKind::Composite { tag, .. } => DwTag(tag.0),
         TypeKind::Member { .. } => {
-            if ty.flags.has("static_member") {
+            // SPIR-V static members stay members (DWARF 4's form), which read back as members.
+            if ty.flags.has("static_member") && !super::spirv::from_spirv(m) {
                 dw::DW_TAG_variable
             } else {
                 dw::DW_TAG_member
