@@ -101,6 +101,9 @@ pub const DW_AT_DWARV_NO_SCOPE: DwAt = DwAt(0x3d25);
 pub const DW_AT_DWARV_ADDRESS_SIZE: DwAt = DwAt(0x3d26);
 /// A unit's language when it does not fit DW_AT_language's 16 bits (DW_AT_language then 0).
 pub const DW_AT_DWARV_LANGUAGE: DwAt = DwAt(0x3d27);
+/// The size in bits of a vector written as AMD's base type (whose DW_AT_byte_size is the
+/// element's), when the IR gives one.
+pub const DW_AT_DWARV_VECTOR_BITS: DwAt = DwAt(0x3d28);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

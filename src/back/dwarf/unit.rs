@@ -928,6 +928,13 @@ impl Builder<'_, '_> {
                     }
                     self.set_size(d, el.size);
                     self.set_ref(d, vendor::DW_AT_DWARV_ELEMENT, tref(*element));
+                    if let Some(Bound::Const(bits)) = ty.size {
+                        self.set(
+                            d,
+                            vendor::DW_AT_DWARV_VECTOR_BITS,
+                            AttributeValue::Sdata(bits),
+                        );
+                    }
                     self.set(
                         d,
                         vendor::DW_AT_LLVM_VECTOR_SIZE,

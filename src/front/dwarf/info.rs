@@ -1274,7 +1274,10 @@ impl Walker<'_, '_> {
                     // dwarv's own vector names its element: name and size are the element's.
                     Some(count) if element.is_some() => {
                         name = None;
-                        size = None;
+                        size = match die.take(vendor::DW_AT_DWARV_VECTOR_BITS) {
+                            Some(Av::Sdata(b)) => Some(Bound::Const(b)),
+                            _ => None,
+                        };
                         TypeKind::Vector {
                             element,
                             count: u32::try_from(count).unwrap_or(u32::MAX),
