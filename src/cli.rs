@@ -44,6 +44,11 @@ enum Command {
         /// imports), ignoring code positions, line rows, scope runs and events.
         #[arg(long)]
         ignore_code_positions: bool,
+        /// LLVM IR against the DWARF of the object clang made of it: first apply the
+        /// normalisations for what LLVM's DWARF backend legitimately adds, drops and re-encodes
+        /// (docs/dwarf.md); implies --ignore-code-positions.
+        #[arg(long)]
+        crosscheck: bool,
         /// How many differences to print.
         #[arg(long, default_value_t = 20)]
         limit: usize,
@@ -285,17 +290,30 @@ fn dispatch(command: Command) -> Result<i32> {
             a,
             b,
             ignore_code_positions,
+            crosscheck,
             limit,
         } => {
             if a == "-" && b == "-" {
                 return Err(Error::Usage("only one of the two inputs can be `-`".into()));
             }
-            let (ma, mb) = (input::load(&a)?, input::load(&b)?);
+            let (mut ma, mut mb) = (input::load(&a)?, input::load(&b)?);
+            if crosscheck {
+                if !crate::crosscheck::applies(&ma, &mb) {
+                    return Err(Error::Usage(
+                        "--crosscheck compares LLVM IR with DWARF: give one of each".into(),
+                    ));
+                }
+                let swap = ma.source.format != crate::ir::SourceFormat::Llvm;
+                let (l, d) = if swap { (&mb, &ma) } else { (&ma, &mb) };
+                let (l, d) = crate::crosscheck::normalise(l, d)
+                    .map_err(|e| Error::Usage(format!("--crosscheck: {e}")))?;
+                (ma, mb) = if swap { (d, l) } else { (l, d) };
+            }
             let d = diff(
                 &ma,
                 &mb,
                 DiffOptions {
-                    ignore_code_positions,
+                    ignore_code_positions: ignore_code_positions || crosscheck,
                 },
             );
             if d.is_empty() {

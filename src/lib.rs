@@ -11,6 +11,7 @@ pub mod back;
 pub mod batch;
 pub mod cli;
 pub mod convert;
+pub mod crosscheck;
 pub mod diag;
 pub mod dwarf;
 pub mod error;

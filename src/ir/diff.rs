@@ -277,30 +277,7 @@ impl<'m> Side<'m> {
 
     /// The references an entity's record holds.
     fn refs_of(&self, r: Ref) -> Vec<Ref> {
-        let collect = Collect::default();
-        let mut sink = String::new();
-        let m = self.m;
-        let w = &mut ValueWriter::new(&mut sink, &collect, self.print);
-        match r {
-            Ref::Text(h) => m.texts.get(h).write(w),
-            Ref::File(h) => m.files.get(h).write(w),
-            Ref::Unit(h) => m.units.get(h).write(w),
-            Ref::Type(h) => m.types.get(h).write(w),
-            Ref::Scope(h) => m.scopes.get(h).write(w),
-            Ref::Inlined(h) => m.inlined.get(h).write(w),
-            Ref::Var(h) => m.vars.get(h).write(w),
-            Ref::Expr(h) => m.exprs.get(h).write(w),
-            Ref::LocList(h) => m.loclists.get(h).write(w),
-            Ref::Macro(h) => m.macros.get(h).write(w),
-            Ref::Import(h) => m.imports.get(h).write(w),
-            Ref::Label(h) => m.labels.get(h).write(w),
-            Ref::CallSite(h) => m.call_sites.get(h).write(w),
-            Ref::Property(h) => m.properties.get(h).write(w),
-            Ref::EntryPoint(h) => m.entry_points.get(h).write(w),
-            Ref::Cie(h) => m.cies.get(h).write(w),
-            Ref::Fde(h) => m.fdes.get(h).write(w),
-        }
-        collect.0.into_inner()
+        super::refs_of(self.m, r, self.print)
     }
 
     /// identity → the records of the entities with that identity, sorted.
@@ -321,17 +298,6 @@ impl<'m> Side<'m> {
             lines.sort();
         }
         map
-    }
-}
-
-/// A namer that records the references it is asked to name.
-#[derive(Default)]
-struct Collect(RefCell<Vec<Ref>>);
-
-impl Namer for Collect {
-    fn name(&self, r: Ref, out: &mut String) {
-        self.0.borrow_mut().push(r);
-        out.push('?');
     }
 }
 

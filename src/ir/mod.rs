@@ -12,6 +12,7 @@ pub mod expr;
 pub mod merge;
 #[macro_use]
 pub mod open;
+pub mod prune;
 pub mod scope;
 pub mod text;
 pub mod types;
@@ -407,4 +408,40 @@ pub enum Value {
     /// An ELF symbol (a global's address before relocation).
     Symbol(String),
     Undef,
+}
+
+/// The references an entity's record holds, in field order (through the text codec, so every
+/// field is covered); `opts` leaves out what a printer with these options leaves out.
+pub fn refs_of(m: &Module, r: Ref, opts: text::PrintOptions) -> Vec<Ref> {
+    use text::{Record, ValueWriter};
+    struct Collect(std::cell::RefCell<Vec<Ref>>);
+    impl text::Namer for Collect {
+        fn name(&self, r: Ref, out: &mut String) {
+            self.0.borrow_mut().push(r);
+            out.push('?');
+        }
+    }
+    let collect = Collect(Default::default());
+    let mut sink = String::new();
+    let w = &mut ValueWriter::new(&mut sink, &collect, opts);
+    match r {
+        Ref::Text(h) => m.texts.get(h).write(w),
+        Ref::File(h) => m.files.get(h).write(w),
+        Ref::Unit(h) => m.units.get(h).write(w),
+        Ref::Type(h) => m.types.get(h).write(w),
+        Ref::Scope(h) => m.scopes.get(h).write(w),
+        Ref::Inlined(h) => m.inlined.get(h).write(w),
+        Ref::Var(h) => m.vars.get(h).write(w),
+        Ref::Expr(h) => m.exprs.get(h).write(w),
+        Ref::LocList(h) => m.loclists.get(h).write(w),
+        Ref::Macro(h) => m.macros.get(h).write(w),
+        Ref::Import(h) => m.imports.get(h).write(w),
+        Ref::Label(h) => m.labels.get(h).write(w),
+        Ref::CallSite(h) => m.call_sites.get(h).write(w),
+        Ref::Property(h) => m.properties.get(h).write(w),
+        Ref::EntryPoint(h) => m.entry_points.get(h).write(w),
+        Ref::Cie(h) => m.cies.get(h).write(w),
+        Ref::Fde(h) => m.fdes.get(h).write(w),
+    }
+    collect.0.into_inner()
 }

@@ -49,6 +49,9 @@ pub(super) struct Builder<'m, 'd> {
     pub run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
     /// The expressions of the events (SPIR-V), sorted, each once.
     pub event_exprs: Vec<Handle<crate::ir::Expr>>,
+    /// Types without a scope chain to a unit (base, pointer, array… types): the unit of their
+    /// first user, so that a unit's DIEs refer inside the unit where they can.
+    home: HashMap<Handle<Type>, usize>,
 }
 
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md); LLVM
@@ -106,6 +109,7 @@ fn build_once(
         concrete: HashMap::new(),
         inlined_only: inlined_only(m),
         index: Index::new(m),
+        home: HashMap::new(),
     };
     for (h, u) in m.units.iter() {
         // DWARF input keeps its units' versions; units from SPIR-V, LLVM or vISA are DWARF 5
@@ -140,6 +144,7 @@ fn build_once(
             "the module has no compile unit to write as DWARF".into(),
         ));
     }
+    b.home = b.home_units();
     b.reserve_all();
     b.fill_all();
     let is_md5 = line::rows(&mut b);
@@ -251,19 +256,57 @@ impl Builder<'_, '_> {
             )
     }
 
-    /// The unit an entity belongs to: its own, or its enclosing scope's; the first otherwise.
+    /// The unit an entity belongs to: its own, or its enclosing scope's; for a type without
+    /// one, the unit of its first user; the first otherwise.
     fn owner(&self, r: Ref) -> usize {
+        self.scoped_owner(r)
+            .or_else(|| match r {
+                Ref::Type(t) => self.home.get(&t).copied(),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+
+    /// Homes of the types [`Self::scoped_owner`] cannot place, found by walking the references of
+    /// placed entities in arena order. Only needed with more than one unit.
+    fn home_units(&self) -> HashMap<Handle<Type>, usize> {
+        let mut home = HashMap::new();
+        if self.units.len() < 2 {
+            return home;
+        }
+        let opts = crate::ir::text::PrintOptions::default();
+        for r in self.die_refs() {
+            let Some(u) = self.scoped_owner(r) else {
+                continue;
+            };
+            let mut stack = vec![r];
+            while let Some(e) = stack.pop() {
+                for t in crate::ir::refs_of(self.m, e, opts) {
+                    if let Ref::Type(h) = t {
+                        if self.scoped_owner(t).is_none() && !home.contains_key(&h) {
+                            home.insert(h, u);
+                            stack.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        home
+    }
+
+    /// The unit an entity's scope chain leads to, if any.
+    fn scoped_owner(&self, r: Ref) -> Option<usize> {
         let mut cur = Some(r);
         for _ in 0..256 {
             let Some(c) = cur else { break };
             cur = match c {
-                Ref::Unit(u) => return u.index(),
+                Ref::Unit(u) => return Some(u.index()),
                 Ref::Type(t) => self.m.types.get(t).scope,
                 Ref::Scope(s) => {
                     let sc = &self.m.scopes.get(s);
                     if let Some(u) = sc.function().and_then(|f| f.unit) {
                         if sc.parent.is_none() {
-                            return u.index();
+                            return Some(u.index());
                         }
                     }
                     sc.parent
@@ -279,7 +322,7 @@ impl Builder<'_, '_> {
                 _ => None,
             };
         }
-        0
+        None
     }
 
     /// The entities that become DIEs, in arena order.
@@ -591,6 +634,48 @@ impl Builder<'_, '_> {
 
     /// Raw attributes a reader kept; references and section offsets among them point into the
     /// input's sections, so they cannot be written back (a loss).
+    /// A bit field with a storage unit, in the DWARF 2 form clang writes when tuning for gdb:
+    /// (DW_AT_data_member_location, DW_AT_bit_offset counted from the unit's most significant
+    /// bit, DW_AT_byte_size to write unless the member keeps it raw). Little-endian.
+    fn dwarf2_bit_field(
+        &self,
+        ty: &Type,
+        base: Option<Handle<Type>>,
+        offset: Option<u64>,
+        storage: Option<u64>,
+    ) -> Option<(u64, u64, Option<u64>)> {
+        let (offset, storage) = (offset?, storage?);
+        let bits = match ty.size {
+            Some(Bound::Const(b)) if ty.flags.has("bit_field") => u64::try_from(b).ok()?,
+            _ => return None,
+        };
+        let raw = ty
+            .extra
+            .iter()
+            .find(|a| a.attr == dw::DW_AT_byte_size.0)
+            .and_then(expr::raw_attr)
+            .and_then(|v| match v {
+                AttributeValue::Data1(b) => Some(u64::from(b)),
+                AttributeValue::Data2(b) => Some(u64::from(b)),
+                AttributeValue::Data4(b) => Some(u64::from(b)),
+                AttributeValue::Data8(b) | AttributeValue::Udata(b) => Some(b),
+                _ => None,
+            });
+        let (unit_bytes, write) = match raw {
+            Some(b) => (b, None),
+            None => match self.m.types.get(base?).size {
+                Some(Bound::Const(b)) if b > 0 && b % 8 == 0 => (b as u64 / 8, Some(b as u64 / 8)),
+                _ => return None,
+            },
+        };
+        let within = offset.checked_sub(storage)?;
+        let from_msb = unit_bytes
+            .checked_mul(8)?
+            .checked_sub(within)?
+            .checked_sub(bits)?;
+        (storage % 8 == 0).then_some((storage / 8, from_msb, write))
+    }
+
     fn set_extra(&mut self, d: Die, place: Ref, extra: &[crate::ir::RawAttr]) {
         for a in extra {
             match expr::raw_attr(a) {
@@ -1050,12 +1135,29 @@ impl Builder<'_, '_> {
                 property,
             } => {
                 self.set_ref(d, dw::DW_AT_type, tref(*base));
-                if ty.flags.has("bit_field") || storage_offset_bits.is_some() {
+                if let Some(form) =
+                    self.dwarf2_bit_field(ty, *base, *offset_bits, *storage_offset_bits)
+                {
+                    let (location, from_msb, unit_bytes) = form;
+                    self.set(
+                        d,
+                        dw::DW_AT_data_member_location,
+                        AttributeValue::Udata(location),
+                    );
+                    self.set(d, dw::DW_AT_bit_offset, AttributeValue::Udata(from_msb));
+                    if let Some(b) = unit_bytes {
+                        self.set(d, dw::DW_AT_byte_size, AttributeValue::Udata(b));
+                    }
+                } else if ty.flags.has("bit_field") || storage_offset_bits.is_some() {
                     if let Some(o) = offset_bits {
                         self.set(d, dw::DW_AT_data_bit_offset, AttributeValue::Udata(*o));
                     }
-                    if let Some(so) = storage_offset_bits {
-                        self.set(d, dw::DW_AT_bit_offset, AttributeValue::Udata(*so));
+                    if storage_offset_bits.is_some() {
+                        self.loss(
+                            LossKind::Approximated,
+                            Ref::Type(t),
+                            "bit field storage offset: its storage size is unknown, written as DW_AT_data_bit_offset",
+                        );
                     }
                 } else if let Some(o) = offset_bits {
                     if o % 8 == 0 {

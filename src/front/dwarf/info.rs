@@ -1377,7 +1377,11 @@ impl Walker<'_, '_> {
                 discriminator: self.type_ref(unit, die, dw::DW_AT_discr)?,
             },
             dw::DW_TAG_member => {
-                let (offset_bits, storage) = Self::member_offset(die);
+                let bit_size = match size {
+                    Some(Bound::Const(b)) if flags.has("bit_field") => u64::try_from(b).ok(),
+                    _ => None,
+                };
+                let (offset_bits, storage) = Self::member_offset(die, bit_size);
                 if flags.has("external") || flags.has("fwd_decl") {
                     flags = flags.with("static_member");
                 }
@@ -1394,7 +1398,7 @@ impl Walker<'_, '_> {
                 if die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
                     flags = flags.with("virtual");
                 }
-                let (offset_bits, _) = Self::member_offset(die);
+                let (offset_bits, _) = Self::member_offset(die, None);
                 TypeKind::Inheritance { base, offset_bits }
             }
             dw::DW_TAG_ptr_to_member_type => TypeKind::PtrToMember {
@@ -1462,7 +1466,15 @@ impl Walker<'_, '_> {
                 }
             }
         };
-        let scope = parent.and_then(|p| p.ent);
+        // At unit level only composites, enums and typedefs name the unit as their scope, as in
+        // LLVM (null scope) and SPIR-V (no Parent operand on the other type instructions).
+        let file_level = matches!(
+            kind,
+            TypeKind::Composite { .. } | TypeKind::Enum { .. } | TypeKind::Typedef { .. }
+        );
+        let scope = parent
+            .and_then(|p| p.ent)
+            .filter(|p| file_level || !matches!(p, Ref::Unit(_)));
         let ty = self.m.types.get_mut(h);
         ty.kind = kind;
         ty.name = name;
@@ -1476,9 +1488,13 @@ impl Walker<'_, '_> {
         Ok(Vec::new())
     }
 
-    /// DW_AT_data_member_location (constant, in bytes) or DW_AT_data_bit_offset, in bits; a
-    /// DWARF 4 bit field's DW_AT_bit_offset is the storage offset.
-    fn member_offset(die: &mut Die<'_>) -> (Option<u64>, Option<u64>) {
+    /// The member's offset in bits from the start of the composite and, for a bit field, the
+    /// offset of its storage unit (LLVM's `offset` and `extraData`): DW_AT_data_member_location
+    /// (bytes) or DW_AT_data_bit_offset. A DWARF 2-style bit field (DW_AT_bit_offset, counted
+    /// from the most significant bit of a DW_AT_byte_size storage unit; what clang writes when
+    /// tuning for gdb) is converted, little-endian; its DW_AT_byte_size stays raw so the writer
+    /// can give the same form back.
+    fn member_offset(die: &mut Die<'_>, bit_size: Option<u64>) -> (Option<u64>, Option<u64>) {
         let mut offset = None;
         if let Some(i) = die
             .attrs
@@ -1493,8 +1509,19 @@ impl Walker<'_, '_> {
         if offset.is_none() {
             offset = die.udata(dw::DW_AT_data_bit_offset);
         }
-        let storage = die.udata(dw::DW_AT_bit_offset);
-        (offset, storage)
+        let Some(from_msb) = die.peek(dw::DW_AT_bit_offset) else {
+            return (offset, None);
+        };
+        let storage = offset.unwrap_or(0);
+        let unit_bits = die.peek(dw::DW_AT_byte_size).map(|b| b.saturating_mul(8));
+        match (unit_bits, bit_size) {
+            (Some(unit_bits), Some(bits)) if from_msb.saturating_add(bits) <= unit_bits => {
+                die.mark(dw::DW_AT_bit_offset);
+                (Some(storage + unit_bits - from_msb - bits), Some(storage))
+            }
+            // Without a storage size the bit position cannot be placed: keep it raw.
+            _ => (offset, None),
+        }
     }
 
     /// Adds an entity to its parent's list (composite elements, template parameters…).
@@ -1765,7 +1792,7 @@ impl Walker<'_, '_> {
                 }
                 VarKind::Param(p)
             }
-            (None, _) if in_function => VarKind::Local,
+            (None, _) if in_function && !self.is_static_storage(location) => VarKind::Local,
             _ => VarKind::Global,
         };
         let scope = parent.and_then(|p| p.ent);
@@ -1787,6 +1814,17 @@ impl Walker<'_, '_> {
             }
         }
         Ok(Vec::new())
+    }
+
+    /// Whether a location is a static address (DW_OP_addr/addrx, or a thread-local one): a
+    /// function's static variable is a global scoped in the function, as in LLVM and SPIR-V.
+    fn is_static_storage(&self, location: Option<Location>) -> bool {
+        let Some(Location::Expr(e)) = location else {
+            return false;
+        };
+        let ops = &self.m.exprs.get(e).ops;
+        let code = |op: Option<&Op>| op.map_or(0, |o| o.code.0);
+        matches!(code(ops.first()), 0x03 | 0xa1) || matches!(code(ops.last()), 0x9b | 0xe0)
     }
 
     fn fill_inlined(

@@ -1,0 +1,399 @@
+//! The LLVM ⇄ DWARF cross-check: the IR read from a program's LLVM IR and the IR read from the
+//! object clang made of it describe the same program, but LLVM's DWARF backend (AsmPrinter /
+//! DwarfDebug) legitimately adds, drops and re-encodes things. [`normalise`] takes both to the
+//! common ground — each rule below is one such backend behaviour, listed in docs/dwarf.md — so
+//! that `diff --ignore-code-positions` of the results shows only disagreements between the two
+//! readers. `dwarv diff prog.ll prog.o --crosscheck` runs it.
+
+use std::collections::HashMap;
+
+use crate::ir::prune::{self, PruneError};
+use crate::ir::text::{render, Namer, PrintOptions};
+use crate::ir::{
+    Bound, Flags, Handle, Location, Module, Ref, ScopeKind, SourceFormat, Type, TypeKind, VarKind,
+};
+
+/// Brings the LLVM-side and the DWARF-side module of one program to common ground.
+pub fn normalise(llvm: &Module, dwarf: &Module) -> Result<(Module, Module), PruneError> {
+    let address_bits = u64::from(dwarf.info.address_size.unwrap_or(8)) * 8;
+    let line_table_md5 = dwarf
+        .units
+        .values()
+        .all(|u| u.dwarf_version.unwrap_or(5) >= 5);
+    let mut l = llvm.clone();
+    let mut d = dwarf.clone();
+    llvm_side(&mut l, address_bits, line_table_md5);
+    dwarf_side(&mut d);
+    for m in [&mut l, &mut d] {
+        unbound(m);
+        block_positions(m);
+    }
+    let d = rehome_statics(&l, &prune::remove(&d, &synthesised(&d))?)?;
+    let l = unify_types(&flatten_blocks(&l)?)?;
+    let d = unify_types(&flatten_blocks(&d)?)?;
+    Ok((l, d))
+}
+
+/// Whether a module came from LLVM IR and the other from DWARF (either order).
+pub fn applies(a: &Module, b: &Module) -> bool {
+    matches!(
+        (a.source.format, b.source.format),
+        (SourceFormat::Llvm, SourceFormat::Dwarf) | (SourceFormat::Dwarf, SourceFormat::Llvm)
+    )
+}
+
+/// Both sides: what ties entities to code or to one object file rather than to the source —
+/// LLVM's `bind=@f`, DWARF's frame bases, ranges and the ELF machine — and the unit fields
+/// only one side has (LLVM: name table kind, retained types list, emission kind; DWARF:
+/// version). Locations of locals and parameters: LLVM states them as declare/value events,
+/// the backend lowers those to DW_AT_location (frame-base offsets, location lists).
+fn unbound(m: &mut Module) {
+    m.info = Default::default();
+    for s in m.scopes.values_mut() {
+        if let ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) = &mut s.kind {
+            f.binding = None;
+            f.frame_base = None;
+            f.scope_line = None;
+            f.retained.clear();
+        }
+        // DW_AT_call_all_calls sits on out-of-line code only: a function inlined everywhere
+        // has none, whatever DIFlagAllCallsDescribed said.
+        s.flags = without(s.flags, "all_calls_described");
+    }
+    for u in m.units.values_mut() {
+        u.name_table = 0;
+        u.retained.clear();
+        u.emission = crate::ir::unit::EmissionKind::FULL;
+        u.dwarf_version = None;
+    }
+    for v in m.vars.values_mut() {
+        v.binding = None;
+        if matches!(v.kind, VarKind::Local | VarKind::Param(_)) {
+            v.location = None;
+        }
+    }
+}
+
+/// A lexical block has no source position in DWARF (DILexicalBlock's line and column are not
+/// emitted).
+fn block_positions(m: &mut Module) {
+    for s in m.scopes.values_mut() {
+        if matches!(s.kind, ScopeKind::LexicalBlock { .. }) {
+            s.at = None;
+        }
+    }
+}
+
+/// The LLVM side states sizes the backend leaves implicit: a pointer's (the address size), an
+/// array's (count × element) and a non-bit-field member's (its type's size) get no
+/// DW_AT_byte_size. Only sizes equal to the implied one are dropped, so a wrong one still shows.
+///
+/// Also: DWARF 4 line tables carry no MD5 (the checksums go); the optimised flags
+/// (`isOptimized`, DISPFlagOptimized) have no DWARF attribute outside Apple's; a global whose
+/// variable was optimised away (no global bound, empty expression) gets no DW_AT_location.
+fn llvm_side(m: &mut Module, address_bits: u64, line_table_md5: bool) {
+    if !line_table_md5 {
+        for f in m.files.values_mut() {
+            f.checksum = None;
+        }
+    }
+    for u in m.units.values_mut() {
+        u.flags = without(u.flags, "optimized");
+    }
+    for s in m.scopes.values_mut() {
+        s.flags = without(s.flags, "optimized");
+    }
+    let exprs = &m.exprs;
+    for v in m.vars.values_mut() {
+        let empty = matches!(v.location, Some(Location::Expr(e)) if exprs.get(e).ops.is_empty());
+        if v.kind == VarKind::Global && v.binding.is_none() && empty {
+            v.location = None;
+        }
+    }
+    let sizes: Vec<Option<u64>> = m.types.iter().map(|(h, _)| effective_size(m, h)).collect();
+    let size_of = |t: Option<Handle<Type>>| t.and_then(|t| sizes.get(t.index()).copied().flatten());
+    for t in m.types.values_mut() {
+        let implied = match &t.kind {
+            TypeKind::Pointer { .. } => Some(address_bits),
+            TypeKind::Array { element, dims, .. } => {
+                let counts: Option<Vec<u64>> = dims
+                    .iter()
+                    .map(|d| match d.count {
+                        Some(Bound::Const(c)) => u64::try_from(c).ok(),
+                        _ => None,
+                    })
+                    .collect();
+                counts.and_then(|c| {
+                    c.iter()
+                        .try_fold(size_of(*element)?, |acc, n| acc.checked_mul(*n))
+                })
+            }
+            TypeKind::Member { base, .. } if !t.flags.has("bit_field") => size_of(*base),
+            _ => None,
+        };
+        if implied.is_some() && implied == const_size(t) {
+            t.size = None;
+        }
+    }
+}
+
+const DW_AT_BYTE_SIZE: u16 = 0x0b;
+const DW_AT_INLINE: u16 = 0x20;
+
+/// The DWARF side: what the backend adds, and what DWARF says another way.
+/// - `__ARRAY_SIZE_TYPE__`, the index type of every DW_TAG_subrange_type, is synthesised
+///   (removed in [`normalise`]);
+/// - a DWARF 2-style bit field's DW_AT_byte_size is its storage unit's size, which LLVM states
+///   as the storage offset and the field's type;
+/// - DW_AT_prototyped on subroutine types (C: every prototyped function type);
+/// - linkage: DW_AT_external where LLVM says "not local to the unit"; a subprogram or global
+///   with code or storage is LLVM's `definition`;
+/// - a global's location starts with DW_OP_addr of the variable, which LLVM's
+///   DIGlobalVariableExpression leaves implicit;
+/// - an inlined function's abstract DIE carries DW_AT_inline;
+/// - a dbg.value of a constant becomes the local's DW_AT_const_value.
+fn dwarf_side(m: &mut Module) {
+    for t in m.types.values_mut() {
+        if matches!(t.kind, TypeKind::Function { .. }) {
+            t.flags = without(t.flags, "prototyped");
+        }
+        if t.flags.has("bit_field") {
+            t.extra.retain(|a| a.attr != DW_AT_BYTE_SIZE);
+        }
+    }
+    for s in m.scopes.values_mut() {
+        let definition = matches!(s.kind, ScopeKind::Function(_));
+        if matches!(s.kind, ScopeKind::Function(_) | ScopeKind::FunctionDecl(_)) {
+            s.flags = linkage_flags(s.flags, definition);
+            s.extra.retain(|a| a.attr != DW_AT_INLINE);
+        }
+    }
+    let exprs = &mut m.exprs;
+    for v in m.vars.values_mut() {
+        if matches!(v.kind, VarKind::Local | VarKind::Param(_)) {
+            v.const_value = None;
+        }
+        if v.kind != VarKind::Global {
+            continue;
+        }
+        v.flags = linkage_flags(v.flags, !v.flags.has("fwd_decl"));
+        if let Some(Location::Expr(e)) = v.location {
+            let ops = &mut exprs.get_mut(e).ops;
+            if ops.first().is_some_and(|o| o.code.0 == 0x03) {
+                ops.remove(0);
+            }
+        }
+    }
+}
+
+/// What the DWARF reader builds from the backend's additions and LLVM IR has no entity for:
+/// `__ARRAY_SIZE_TYPE__` (the index type of every DW_TAG_subrange_type) and the concrete
+/// variables of inlined code (LLVM: dbg.value events with an inlinedAt, code positions).
+fn synthesised(m: &Module) -> HashMap<Ref, Option<Ref>> {
+    let types = m
+        .types
+        .iter()
+        .filter(|(_, t)| t.name.as_deref() == Some("__ARRAY_SIZE_TYPE__"))
+        .map(|(h, _)| Ref::Type(h));
+    let vars = m
+        .vars
+        .iter()
+        .filter(|(_, v)| matches!(v.kind, VarKind::Inlined { .. }))
+        .map(|(h, _)| Ref::Var(h));
+    types.chain(vars).map(|r| (r, None)).collect()
+}
+
+/// LLVM 14 writes a function's static variable under an attribute-less DW_TAG_subprogram when
+/// the function exists only inlined. Such a variable goes back to the function the LLVM side
+/// puts it in (matched by variable name and line, then function name), and the empty
+/// subprogram with its synthesised signature type goes.
+fn rehome_statics(llvm: &Module, m: &Module) -> Result<Module, PruneError> {
+    let empty = |s: &crate::ir::Scope| {
+        matches!(&s.kind, ScopeKind::Function(f) if f.linkage.is_none() && f.declaration.is_none())
+            && s.name.is_none()
+            && s.at.is_none()
+    };
+    let home_in_llvm = |name: &str, line: u32| {
+        llvm.vars.values().find_map(|v| {
+            let Some(Ref::Scope(f)) = v.scope else {
+                return None;
+            };
+            (v.name.as_deref() == Some(name) && v.at.map(|a| a.line) == Some(line))
+                .then(|| llvm.scopes.get(f).name.clone())
+                .flatten()
+        })
+    };
+    let mut out = m.clone();
+    let mut dead: HashMap<Ref, Option<Ref>> = HashMap::new();
+    for (h, s) in m.scopes.iter().filter(|(_, s)| empty(s)) {
+        let mut moved_to = None;
+        for (vh, v) in m
+            .vars
+            .iter()
+            .filter(|(_, v)| v.scope == Some(Ref::Scope(h)))
+        {
+            let (Some(name), Some(at)) = (&v.name, v.at) else {
+                continue;
+            };
+            let Some(fname) = home_in_llvm(name, at.line) else {
+                continue;
+            };
+            let target = m.scopes.iter().find(|(t, ts)| {
+                *t != h && ts.name.as_deref() == Some(fname.as_str()) && ts.function().is_some()
+            });
+            if let Some((t, _)) = target {
+                out.vars.get_mut(vh).scope = Some(Ref::Scope(t));
+                moved_to = Some(Ref::Scope(t));
+            }
+        }
+        if let Some(t) = moved_to {
+            dead.insert(Ref::Scope(h), Some(t));
+            if let Some(ty) = s.function().and_then(|f| f.ty) {
+                let shared = m
+                    .scopes
+                    .iter()
+                    .any(|(o, os)| o != h && os.function().and_then(|f| f.ty) == Some(ty));
+                if !shared {
+                    dead.insert(Ref::Type(ty), None);
+                }
+            }
+        }
+    }
+    if dead.is_empty() {
+        return Ok(out);
+    }
+    prune::remove(&out, &dead)
+}
+
+fn linkage_flags(f: Flags, definition: bool) -> Flags {
+    let mut f = if f.has("external") {
+        without(f, "external")
+    } else {
+        f.with("local")
+    };
+    if definition {
+        f = f.with("definition");
+    }
+    f
+}
+
+fn without(mut f: Flags, name: &str) -> Flags {
+    if let Some(bit) = Flags::named(name) {
+        f.bits &= !bit.bits;
+    }
+    f
+}
+
+/// A type's size, looking through typedefs and qualifiers (which state none).
+fn effective_size(m: &Module, mut h: Handle<Type>) -> Option<u64> {
+    for _ in 0..64 {
+        let t = m.types.get(h);
+        if let Some(s) = const_size(t) {
+            return Some(s);
+        }
+        h = match t.kind {
+            TypeKind::Typedef { base } | TypeKind::Qualified { base, .. } => base?,
+            _ => return None,
+        };
+    }
+    None
+}
+
+fn const_size(t: &Type) -> Option<u64> {
+    match t.size {
+        Some(Bound::Const(b)) => u64::try_from(b).ok(),
+        _ => None,
+    }
+}
+
+/// DwarfDebug emits a lexical block only when it holds something but other scopes: a block
+/// whose only children are blocks hands them to its parent, and an empty one disappears.
+/// Applied bottom-up on both sides (a DWARF reader's blocks satisfy it already).
+fn flatten_blocks(m: &Module) -> Result<Module, PruneError> {
+    let mut holds = vec![false; m.scopes.len()];
+    let mut mark = |r: Option<Ref>| {
+        if let Some(Ref::Scope(s)) = r {
+            holds[s.index()] = true;
+        }
+    };
+    m.vars.values().for_each(|v| mark(v.scope));
+    m.labels
+        .values()
+        .for_each(|l| mark(l.scope.map(Ref::Scope)));
+    m.imports.values().for_each(|i| mark(i.scope));
+    m.types.values().for_each(|t| mark(t.scope));
+    m.call_sites
+        .values()
+        .for_each(|c| mark(c.scope.map(Ref::Scope)));
+    let dead: HashMap<Ref, Option<Ref>> = m
+        .scopes
+        .iter()
+        .filter(|(h, s)| matches!(s.kind, ScopeKind::LexicalBlock { .. }) && !holds[h.index()])
+        .map(|(h, s)| (Ref::Scope(h), s.parent))
+        .collect();
+    if dead.is_empty() {
+        return Ok(m.clone());
+    }
+    prune::remove(m, &dead)
+}
+
+/// LLVM uniques its type nodes and shares one DISubroutineType between functions of the same
+/// signature; DWARF has one DIE per use (each subprogram's signature is its own). Types equal
+/// in every field become one, on both sides.
+fn unify_types(m: &Module) -> Result<Module, PruneError> {
+    let mut rep: Vec<usize> = (0..m.types.len()).collect();
+    loop {
+        let mut first: HashMap<String, usize> = HashMap::new();
+        let mut merged = Vec::new();
+        {
+            let namer = Canonical(&rep);
+            for (h, t) in m.types.iter() {
+                if rep[h.index()] != h.index() {
+                    continue;
+                }
+                let key = render(t, &namer, PrintOptions::default());
+                match first.get(&key) {
+                    Some(&f) => merged.push((h.index(), f)),
+                    None => {
+                        first.insert(key, h.index());
+                    }
+                }
+            }
+        }
+        if merged.is_empty() {
+            break;
+        }
+        for (i, f) in merged {
+            rep[i] = f;
+        }
+    }
+    let dead: HashMap<Ref, Option<Ref>> = rep
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| *i != **r)
+        .map(|(i, r)| {
+            (
+                Ref::Type(Handle::new(i as u32)),
+                Some(Ref::Type(Handle::new(*r as u32))),
+            )
+        })
+        .collect();
+    if dead.is_empty() {
+        return Ok(m.clone());
+    }
+    prune::remove(m, &dead)
+}
+
+/// Names types by the representative of their class, everything else by its index.
+struct Canonical<'a>(&'a [usize]);
+
+impl Namer for Canonical<'_> {
+    fn name(&self, r: Ref, out: &mut String) {
+        use std::fmt::Write;
+        let i = match r {
+            Ref::Type(h) => self.0.get(h.index()).copied().unwrap_or(h.index()),
+            r => r.index(),
+        };
+        let _ = write!(out, "{}{i}", r.kind().prefix());
+    }
+}
