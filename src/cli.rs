@@ -138,6 +138,31 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Split a SPIR-V module's debug info off: CODE is the module without it (plus a
+    /// DebugBuildIdentifier and DebugStoragePath naming the sidecar), SIDECAR its DWARF.
+    Strip {
+        input: String,
+        /// The stripped module.
+        #[arg(short, long)]
+        output: String,
+        /// The DWARF sidecar.
+        #[arg(long)]
+        debug_out: String,
+    },
+    /// Put a sidecar's debug info back into the module `strip` made (exit 2, and no output,
+    /// when the sidecar belongs to another module).
+    Attach {
+        code: String,
+        sidecar: String,
+        #[arg(short, long)]
+        output: String,
+        /// The debug set to write (default: the one the module had when it was stripped).
+        #[arg(long, value_enum)]
+        flavour: Option<FlavourArg>,
+        /// Keep the link records (build identifier, storage path) in the output.
+        #[arg(long)]
+        keep_link: bool,
+    },
     /// Convert to a target and back, then diff against the input (exit as `diff`).
     Roundtrip {
         input: String,
@@ -412,6 +437,37 @@ fn dispatch(command: Command) -> Result<i32> {
             via,
             flavour,
         } => roundtrip(&input, via, flavour.map(Into::into)),
+        Command::Strip {
+            input,
+            output,
+            debug_out,
+        } => {
+            let losses = crate::sidecar::strip(&input, &output, &debug_out)?;
+            print_losses(&losses);
+            Ok(exit::OK)
+        }
+        Command::Attach {
+            code,
+            sidecar,
+            output,
+            flavour,
+            keep_link,
+        } => {
+            let opts = crate::sidecar::AttachOptions {
+                flavour: flavour.map(Into::into),
+                keep_link,
+            };
+            let losses = crate::sidecar::attach(&code, &sidecar, &output, &opts)?;
+            print_losses(&losses);
+            Ok(exit::OK)
+        }
+    }
+}
+
+/// The losses of a conversion, one `dwarv: loss: …` line each on stderr.
+fn print_losses(d: &crate::diag::Diagnostics) {
+    for l in &d.losses {
+        eprintln!("dwarv: loss: {}: {}", l.place, l.message);
     }
 }
 

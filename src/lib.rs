@@ -19,6 +19,7 @@ pub mod front;
 pub mod input;
 pub mod ir;
 pub mod output;
+pub mod sidecar;
 pub mod spec;
 pub mod spirv;
 pub mod stats;

@@ -37,6 +37,15 @@ pub fn write_file(path: &str, bytes: &[u8], durability: Durability) -> Result<()
         };
     }
     let target = Path::new(path);
+    // A device or FIFO (`-o /dev/null`) is written in place: renaming a file over it would
+    // replace the device for every program on the machine.
+    if std::fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(target)
+            .map_err(io)?;
+        return f.write_all(bytes).and_then(|_| f.flush()).map_err(io);
+    }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -68,4 +77,26 @@ pub fn sync_filesystem(dir: &Path) -> Result<()> {
         return Err(io(std::io::Error::last_os_error()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fifo_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_atomic(fifo.to_str().unwrap(), b"dwarv").unwrap();
+        assert_eq!(reader.join().unwrap(), b"dwarv");
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
 }

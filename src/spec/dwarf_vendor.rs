@@ -1,5 +1,5 @@
 //! Vendor DWARF codes the writer emits: AMD's heterogeneous-debugging attributes (seed 002) and
-//! dwarv's own attributes in the DW_AT_lo_user range (0x3d00–0x3d1f, unused by GCC, LLVM and
+//! dwarv's own attributes in the DW_AT_lo_user range (0x3d00–0x3d3f, unused by GCC, LLVM and
 //! Apple), which keep the IR values DWARF has no attribute for (docs/dwarf.md, "Writer").
 
 use gimli::{DwAt, DwTag};
@@ -56,8 +56,7 @@ pub const DW_AT_DWARV_MATRIX: DwAt = DwAt(0x3d10);
 pub const DW_AT_DWARV_UNKNOWN_TYPE: DwAt = DwAt(0x3d11);
 /// This-pointer adjustment of a method (LLVM thisAdjustment).
 pub const DW_AT_DWARV_THIS_ADJUSTMENT: DwAt = DwAt(0x3d12);
-/// Per location-list entry of a variable built from SPIR-V events: the event kind, the
-/// operand (SPIR-V id) and the event position, one block per event (docs/dwarf.md).
+/// The exact declare/value events of a variable from SPIR-V (back::dwarf::spirv).
 pub const DW_AT_DWARV_EVENTS: DwAt = DwAt(0x3d13);
 /// The variable that declares a common block.
 pub const DW_AT_DWARV_COMMON_DECL: DwAt = DwAt(0x3d14);
@@ -71,6 +70,40 @@ pub const DW_AT_DWARV_TEMPLATE_TARGET: DwAt = DwAt(0x3d17);
 pub const DW_AT_DWARV_VALUE_REF: DwAt = DwAt(0x3d18);
 /// The DW_AT_address_class beside it was derived from the memory kind, not in the IR.
 pub const DW_AT_DWARV_DERIVED_CLASS: DwAt = DwAt(0x3d19);
+/// The SPIR-V debug set (import name) a unit was written from; its addresses are 4 × word
+/// offsets in the debug-stripped normal form.
+pub const DW_AT_DWARV_SPIRV_SET: DwAt = DwAt(0x3d0f);
+/// The exact scope runs of a unit, function or block from SPIR-V (`start end` word offsets).
+pub const DW_AT_DWARV_RUNS: DwAt = DwAt(0x3d1a);
+/// Line rows with a span (NonSemantic DebugLine end line/column).
+pub const DW_AT_DWARV_LINE_SPANS: DwAt = DwAt(0x3d1b);
+/// The module's build identifier (NonSemantic DebugBuildIdentifier) and its flags.
+pub const DW_AT_DWARV_BUILD_ID: DwAt = DwAt(0x3d1c);
+pub const DW_AT_DWARV_BUILD_FLAGS: DwAt = DwAt(0x3d1d);
+/// The module's storage path (NonSemantic DebugStoragePath).
+pub const DW_AT_DWARV_STORAGE_PATH: DwAt = DwAt(0x3d1e);
+/// The link records `dwarv strip` leaves in the stripped module: build id and sidecar path.
+pub const DW_AT_DWARV_LINK_ID: DwAt = DwAt(0x3d1f);
+pub const DW_AT_DWARV_LINK_PATH: DwAt = DwAt(0x3d20);
+/// The expressions of the events of a module from SPIR-V, each once (events name them by
+/// index), on the first unit.
+pub const DW_AT_DWARV_EVENT_EXPRS: DwAt = DwAt(0x3d21);
+/// The element type of a vector written as AMD's base type with DW_AT_LLVM_vector_size.
+pub const DW_AT_DWARV_ELEMENT: DwAt = DwAt(0x3d22);
+/// Flags of a function's signature type, which has no DIE of its own.
+pub const DW_AT_DWARV_SIGNATURE_FLAGS: DwAt = DwAt(0x3d23);
+/// The DW_AT_declaration beside it says what the DIE is (a composite without a size, which
+/// DWARF would take as complete; a function declaration), not the IR's fwd_decl flag.
+pub const DW_AT_DWARV_NOT_FWD_DECL: DwAt = DwAt(0x3d24);
+/// A type of a module from SPIR-V that has no scope (it is written under the first unit).
+pub const DW_AT_DWARV_NO_SCOPE: DwAt = DwAt(0x3d25);
+/// The address size of a module from SPIR-V (its addressing model; 0: none, a Logical module).
+pub const DW_AT_DWARV_ADDRESS_SIZE: DwAt = DwAt(0x3d26);
+/// A unit's language when it does not fit DW_AT_language's 16 bits (DW_AT_language then 0).
+pub const DW_AT_DWARV_LANGUAGE: DwAt = DwAt(0x3d27);
+/// The size in bits of a vector written as AMD's base type (whose DW_AT_byte_size is the
+/// element's), when the IR gives one.
+pub const DW_AT_DWARV_VECTOR_BITS: DwAt = DwAt(0x3d28);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

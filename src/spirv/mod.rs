@@ -23,8 +23,50 @@
 //! positions, which is what lets `diff` compare modules written in different sets and DWARF written
 //! from SPIR-V (`address = 4 × offset`) find its instructions again.
 
+//!
+//! # Link records
+//!
+//! `dwarv strip` ties a stripped module to its DWARF sidecar with a NonSemantic
+//! `DebugBuildIdentifier` whose identifier is [`build_id`] of the module's normal form (flag
+//! `IdentifierPossibleDuplicates`: the same code from other sources has the same identifier),
+//! followed by a `DebugStoragePath` naming the sidecar. A reader takes a build identifier equal to
+//! the module's own `build_id` as these link records (`ir::ModuleInfo::link`), not as the
+//! module's build id.
+
 pub mod binary;
 pub mod normal;
+
+/// [`build_id`] of a normal form given as its view (`NormalForm::into_view`).
+pub fn build_id_of_view(view: &binary::Module<'_>) -> String {
+    let mut words = view.words[..5.min(view.words.len())].to_vec();
+    for insn in &view.insns {
+        words.extend_from_slice(insn.words);
+    }
+    build_id(&words)
+}
+
+/// The build identifier of a normal form: 32 lowercase hex digits, FNV-1a (64-bit) of its words
+/// but the id bound (which debug info written into the module raises), as little-endian bytes,
+/// from two offset bases. Not cryptographic: it tells a sidecar that belongs to the code from one
+/// that does not.
+pub fn build_id(normal_form: &[u32]) -> String {
+    let fnv = |basis: u64| {
+        normal_form
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 3)
+            .map(|(_, w)| w)
+            .flat_map(|w| w.to_le_bytes())
+            .fold(basis, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    };
+    format!(
+        "{:016x}{:016x}",
+        fnv(0xcbf2_9ce4_8422_2325),
+        fnv(0x6c62_272e_07bb_0142)
+    )
+}
 
 pub use binary::{Insn, Module, SpirvError};
 pub use normal::{IdSet, NormalForm};

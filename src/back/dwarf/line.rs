@@ -22,13 +22,16 @@ fn md5(f: &File) -> Option<[u8; 16]> {
 
 pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding) -> LineProgram {
     let primary = u.file.map(|f| m.files.get(f));
-    let dir = primary
-        .and_then(|f| f.directory.clone())
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| ".".into());
+    // A primary file without a directory keeps none: an empty directory 0, which the reader
+    // takes as no directory.
+    let dir = match primary {
+        Some(f) => f.directory.clone().unwrap_or_default(),
+        None => ".".into(),
+    };
+    // DWARF 5 takes an empty file name as it is; DWARF 4 needs one.
     let name = primary
         .map(|f| f.name.clone())
-        .filter(|n| !n.is_empty())
+        .filter(|n| !n.is_empty() || enc.version >= 5)
         .unwrap_or_else(|| "<unknown>".into());
     let info = primary.and_then(|f| file_info(dwarf, m, f));
     let mut p = LineProgram::new(
@@ -70,7 +73,9 @@ pub(super) fn rows(b: &mut Builder) -> bool {
     let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); b.units.len()];
     for (i, r) in m.lines.iter().enumerate() {
         per_unit[owner.unit_of(addr(r.range.start))].push(i);
-        if r.end_line.is_some_and(|l| l != r.at.line) || r.end_column.is_some() {
+        // SPIR-V modules keep spans in DW_AT_dwarv_line_spans (`spirv`).
+        let spans_kept = super::spirv::from_spirv(m);
+        if !spans_kept && (r.end_line.is_some_and(|l| l != r.at.line) || r.end_column.is_some()) {
             b.diags.push(
                 LossKind::Dropped,
                 format!("line row {i}"),

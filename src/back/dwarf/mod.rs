@@ -12,6 +12,7 @@ mod frame;
 pub mod gaps;
 mod line;
 mod macros;
+mod spirv;
 mod unit;
 
 use crate::diag::Diagnostics;

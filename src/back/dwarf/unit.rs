@@ -47,6 +47,8 @@ pub(super) struct Builder<'m, 'd> {
     signature_only: std::collections::HashSet<Handle<Type>>,
     /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
     pub run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
+    /// The expressions of the events (SPIR-V), sorted, each once.
+    pub event_exprs: Vec<Handle<crate::ir::Expr>>,
     /// Types without a scope chain to a unit (base, pointer, array… types): the unit of their
     /// first user, so that a unit's DIEs refer inside the unit where they can.
     home: HashMap<Handle<Type>, usize>,
@@ -105,6 +107,7 @@ fn build_once(
         offsets,
         used_refs: false,
         run_ranges: run_ranges(m),
+        event_exprs: super::spirv::event_exprs(m),
         signature_only: signature_only(m),
         concrete: HashMap::new(),
         inlined_only: inlined_only(m),
@@ -471,6 +474,10 @@ impl Builder<'_, '_> {
         }
     }
 
+    pub(super) fn set_string(&mut self, d: Die, at: DwAt, s: &str) {
+        self.set_str(d, at, Some(s));
+    }
+
     fn set_str(&mut self, d: Die, at: DwAt, s: Option<&str>) {
         if let Some(s) = s {
             let id = self.dwarf.strings.add(nul_free(s));
@@ -488,7 +495,7 @@ impl Builder<'_, '_> {
         let version = self.dwarf.units.get(uid).version();
         let info = line::file_info(&mut self.dwarf, self.m, file);
         let dir = file.directory.clone().unwrap_or_default();
-        let name = if file.name.is_empty() {
+        let name = if file.name.is_empty() && version <= 4 {
             "<unknown>"
         } else {
             &file.name
@@ -734,11 +741,19 @@ impl Builder<'_, '_> {
             _ => None,
         };
         self.set_str(d, dw::DW_AT_producer, producer.as_deref());
+        let lang = u16::try_from(u.language.0);
         self.set(
             d,
             dw::DW_AT_language,
-            AttributeValue::Language(gimli::DwLang(u.language.0 as u16)),
+            AttributeValue::Language(gimli::DwLang(lang.unwrap_or(0))),
         );
+        if lang.is_err() {
+            self.set(
+                d,
+                vendor::DW_AT_DWARV_LANGUAGE,
+                AttributeValue::Udata(u.language.0.into()),
+            );
+        }
         if let Some(f) = u.file {
             let file = &m.files.get(f);
             self.set_str(d, dw::DW_AT_name, Some(&file.name));
@@ -805,6 +820,7 @@ impl Builder<'_, '_> {
             );
         }
         self.set_extra(d, Ref::Unit(h), &u.extra);
+        super::spirv::unit_attrs(self, d, ui);
         // Retained types are children of the unit already; nothing more to say.
     }
 
@@ -890,6 +906,15 @@ impl Builder<'_, '_> {
                 }
             }
             Ref::CallSite(c) => self.fill_call_site(d, c),
+            _ => {}
+        }
+        match r {
+            Ref::Scope(_) => {
+                super::spirv::runs(self, d, r);
+                super::spirv::no_scope(self, d, r);
+            }
+            Ref::Var(v) => super::spirv::events(self, d, v),
+            Ref::Type(_) => super::spirv::no_scope(self, d, r),
             _ => {}
         }
     }
@@ -1024,6 +1049,14 @@ impl Builder<'_, '_> {
                         );
                     }
                     self.set_size(d, el.size);
+                    self.set_ref(d, vendor::DW_AT_DWARV_ELEMENT, tref(*element));
+                    if let Some(Bound::Const(bits)) = ty.size {
+                        self.set(
+                            d,
+                            vendor::DW_AT_DWARV_VECTOR_BITS,
+                            AttributeValue::Sdata(bits),
+                        );
+                    }
                     self.set(
                         d,
                         vendor::DW_AT_LLVM_VECTOR_SIZE,
@@ -1105,6 +1138,11 @@ impl Builder<'_, '_> {
                 }
                 if ty.size.is_none() && !ty.flags.has("fwd_decl") {
                     self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
+                    self.set(
+                        d,
+                        vendor::DW_AT_DWARV_NOT_FWD_DECL,
+                        AttributeValue::FlagPresent,
+                    );
                 }
             }
             TypeKind::Member {
@@ -1444,10 +1482,24 @@ impl Builder<'_, '_> {
             }
             if !self.signature_only.contains(&ty) {
                 self.set_ref(d, vendor::DW_AT_DWARV_FUNCTION_TYPE, Some(Ref::Type(ty)));
+            } else {
+                let fl = m.types.get(ty).flags;
+                self.set_udata(
+                    d,
+                    vendor::DW_AT_DWARV_SIGNATURE_FLAGS,
+                    (!fl.is_empty()).then_some(fl.bits),
+                );
             }
         }
         if decl {
             self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
+            if !m.scopes.get(s).flags.has("fwd_decl") {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_NOT_FWD_DECL,
+                    AttributeValue::FlagPresent,
+                );
+            }
         }
         self.set_udata(
             d,
@@ -1871,6 +1923,10 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
 
 /// Function types referenced only as functions' signatures (see `Builder::signature_only`).
 fn signature_only(m: &Module) -> std::collections::HashSet<Handle<Type>> {
+    // SPIR-V function types are written as they are (the reader takes them back exactly).
+    if super::spirv::from_spirv(m) {
+        return Default::default();
+    }
     let mut sig: std::collections::HashSet<Handle<Type>> = m
         .scopes
         .values()

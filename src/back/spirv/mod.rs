@@ -107,6 +107,18 @@ fn write_here(
     flavour: Flavour,
     bin: Option<&Bin<'_>>,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
+    // Link records are written only into the module they belong to (the same code): elsewhere
+    // they would read back as that module's build id. They are no debug info: no loss.
+    let unlinked;
+    let m = match &m.info.link {
+        Some(l) if bin.map(crate::spirv::build_id_of_view).as_ref() != Some(&l.build_id) => {
+            let mut c = m.clone();
+            c.info.link = None;
+            unlinked = c;
+            &unlinked
+        }
+        _ => m,
+    };
     let mut code = bin.map(code::CodeInfo::analyse).unwrap_or_default();
     let unmatched = match &bin {
         Some(_) => code::match_functions(&mut code, m),
@@ -245,6 +257,25 @@ fn module_info(w: &mut order::Writer) {
                 LossKind::Dropped,
                 "module",
                 "storage path: the set has no DebugStoragePath",
+            );
+        }
+    }
+    // dwarv strip's link records (crate::spirv, "Link records"), after the module's own.
+    if let Some(l) = &info.link {
+        if holds(w.e.flavour, Feature::BuildId) {
+            let args = [
+                ("Identifier", V::Str(l.build_id.clone())),
+                ("Flags", V::Num(1)),
+            ];
+            w.e.ext("DebugBuildIdentifier", &args);
+            if let Some(p) = &l.storage_path {
+                w.e.ext("DebugStoragePath", &[("Path", V::Str(p.clone()))]);
+            }
+        } else {
+            w.ledger.push(
+                LossKind::Dropped,
+                "module",
+                "link records: the set has no DebugBuildIdentifier",
             );
         }
     }

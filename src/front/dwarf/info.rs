@@ -19,6 +19,7 @@ use crate::ir::{
     VarKind, Variable, Virtuality,
 };
 use crate::ir::{Encoding as Ate, Loc};
+use crate::spec::dwarf_vendor as vendor;
 
 pub type Gr<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
 
@@ -1307,7 +1308,7 @@ impl Walker<'_, '_> {
     ) -> DResult<Vec<RawAttr>> {
         let At { u, unit, cur, die } = at;
         let tag = die.tag;
-        let name = self.string(u, unit, die, dw::DW_AT_name)?;
+        let mut name = self.string(u, unit, die, dw::DW_AT_name)?;
         let at = self.loc(cur, die);
         let mut flags = self.flags(die);
         let linkage = match self.string(u, unit, die, dw::DW_AT_linkage_name)? {
@@ -1324,7 +1325,6 @@ impl Walker<'_, '_> {
                 }
                 Some(b)
             }
-            None if tag == dw::DW_TAG_member && die.has(dw::DW_AT_byte_size) => None,
             None => self.bound(u, unit, cur, die, dw::DW_AT_byte_size, 8)?,
         };
         let base = if tag == dw::DW_TAG_subroutine_type || tag == dw::DW_TAG_enumeration_type {
@@ -1344,7 +1344,20 @@ impl Walker<'_, '_> {
         let kind = match tag {
             dw::DW_TAG_base_type => {
                 let encoding = Ate(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32);
+                let element = self.type_ref(unit, die, vendor::DW_AT_DWARV_ELEMENT)?;
                 match die.udata(AT_LLVM_VECTOR_SIZE) {
+                    // dwarv's own vector names its element: name and size are the element's.
+                    Some(count) if element.is_some() => {
+                        name = None;
+                        size = match die.take(vendor::DW_AT_DWARV_VECTOR_BITS) {
+                            Some(Av::Sdata(b)) => Some(Bound::Const(b)),
+                            _ => None,
+                        };
+                        TypeKind::Vector {
+                            element,
+                            count: u32::try_from(count).unwrap_or(u32::MAX),
+                        }
+                    }
                     Some(count) => {
                         // A vector base type: its element is the same base type, unvectored.
                         let element_size = match size {
@@ -1744,12 +1757,15 @@ impl Walker<'_, '_> {
             None => None,
         };
         // A definition of a declaration already read has the declaration's signature
-        // (complete_from_declarations); others get one built from their own DIEs.
+        // (complete_from_declarations); others get one built from their own DIEs, unless
+        // dwarv named it.
         let declared = declaration
             .and_then(|d| self.m.scopes.get(d).function())
             .and_then(|f| f.ty)
             .filter(|_| ret.is_none());
-        let sig = declared.unwrap_or_else(|| {
+        // dwarv names the function type when it has a DIE of its own.
+        let named = self.type_ref(unit, die, vendor::DW_AT_DWARV_FUNCTION_TYPE)?;
+        let sig = named.or(declared).unwrap_or_else(|| {
             let sig = self.m.types.push(Type::new(TypeKind::Function {
                 ret,
                 params: Vec::new(),
@@ -1831,7 +1847,14 @@ impl Walker<'_, '_> {
             None => self.string(u, unit, die, dw::DW_AT_MIPS_linkage_name)?,
         };
         let ty = self.type_ref(unit, die, dw::DW_AT_type)?;
-        let location = self.take_location(u, unit, cur, die, dw::DW_AT_location)?;
+        // A variable from SPIR-V with exact events: its location list was derived from them.
+        let location = match die.has(crate::spec::dwarf_vendor::DW_AT_DWARV_EVENTS) {
+            true => {
+                die.mark(dw::DW_AT_location);
+                None
+            }
+            false => self.take_location(u, unit, cur, die, dw::DW_AT_location)?,
+        };
         let const_value = self.value(u, unit, die, dw::DW_AT_const_value)?;
         let declaration = self.reference(unit, die, dw::DW_AT_specification)?;
         let align_bits = die

@@ -25,6 +25,8 @@ impl Files {
         checksum: Option<Checksum>,
         source: Option<String>,
     ) -> Handle<File> {
+        // An empty directory (the writer's directory 0 for a file without one) is none.
+        let directory = directory.filter(|d| !d.is_empty());
         let source = source.map(|text| {
             *self
                 .texts

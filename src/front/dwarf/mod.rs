@@ -16,6 +16,7 @@ mod elf;
 mod frame;
 mod info;
 mod lines;
+mod spirv;
 mod vendor;
 
 use crate::diag::Diagnostics;
@@ -66,6 +67,7 @@ fn read_inner(bytes: &[u8]) -> DResult<(ir::Module, Diagnostics)> {
     let mut diag = Diagnostics::default();
     let encodings = info::read_units(&elf, &mut m, &mut diag)?;
     frame::read_frame(&elf, &encodings, &mut m)?;
+    spirv::apply(&mut m)?;
     vendor::apply(&mut m);
     if let Err(findings) = ir::verify::check(&m) {
         return Err(fail(

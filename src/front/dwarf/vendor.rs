@@ -86,6 +86,26 @@ fn binding(extra: &mut Vec<RawAttr>) -> Option<Value> {
     take_str(extra, v::DW_AT_DWARV_LLVM_VALUE).map(Value::Llvm)
 }
 
+/// An array of one constant dimension marked DW_AT_dwarv_matrix is a matrix of its element.
+fn matrix(t: &mut ir::Type, column_major: bool) {
+    if let TypeKind::Array { element, dims, .. } = &t.kind {
+        if let [ir::Subrange {
+            count: Some(ir::Bound::Const(n)),
+            lower: None,
+            upper: None,
+            stride: None,
+            generic: false,
+        }] = dims.as_slice()
+        {
+            t.kind = TypeKind::Matrix {
+                column: *element,
+                count: u32::try_from(*n).unwrap_or(u32::MAX),
+                column_major,
+            };
+        }
+    }
+}
+
 /// Moves dwarv's attributes of every entity to their fields.
 pub(super) fn apply(m: &mut ir::Module) {
     for i in 0..m.units.len() {
@@ -93,6 +113,9 @@ pub(super) fn apply(m: &mut ir::Module) {
         let e = &mut u.extra;
         if let Some(t) = take_str(e, v::DW_AT_DWARV_FLAGS_TEXT) {
             u.flags_text = Some(t);
+        }
+        if let Some(l) = take_u(e, v::DW_AT_DWARV_LANGUAGE) {
+            u.language = ir::Language(l as u32);
         }
         if let Some(k) = take_u(e, v::DW_AT_DWARV_EMISSION) {
             u.emission = ir::EmissionKind(k as u32);
@@ -109,6 +132,16 @@ pub(super) fn apply(m: &mut ir::Module) {
         let t = m.types.get_mut(Handle::new(i as u32));
         let e = &mut t.extra;
         flags(e, &mut t.flags);
+        if take_flag(e, v::DW_AT_DWARV_NO_SCOPE) {
+            t.scope = None;
+        }
+        if take_flag(e, v::DW_AT_DWARV_NOT_FWD_DECL) {
+            t.flags.bits &= !Flags::bit(5).bits;
+        }
+        if let Some(col) = take_u(&mut t.extra, v::DW_AT_DWARV_MATRIX) {
+            matrix(t, col != 0);
+        }
+        let e = &mut t.extra;
         match &mut t.kind {
             TypeKind::Pointer { space, .. } => {
                 if let Some(k) = take_u(e, v::DW_AT_DWARV_MEMORY) {
@@ -132,11 +165,19 @@ pub(super) fn apply(m: &mut ir::Module) {
             _ => {}
         }
     }
+    let mut sig_flags = Vec::new();
     for i in 0..m.scopes.len() {
         let s = m.scopes.get_mut(Handle::new(i as u32));
         let e = &mut s.extra;
         flags(e, &mut s.flags);
+        let no_unit = take_flag(e, v::DW_AT_DWARV_NO_SCOPE);
+        if take_flag(e, v::DW_AT_DWARV_NOT_FWD_DECL) {
+            s.flags.bits &= !Flags::bit(5).bits;
+        }
         if let ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) = &mut s.kind {
+            if no_unit {
+                f.unit = None;
+            }
             if let Some(l) = take_u(e, v::DW_AT_DWARV_SCOPE_LINE) {
                 f.scope_line = Some(l as u32);
             }
@@ -146,7 +187,13 @@ pub(super) fn apply(m: &mut ir::Module) {
             if let Some(b) = binding(e) {
                 f.binding = Some(b);
             }
+            if let (Some(bits), Some(ty)) = (take_u(e, v::DW_AT_DWARV_SIGNATURE_FLAGS), f.ty) {
+                sig_flags.push((ty, bits));
+            }
         }
+    }
+    for (ty, bits) in sig_flags {
+        m.types.get_mut(ty).flags.bits |= bits;
     }
     for i in 0..m.vars.len() {
         let var = m.vars.get_mut(Handle::new(i as u32));

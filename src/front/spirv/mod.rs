@@ -90,7 +90,18 @@ fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(ir::Module, Di
     cx.fill()?;
     code::walk(&mut cx)?;
     cx.finish()?;
-    Ok((cx.out, cx.diag))
+    let mut out = cx.out;
+    // A build identifier that is the hash of this module's code is dwarv's link record.
+    if let Some(b) = &out.info.build_id {
+        if b.id == crate::spirv::build_id(&nf.words(m)) {
+            out.info.link = Some(ir::Link {
+                build_id: b.id.clone(),
+                storage_path: out.info.storage_path.take(),
+            });
+            out.info.build_id = None;
+        }
+    }
+    Ok((out, cx.diag))
 }
 
 /// Which table a code-anchored row sits in (for error messages about rows).
