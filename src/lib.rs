@@ -9,6 +9,8 @@
 
 pub mod back;
 pub mod batch;
+#[cfg(feature = "llvm")]
+pub mod build_step;
 pub mod cli;
 pub mod convert;
 pub mod crosscheck;

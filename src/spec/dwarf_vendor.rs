@@ -104,6 +104,15 @@ pub const DW_AT_DWARV_LANGUAGE: DwAt = DwAt(0x3d27);
 /// The size in bits of a vector written as AMD's base type (whose DW_AT_byte_size is the
 /// element's), when the IR gives one.
 pub const DW_AT_DWARV_VECTOR_BITS: DwAt = DwAt(0x3d28);
+/// A definition of a declaration (DW_AT_specification) whose own scope is its unit, not the
+/// declaration's scope (SPIR-V puts member function definitions in the compilation unit).
+pub const DW_AT_DWARV_UNIT_SCOPE: DwAt = DwAt(0x3d29);
+/// Flags of the declaration a definition (DW_AT_specification) does not have (IR flag bits);
+/// a reader gives a definition its declaration's flags otherwise.
+pub const DW_AT_DWARV_NOT_INHERITED: DwAt = DwAt(0x3d2a);
+/// A variable inside a function that is static (a global in the IR) without a DW_OP_addr
+/// location that would say so.
+pub const DW_AT_DWARV_STATIC: DwAt = DwAt(0x3d2b);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

@@ -1417,8 +1417,28 @@ impl Builder<'_, '_> {
         }
         let mut flags = sc.flags;
         if let Some(x) = decl {
+            let missing = x.flags.bits & !sc.flags.bits;
+            if missing != 0 {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_NOT_INHERITED,
+                    AttributeValue::Udata(missing),
+                );
+            }
             flags.bits &= !x.flags.bits;
             flags.foreign &= !x.flags.foreign;
+            // Written at unit level, it would read back in its declaration's scope.
+            match sc.parent {
+                p if p == x.parent => {}
+                Some(Ref::Unit(_)) | None => {
+                    self.set(d, vendor::DW_AT_DWARV_UNIT_SCOPE, AttributeValue::FlagPresent)
+                }
+                Some(_) => self.loss(
+                    LossKind::Approximated,
+                    Ref::Scope(s),
+                    "a definition's scope other than its unit or its declaration's: read back in the declaration's",
+                ),
+            }
         }
         match &sc.kind {
             ScopeKind::Namespace { export_symbols } => {
@@ -1684,6 +1704,15 @@ impl Builder<'_, '_> {
             ),
             _ => (None, Default::default(), None),
         };
+        // A function's static variable says so by its DW_OP_addr location; without one, dwarv
+        // says it.
+        let in_function = matches!(var.scope, Some(Ref::Scope(sc)) if !matches!(m.scopes.get(sc).kind, ScopeKind::Namespace { .. } | ScopeKind::Module { .. }));
+        let static_addr = matches!(var.location, Some(crate::ir::Location::Expr(e))
+            if m.exprs.get(e).ops.first().is_some_and(|o| matches!(o.code.0, 0x03 | 0xa1))
+                || m.exprs.get(e).ops.last().is_some_and(|o| matches!(o.code.0, 0x9b | 0xe0)));
+        if var.kind == VarKind::Global && in_function && !static_addr {
+            self.set(d, vendor::DW_AT_DWARV_STATIC, AttributeValue::FlagPresent);
+        }
         if decl_name.is_none() || decl_name != var.name.as_ref() {
             self.set_str(d, dw::DW_AT_name, var.name.as_deref());
         }

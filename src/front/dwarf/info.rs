@@ -150,7 +150,11 @@ fn complete_from_declarations(m: &mut Module) {
         let Some(df) = d.function() else { continue };
         let s = m.scopes.get_mut(h);
         s.name = s.name.take().or(d.name.clone());
-        if matches!(s.parent, None | Some(Ref::Unit(_))) && d.parent.is_some() {
+        let unit_scope = s.extra.len();
+        s.extra
+            .retain(|a| a.attr != vendor::DW_AT_DWARV_UNIT_SCOPE.0);
+        let unit_scope = unit_scope != s.extra.len();
+        if matches!(s.parent, None | Some(Ref::Unit(_))) && d.parent.is_some() && !unit_scope {
             s.parent = d.parent;
         }
         s.at = match (s.at, d.at) {
@@ -165,9 +169,11 @@ fn complete_from_declarations(m: &mut Module) {
             }),
             (own, dl) => own.or(dl),
         };
-        // DW_AT_declaration is the declaration's own.
+        // DW_AT_declaration is the declaration's own, and dwarv names what else is.
         let decl_only = Flags::named("fwd_decl").map_or(0, |f| f.bits);
-        s.flags.bits |= d.flags.bits & !decl_only;
+        let not_inherited =
+            super::vendor::take_u(&mut s.extra, vendor::DW_AT_DWARV_NOT_INHERITED).unwrap_or(0);
+        s.flags.bits |= d.flags.bits & !decl_only & !not_inherited;
         s.flags.foreign |= d.flags.foreign;
         if let Some(f) = function_mut(&mut s.kind) {
             f.linkage = f.linkage.take().or(df.linkage.clone());
@@ -1860,6 +1866,8 @@ impl Walker<'_, '_> {
         let align_bits = die
             .udata(dw::DW_AT_alignment)
             .map(|a| (a as u32).saturating_mul(8));
+        let is_static = die.has(vendor::DW_AT_DWARV_STATIC);
+        die.mark(vendor::DW_AT_DWARV_STATIC);
         let in_function = parent.is_some_and(|p| {
             matches!(
                 p.tag,
@@ -1887,7 +1895,9 @@ impl Walker<'_, '_> {
                 }
                 VarKind::Param(p)
             }
-            (None, _) if in_function && !self.is_static_storage(location) => VarKind::Local,
+            (None, _) if in_function && !self.is_static_storage(location) && !is_static => {
+                VarKind::Local
+            }
             _ => VarKind::Global,
         };
         let scope = parent.and_then(|p| p.ent);

@@ -37,7 +37,7 @@ fn text(b: &[u8]) -> String {
 }
 
 /// Takes the value of attribute `at` out of `extra`, if it is there (as a number).
-fn take_u(extra: &mut Vec<RawAttr>, at: gimli::DwAt) -> Option<u64> {
+pub(super) fn take_u(extra: &mut Vec<RawAttr>, at: gimli::DwAt) -> Option<u64> {
     let i = extra.iter().position(|a| a.attr == at.0)?;
     let n = uleb(&extra[i].bytes)?;
     extra.remove(i);

@@ -20,10 +20,13 @@ use crate::spirv::binary::{op, Module as Bin};
 use crate::spirv::normal::NormalForm;
 
 /// An instruction of code.spv: [start, end) in its normal form.
-type Span = (u32, u32);
+pub(crate) type Span = (u32, u32);
 
-struct Code {
+pub(crate) struct Code {
     names: HashMap<String, u32>,
+    /// Word offset of a function-body instruction in the module as given → its span in the
+    /// normal form and its function's id (for ties given by offset, `build_step`).
+    pub by_offset: HashMap<u32, (Span, u32)>,
     /// Function id → its blocks → the spans of their instructions (OpLabel excluded).
     funcs: HashMap<u32, Vec<Vec<Span>>>,
     globals: HashMap<String, u32>,
@@ -39,7 +42,7 @@ struct Code {
     constants: HashMap<(bool, u32, u64), u32>,
 }
 
-fn index(words: &[u32], name: &str) -> Result<Code, Error> {
+pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
     let bad = |e: crate::spirv::binary::SpirvError| Error::Spirv {
         path: name.to_string(),
         offset: e.offset,
@@ -55,6 +58,7 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
     })?;
     let mut by_id: HashMap<u32, String> = HashMap::new();
     let mut code = Code {
+        by_offset: HashMap::new(),
         names: HashMap::new(),
         funcs: HashMap::new(),
         globals: HashMap::new(),
@@ -128,6 +132,10 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                                 _ => {}
                             }
                         }
+                        if let Some(s) = start {
+                            let span = (s, s + insn.words.len() as u32);
+                            code.by_offset.insert(insn.offset as u32, (span, f));
+                        }
                         let block = code.funcs.get_mut(&f).and_then(|b| b.last_mut());
                         if let (Some(s), Some(b)) = (start, block) {
                             b.push((s, s + insn.words.len() as u32));
@@ -141,8 +149,33 @@ fn index(words: &[u32], name: &str) -> Result<Code, Error> {
     Ok(code)
 }
 
-/// Rewrites `m` (lowered from `model`) onto code.spv.
-pub(super) fn tie(
+impl Code {
+    /// A global the code emitter names (as OpName would).
+    pub(crate) fn name_global(&mut self, name: &str, id: u32) {
+        self.globals.insert(name.to_string(), id);
+    }
+    /// A local value of function `function` (its OpFunction id) the code emitter names.
+    pub(crate) fn name_local(&mut self, function: u32, name: &str, id: u32) {
+        self.locals
+            .entry(function)
+            .or_default()
+            .insert(name.to_string(), id);
+    }
+}
+
+/// How LLVM instructions, functions and globals map onto a code module.
+#[derive(Default)]
+pub(crate) struct Ties {
+    /// @iN → (its span in the normal form, SPIR-V function id).
+    pub map: HashMap<u32, (Span, u32)>,
+    /// The @iN whose partner is exactly one SPIR-V instruction (their results correspond).
+    pub exact: std::collections::HashSet<u32>,
+    /// LLVM function name → OpFunction id.
+    pub fn_ids: HashMap<String, u32>,
+}
+
+/// Rewrites `m` (lowered from `model`) onto code.spv, aligning the two by names and blocks.
+pub(crate) fn tie(
     model: &Model,
     m: &mut Module,
     d: &mut Diagnostics,
@@ -151,14 +184,21 @@ pub(super) fn tie(
 ) -> Result<(), Error> {
     let words = crate::front::spirv::words(code_bytes, code_name)?;
     let code = index(&words, code_name)?;
+    let ties = align(model, d, &code, code_name);
+    apply(model, m, d, &code, &ties, code_name);
+    d.push(
+        LossKind::Approximated,
+        "module",
+        "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
+    );
+    Ok(())
+}
+
+/// Ties by function name and block order (llvm-spirv-14's layout of the same module).
+fn align(model: &Model, d: &mut Diagnostics, code: &Code, code_name: &str) -> Ties {
     let dbg: std::collections::HashSet<u32> = model.intrinsics.iter().map(|x| x.inst).collect();
-    let by_inst: HashMap<u32, &llvm_bridge::model::Intrinsic> =
-        model.intrinsics.iter().map(|x| (x.inst, x)).collect();
-    // @iN → (span, SPIR-V function id).
-    let mut map: HashMap<u32, (Span, u32)> = HashMap::new();
-    // The @iN of blocks whose code instructions and SPIR-V instructions pair one to one.
-    let mut exact: std::collections::HashSet<u32> = std::collections::HashSet::new();
-    let mut fn_ids: HashMap<String, u32> = HashMap::new();
+    let mut ties = Ties::default();
+    let Ties { map, exact, fn_ids } = &mut ties;
     for f in model.functions.iter().filter(|f| !f.is_declaration) {
         let Some(&fid) = code.names.get(&f.name) else {
             d.push(
@@ -218,6 +258,22 @@ pub(super) fn tie(
             }
         }
     }
+    ties
+}
+
+/// Rewrites the LLVM module's code positions, bindings and event operands onto the code module
+/// through `ties`.
+pub(crate) fn apply(
+    model: &Model,
+    m: &mut Module,
+    d: &mut Diagnostics,
+    code: &Code,
+    ties: &Ties,
+    code_name: &str,
+) {
+    let Ties { map, exact, fn_ids } = ties;
+    let by_inst: HashMap<u32, &llvm_bridge::model::Intrinsic> =
+        model.intrinsics.iter().map(|x| (x.inst, x)).collect();
     let pos = |p: CodePos| match p {
         CodePos::Llvm(i) => map.get(&i).map(|(s, _)| CodePos::Spirv(s.0)),
         other => Some(other),
@@ -387,12 +443,6 @@ pub(super) fn tie(
             format!("{lost_lines} line rows/scope runs and {lost_events} events of instructions with no partner in {code_name}"),
         );
     }
-    d.push(
-        LossKind::Approximated,
-        "module",
-        "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
-    );
-    Ok(())
 }
 
 /// The code-module constant a dbg operand stands for: an integer that needs 64 bits (the writer

@@ -9,7 +9,7 @@
 
 mod code;
 mod entities;
-mod into;
+pub(crate) mod into;
 mod tables;
 mod types;
 

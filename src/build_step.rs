@@ -1,0 +1,262 @@
+//! A library API for an LLVM → SPIR-V build step that emits its own code and wants the
+//! program's debug information in the result.
+//!
+//! Feed [`DebugInfoStep`] the LLVM module (`.ll` or `.bc`). While emitting code, ask it what
+//! debug information each function and instruction has ([`DebugInfoStep::function`],
+//! [`DebugInfoStep::location`]) and tell it what each became ([`DebugInfoStep::emitted_function`],
+//! [`DebugInfoStep::emitted_instruction`], …). [`DebugInfoStep::finish`] then writes the debug
+//! instructions of the chosen set into the emitted module: DebugFunction (or
+//! DebugFunctionDefinition) tied to each OpFunction, globals to their OpVariables,
+//! DebugDeclare/DebugValue of parameters and locals, and a line and scope on every instruction
+//! that came from an LLVM instruction with a location. The instructions themselves are made at
+//! the end because their ids, types and module-level layout exist only once the module does.
+//!
+//! Unlike `dwarv convert x.bc --into code.spv`, which has to guess how llvm-spirv laid out each
+//! block, the ties here are exact: an emitter knows where every instruction came from.
+//!
+//! ```no_run
+//! use dwarv::build_step::DebugInfoStep;
+//! use dwarv::spec::spirv::Flavour;
+//!
+//! # fn emit(_: &DebugInfoStep) -> (Vec<u32>, Vec<(String, u32)>, Vec<(u32, u32, u32)>) { unimplemented!() }
+//! let bitcode = std::fs::read("kernel.bc")?;
+//! let mut step = DebugInfoStep::from_llvm(&bitcode, "kernel.bc")?;
+//! // The emitter writes its module without debug info; it records the OpFunction id of each
+//! // LLVM function and, per LLVM instruction (`step.instructions(f)` numbers them), the word
+//! // offset and length of the SPIR-V instruction it became.
+//! let (words, functions, instructions) = emit(&step);
+//! for (name, id) in functions {
+//!     step.emitted_function(&name, id);
+//! }
+//! for (inst, offset, len) in instructions {
+//!     step.emitted_instruction(inst, offset, len);
+//! }
+//! let (module, losses) = step.finish(&words, Flavour::OpenCl100)?;
+//! std::fs::write("kernel.spv", module)?;
+//! for loss in &losses.losses {
+//!     eprintln!("{}", loss.message);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::back::spirv::{Base, WriteOptions};
+use crate::diag::{Diagnostics, LossKind};
+use crate::error::Error;
+use crate::front::llvm::into::{self, Ties};
+use crate::ir::{CodePos, Module, ScopeKind, Value};
+use crate::spec::spirv::Flavour;
+
+/// The debug information of one LLVM module, and what its code became in SPIR-V.
+pub struct DebugInfoStep {
+    model: llvm_bridge::Model,
+    module: Module,
+    diags: Diagnostics,
+    functions: HashMap<String, u32>,
+    globals: HashMap<String, u32>,
+    /// LLVM instruction → (word offset, word count) in the emitted module.
+    instructions: HashMap<u32, (u32, u32)>,
+    /// (LLVM function, value name without `%`) → result id.
+    values: Vec<(String, String, u32)>,
+}
+
+/// What the debug information says of a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionDebug {
+    /// The source name (DISubprogram `name:`).
+    pub name: String,
+    pub linkage_name: Option<String>,
+    /// File and line of the declaration.
+    pub file: Option<String>,
+    pub line: u32,
+}
+
+/// A source position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLocation {
+    pub file: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl DebugInfoStep {
+    /// Reads the LLVM module (in a child process: a crash of LLVM on corrupt input is an error).
+    pub fn from_llvm(bytes: &[u8], name: &str) -> Result<Self, Error> {
+        let model = llvm_bridge::load(bytes, name).map_err(|e| Error::Llvm {
+            path: name.to_string(),
+            message: e.to_string(),
+        })?;
+        let (module, diags) = crate::front::llvm::lower(&model);
+        Ok(DebugInfoStep {
+            model,
+            module,
+            diags,
+            functions: HashMap::new(),
+            globals: HashMap::new(),
+            instructions: HashMap::new(),
+            values: Vec::new(),
+        })
+    }
+
+    /// The numbers of a defined function's instructions, in layout order (debug intrinsics
+    /// included; they become no instruction of their own).
+    pub fn instructions(&self, function: &str) -> Option<Range<u32>> {
+        let f = self
+            .model
+            .functions
+            .iter()
+            .find(|f| f.name == function && !f.is_declaration)?;
+        Some(f.first_inst..f.first_inst + f.inst_count)
+    }
+
+    /// The instruction numbers of each basic block of a defined function, in layout order.
+    pub fn blocks(&self, function: &str) -> Option<Vec<Range<u32>>> {
+        let f = self
+            .model
+            .functions
+            .iter()
+            .find(|f| f.name == function && !f.is_declaration)?;
+        let mut next = f.first_inst;
+        Some(
+            f.blocks
+                .iter()
+                .map(|&n| {
+                    next += n;
+                    next - n..next
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether an instruction is a debug intrinsic (llvm.dbg.declare/value/addr): the emitter
+    /// skips it, its debug instruction is placed before the next emitted one.
+    pub fn is_debug_intrinsic(&self, inst: u32) -> bool {
+        self.model.intrinsics.iter().any(|i| i.inst == inst)
+    }
+
+    /// The debug information of a function (by LLVM name, without `@`), if it has any.
+    pub fn function(&self, function: &str) -> Option<FunctionDebug> {
+        let m = &self.module;
+        let binding = Value::Llvm(format!("@{function}"));
+        m.scopes.values().find_map(|s| {
+            let ScopeKind::Function(f) = &s.kind else {
+                return None;
+            };
+            (f.binding.as_ref() == Some(&binding)).then(|| FunctionDebug {
+                name: s.name.clone().unwrap_or_default(),
+                linkage_name: f.linkage.clone(),
+                file: s
+                    .at
+                    .and_then(|a| a.file)
+                    .map(|h| m.files.get(h).name.clone()),
+                line: s.at.map_or(0, |a| a.line),
+            })
+        })
+    }
+
+    /// The source position of an instruction (its `!dbg`), if it has one.
+    pub fn location(&self, inst: u32) -> Option<SourceLocation> {
+        let m = &self.module;
+        let p = CodePos::Llvm(inst);
+        let row = m
+            .lines
+            .iter()
+            .find(|r| r.range.start <= p && p < r.range.end)?;
+        Some(SourceLocation {
+            file: row.at.file.map(|h| m.files.get(h).name.clone()),
+            line: row.at.line,
+            column: row.at.column,
+        })
+    }
+
+    /// The OpFunction id of an LLVM function.
+    pub fn emitted_function(&mut self, function: &str, id: u32) {
+        self.functions.insert(function.to_string(), id);
+    }
+
+    /// The OpVariable id of an LLVM global (without `@`).
+    pub fn emitted_global(&mut self, global: &str, id: u32) {
+        self.globals.insert(global.to_string(), id);
+    }
+
+    /// LLVM instruction `inst` became the SPIR-V instruction at word `offset` (from the start
+    /// of the module, header included) of `len` words; an instruction that became several
+    /// consecutive ones may give them all as one span.
+    pub fn emitted_instruction(&mut self, inst: u32, offset: u32, len: u32) {
+        self.instructions.insert(inst, (offset, len));
+    }
+
+    /// The result id a named LLVM value (`%x.addr` → `x.addr`) of `function` became, for the
+    /// operands of DebugDeclare/DebugValue (OpName in the emitted module does the same).
+    pub fn emitted_value(&mut self, function: &str, value: &str, id: u32) {
+        self.values
+            .push((function.to_string(), value.to_string(), id));
+    }
+
+    /// The emitted module (`words`, without debug information of its own) with the debug
+    /// information written in `flavour`, and what could not be written.
+    pub fn finish(self, words: &[u32], flavour: Flavour) -> Result<(Vec<u8>, Diagnostics), Error> {
+        const NAME: &str = "<emitted module>";
+        let DebugInfoStep {
+            model,
+            mut module,
+            mut diags,
+            functions,
+            globals,
+            instructions,
+            values,
+        } = self;
+        let mut code = into::index(words, NAME)?;
+        for (name, id) in &globals {
+            code.name_global(name, *id);
+        }
+        for (function, value, id) in &values {
+            if let Some(f) = functions.get(function) {
+                code.name_local(*f, value, *id);
+            }
+        }
+        let mut ties = Ties {
+            fn_ids: functions.clone(),
+            ..Ties::default()
+        };
+        for (&inst, &(offset, len)) in &instructions {
+            let Some(&((start, _), f)) = code.by_offset.get(&offset) else {
+                diags.push(
+                    LossKind::Unmatched,
+                    format!("@i{inst}"),
+                    format!("word offset {offset} is no instruction of a function body"),
+                );
+                continue;
+            };
+            ties.map.insert(inst, ((start, start + len), f));
+            ties.exact.insert(inst);
+        }
+        // A debug intrinsic stands at the next emitted instruction of its function (or the
+        // last one before it).
+        for f in model.functions.iter().filter(|f| !f.is_declaration) {
+            let range = f.first_inst..f.first_inst + f.inst_count;
+            for i in model.intrinsics.iter().filter(|x| range.contains(&x.inst)) {
+                let after = (i.inst..range.end).find_map(|j| ties.map.get(&j).copied());
+                let before = (range.start..i.inst)
+                    .rev()
+                    .find_map(|j| ties.map.get(&j).copied());
+                if let Some(t) = after.or(before) {
+                    ties.map.insert(i.inst, t);
+                }
+            }
+        }
+        into::apply(&model, &mut module, &mut diags, &code, &ties, NAME);
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let (out, losses) = crate::back::spirv::write(
+            &module,
+            &WriteOptions {
+                flavour,
+                base: Base::Module(&bytes),
+            },
+        )?;
+        diags.losses.extend(losses.losses);
+        Ok((out, diags))
+    }
+}
