@@ -28,6 +28,9 @@ use super::{Arena, Handle, Location, Module, Ref, Scope, ScopeKind, VarKind, Var
 pub fn merge(source: &Module, code: &Module) -> (Module, Diagnostics) {
     let mut d = Diagnostics::default();
     let mut out = source.clone();
+    // The positions are `code`'s (Gen addresses): the result is of `code`'s format, so that a
+    // writer treats it as such (SPIR-V word offsets, for one, are not).
+    out.source = code.source.clone();
     out.info.machine = code.info.machine.or(out.info.machine);
     out.info.address_size = code.info.address_size.or(out.info.address_size);
     drop_code_positions(&mut out, &mut d);

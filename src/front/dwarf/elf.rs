@@ -81,6 +81,20 @@ pub fn load(bytes: &[u8]) -> DResult<Elf> {
         sections[i].1.extend_from_slice(data);
     }
     if relocatable {
+        // Code sections (one per function with -ffunction-sections or COMDAT) all start at 0
+        // in a relocatable object: laid end to end in section order, as a linker would, their
+        // functions get distinct addresses (the first keeps 0).
+        let mut code_end = 0u64;
+        for section in file.sections() {
+            let executable = section.kind() == object::SectionKind::Text;
+            if !executable || section.size() == 0 {
+                continue;
+            }
+            let align = section.align().max(1);
+            let base = code_end.div_ceil(align).saturating_mul(align);
+            bases.insert(section.index(), base);
+            code_end = base.saturating_add(section.size());
+        }
         for (index, i, base, len) in pieces {
             let section = file
                 .section_by_index(index)
@@ -126,7 +140,7 @@ fn relocate(
                 let s = file
                     .symbol_by_index(i)
                     .map_err(|e| fail(name, offset, format!("relocation symbol: {e}")))?;
-                // A symbol in a debug section piece: offset by the piece's base.
+                // A symbol in a debug section piece or a code section: offset by its base.
                 let base = s.section_index().and_then(|x| bases.get(&x)).copied();
                 s.address().wrapping_add(base.unwrap_or(0))
             }
