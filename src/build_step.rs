@@ -84,10 +84,8 @@ pub struct SourceLocation {
 impl DebugInfoStep {
     /// Reads the LLVM module (in a child process: a crash of LLVM on corrupt input is an error).
     pub fn from_llvm(bytes: &[u8], name: &str) -> Result<Self, Error> {
-        let model = llvm_bridge::load(bytes, name).map_err(|e| Error::Llvm {
-            path: name.to_string(),
-            message: e.to_string(),
-        })?;
+        let model =
+            llvm_bridge::load(bytes, name).map_err(|e| crate::front::llvm::llvm_error(name, e))?;
         let (module, diags) = crate::front::llvm::lower(&model);
         Ok(DebugInfoStep {
             model,

@@ -45,7 +45,7 @@ pub fn read_into(
 }
 
 /// The bridge's error, named by the file (LLVM's own messages start with `name:`; not twice).
-fn llvm_error(name: &str, e: llvm_bridge::Error) -> Error {
+pub(crate) fn llvm_error(name: &str, e: llvm_bridge::Error) -> Error {
     let text = e.to_string();
     let message = match text.strip_prefix(name).and_then(|t| t.strip_prefix(':')) {
         Some(rest) => format!("line {}", rest.trim_start()),
