@@ -794,3 +794,18 @@ fn new_ids_avoid_words_the_module_may_use_as_ids() {
     let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
+
+/// A matrix whose column vector has more components than a DebugTypeVector may (a
+/// spirv_roundtrip fuzz finding): the vector is written as an array, so the matrix must be one
+/// too, or the module read back has a matrix over a non-vector and breaks an IR rule.
+#[test]
+fn a_matrix_over_a_vector_written_as_an_array_is_an_array() {
+    let input = common::repo_root().join("tests/spirv/fuzz_matrix_wide_column.spv");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spirv_write");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("fuzz_matrix_wide_column.out.spv");
+    let out = dwarv(&["convert", s(&input), "-o", s(&out_path)]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let back = dwarv(&["validate", s(&out_path)]);
+    assert_eq!(back.status.code(), Some(0), "{back:?}");
+}

@@ -84,8 +84,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
         TypeKind::Vector { element, count } => {
             // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
             let base = w.base_or_void(r, *element);
-            // spirv-val takes at most 4 components; llvm-spirv-14, the judge of SPIRV.debug, any.
-            if !(1..=4).contains(count) && w.e.flavour != Flavour::SpirvDebug {
+            if !vector_writable(w.e.flavour, *count) {
                 w.ledger.approx(
                     r,
                     "a vector of more than 4 components: written as an array (spirv-val takes at most 4)",
@@ -103,7 +102,12 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             column_major,
         } => {
             let col = w.ty(*column);
-            if holds(w.e.flavour, Feature::Matrix) {
+            // A column vector written as an array (too many components) makes no matrix.
+            let column_is_vector = column.is_some_and(|c| match w.m.types.get(c).kind {
+                TypeKind::Vector { count, .. } => vector_writable(w.e.flavour, count),
+                _ => true,
+            });
+            if holds(w.e.flavour, Feature::Matrix) && column_is_vector {
                 let args = [
                     ("Vector Type", col),
                     ("Vector Count", V::Num(*count)),
@@ -113,7 +117,11 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             }
             w.ledger.approx(
                 r,
-                "the set has no DebugTypeMatrix: written as an array of its column vectors",
+                if column_is_vector {
+                    "the set has no DebugTypeMatrix: written as an array of its column vectors"
+                } else {
+                    "a column of more than 4 components (written as an array): the matrix as an array of its columns"
+                },
             );
             let counts = V::List(vec![V::Num(*count)]);
             w.ext(
@@ -605,4 +613,10 @@ fn listable(w: &Writer, e: Ref) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether a vector of `count` components can be a DebugTypeVector: spirv-val takes at most 4;
+/// llvm-spirv-14, the judge of SPIRV.debug, any.
+fn vector_writable(flavour: Flavour, count: u32) -> bool {
+    (1..=4).contains(&count) || flavour == Flavour::SpirvDebug
 }
