@@ -1708,8 +1708,7 @@ impl Builder<'_, '_> {
         // says it.
         let in_function = matches!(var.scope, Some(Ref::Scope(sc)) if !matches!(m.scopes.get(sc).kind, ScopeKind::Namespace { .. } | ScopeKind::Module { .. }));
         let static_addr = matches!(var.location, Some(crate::ir::Location::Expr(e))
-            if m.exprs.get(e).ops.first().is_some_and(|o| matches!(o.code.0, 0x03 | 0xa1))
-                || m.exprs.get(e).ops.last().is_some_and(|o| matches!(o.code.0, 0x9b | 0xe0)));
+            if crate::dwarf::is_static_location(&m.exprs.get(e).ops));
         if var.kind == VarKind::Global && in_function && !static_addr {
             self.set(d, vendor::DW_AT_DWARV_STATIC, AttributeValue::FlagPresent);
         }

@@ -1600,8 +1600,13 @@ impl Walker<'_, '_> {
         let unit_bits = die.peek(dw::DW_AT_byte_size).map(|b| b.saturating_mul(8));
         match (unit_bits, bit_size) {
             (Some(unit_bits), Some(bits)) if from_msb.saturating_add(bits) <= unit_bits => {
-                die.mark(dw::DW_AT_bit_offset);
-                (Some(storage + unit_bits - from_msb - bits), Some(storage))
+                match storage.checked_add(unit_bits - from_msb - bits) {
+                    Some(offset) => {
+                        die.mark(dw::DW_AT_bit_offset);
+                        (Some(offset), Some(storage))
+                    }
+                    None => (Some(storage), None),
+                }
             }
             // Without a storage size the bit position cannot be placed: keep it raw.
             _ => (offset, None),
@@ -1927,9 +1932,7 @@ impl Walker<'_, '_> {
         let Some(Location::Expr(e)) = location else {
             return false;
         };
-        let ops = &self.m.exprs.get(e).ops;
-        let code = |op: Option<&Op>| op.map_or(0, |o| o.code.0);
-        matches!(code(ops.first()), 0x03 | 0xa1) || matches!(code(ops.last()), 0x9b | 0xe0)
+        crate::dwarf::is_static_location(&self.m.exprs.get(e).ops)
     }
 
     fn fill_inlined(

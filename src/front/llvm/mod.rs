@@ -57,6 +57,9 @@ pub(crate) fn llvm_error(name: &str, e: llvm_bridge::Error) -> Error {
     }
 }
 
+/// Deepest DIMacroFile nesting followed (clang's include limit is 200).
+const MAX_MACRO_DEPTH: usize = 1024;
+
 /// Lowers a bridge model to the IR.
 pub fn lower(model: &Model) -> (Module, Diagnostics) {
     let mut l = Lower::new(model);
@@ -285,6 +288,16 @@ impl<'m> Lower<'m> {
             self.macros.push((h, id, parent));
             self.slot[id as usize].get_or_insert(Ref::Macro(h));
             if n.kind == Kind::DIMacroFile {
+                // Include depth is bounded (as the preprocessor's is): no stack overflow on
+                // crafted metadata.
+                if on_path.len() >= MAX_MACRO_DEPTH {
+                    self.d.push(
+                        LossKind::Dropped,
+                        format!("!{id}"),
+                        format!("macro files nested deeper than {MAX_MACRO_DEPTH}"),
+                    );
+                    continue;
+                }
                 on_path.push(id);
                 self.macro_list(n.node(Key::nodes), Ref::Macro(h), on_path);
                 on_path.pop();
