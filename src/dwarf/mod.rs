@@ -98,6 +98,14 @@ pub(crate) fn codec_err<T>(offset: usize, message: impl Into<String>) -> CodecRe
     })
 }
 
+/// Whether a location is static storage: it starts with DW_OP_addr/addrx, or ends with a
+/// thread-local address operation (DW_OP_form_tls_address, GNU's push_tls_address). A
+/// function's variable with such a location is a static one (a global scoped in the function).
+pub fn is_static_location(ops: &[crate::ir::Op]) -> bool {
+    let code = |op: Option<&crate::ir::Op>| op.map_or(0, |o| o.code.0);
+    matches!(code(ops.first()), 0x03 | 0xa1) || matches!(code(ops.last()), 0x9b | 0xe0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,12 +125,4 @@ mod tests {
         );
         assert_eq!(amd_ops_for(EM_AMDGPU, None), AmdOps::Raw);
     }
-}
-
-/// Whether a location is static storage: it starts with DW_OP_addr/addrx, or ends with a
-/// thread-local address operation (DW_OP_form_tls_address, GNU's push_tls_address). A
-/// function's variable with such a location is a static one (a global scoped in the function).
-pub fn is_static_location(ops: &[crate::ir::Op]) -> bool {
-    let code = |op: Option<&crate::ir::Op>| op.map_or(0, |o| o.code.0);
-    matches!(code(ops.first()), 0x03 | 0xa1) || matches!(code(ops.last()), 0x9b | 0xe0)
 }
