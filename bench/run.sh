@@ -12,6 +12,7 @@
 #   FUNCS=1500 SHADERS=100 bash bench/run.sh  # quick
 #   DWARV=/path/to/dwarv bash bench/run.sh    # time another build on the same inputs
 #   ONLY="spirv llvm" bash bench/run.sh       # some sections only (spirv llvm dwarf batch)
+#   REPS=9 bash bench/run.sh                  # timed runs per row (the median is printed)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out="${OUT:-target/bench}"
@@ -36,11 +37,17 @@ time_run() {
 }
 
 # row LABEL BYTES CMD… → wall seconds, input MB/s by wall time, CPU seconds (user + sys, steadier
-# on a shared machine), input MB/s by CPU time, peak resident MiB. Sets last_wall/last_cpu/last_kib.
+# on a shared machine), input MB/s by CPU time, peak resident MiB: the run of median wall time
+# out of REPS (default 5) after one untimed warm-up run (page cache, binary pages), since this
+# virtual machine's page-fault cost alone varies several-fold from run to run. `before=CMD row …`
+# runs CMD ahead of each timed run. Sets last_wall/last_cpu/last_kib.
+reps="${REPS:-5}"
 row() {
-  local label="$1" bytes="$2" secs user sys kib cpu
+  local label="$1" bytes="$2" secs user sys kib cpu runs
   shift 2
-  read -r secs user sys kib < <(time_run "$@")
+  "$@" >/dev/null 2>&1 || true
+  runs=$(for _ in $(seq "$reps"); do ${before:-true}; time_run "$@"; done | sort -n)
+  read -r secs user sys kib < <(sed -n "$(((reps + 1) / 2))p" <<<"$runs")
   cpu=$(echo "$user + $sys" | bc -l)
   last_wall="$secs" last_cpu="$cpu" last_kib="$kib"
   printf '%-46s %8s %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
@@ -131,8 +138,8 @@ if wants batch; then
   bytes=$(du -sb "$corpus/spv" | cut -f1)
   section "batch: $shaders generated GLSL shaders, $((bytes / 1000000)) MB, NonSemantic → OpenCL.100"
   for jobs in 1 2; do
-    sync # the batch syncs its outputs at the end: start each row with nothing else dirty
-    row "dwarv batch, $jobs job(s)" "$bytes" "$dwarv" batch "$corpus/spv" -o "$out/batch_out" \
+    # The batch syncs its outputs at the end: each run starts with nothing else dirty.
+    before=sync row "dwarv batch, $jobs job(s)" "$bytes" "$dwarv" batch "$corpus/spv" -o "$out/batch_out" \
       --to spirv --flavour opencl100 --force --quiet --no-stats -j "$jobs"
     eval "wall_$jobs=$last_wall"
   done

@@ -279,6 +279,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         }
     };
     drop(words);
+    crate::background::drop_later(module);
     report.diagnostics = diagnostics;
     if opts.strict {
         if let Some(first) = report.diagnostics.losses.first() {

@@ -407,7 +407,8 @@ fn dwarf_side(m: &mut Module) {
             }
         }
     }
-    let exprs = &mut m.exprs;
+    // Readers share one expression between equal locations: each loses its address once.
+    let mut global_exprs = std::collections::BTreeSet::new();
     for v in m.vars.values_mut() {
         if matches!(v.kind, VarKind::Local | VarKind::Param(_)) {
             v.const_value = None;
@@ -417,10 +418,13 @@ fn dwarf_side(m: &mut Module) {
         }
         v.flags = linkage_flags(v.flags, !v.flags.has("fwd_decl"));
         if let Some(Location::Expr(e)) = v.location {
-            let ops = &mut exprs.get_mut(e).ops;
-            if ops.first().is_some_and(|o| o.code.0 == 0x03) {
-                ops.remove(0);
-            }
+            global_exprs.insert(e);
+        }
+    }
+    for e in global_exprs {
+        let ops = &mut m.exprs.get_mut(e).ops;
+        if ops.first().is_some_and(|o| o.code.0 == 0x03) {
+            ops.remove(0);
         }
     }
 }

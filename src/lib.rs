@@ -8,6 +8,7 @@
 //! - [`convert`]: the conversion driver; [`cli`]: the command line.
 
 pub mod back;
+pub mod background;
 pub mod batch;
 #[cfg(feature = "llvm")]
 pub mod build_step;

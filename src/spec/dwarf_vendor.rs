@@ -137,6 +137,17 @@ pub const FLAG_ATTRS: &[(&str, DwAt)] = &[
     ("export_symbols", gimli::DW_AT_export_symbols),
 ];
 
+/// `FLAG_ATTRS` with each name as its IR flag bit (names are looked up once, not per DIE).
+pub fn flag_attr_bits() -> &'static [(u64, DwAt)] {
+    static BITS: std::sync::OnceLock<Vec<(u64, DwAt)>> = std::sync::OnceLock::new();
+    BITS.get_or_init(|| {
+        FLAG_ATTRS
+            .iter()
+            .filter_map(|(n, at)| crate::ir::Flags::named(n).map(|f| (f.bits, *at)))
+            .collect()
+    })
+}
+
 /// Flags written as attributes other than a flag (accessibility) or by the DIE itself.
 const OTHER_ATTR_FLAGS: &[&str] = &["public", "protected", "private"];
 

@@ -2,9 +2,9 @@
 //! name DIEs get their offsets from the previous writing pass (`unit::build` writes again until
 //! the offsets settle); SPIR-V declare/value events become location lists (docs/dwarf.md).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
-use gimli::write::{AttributeValue, Expression};
+use gimli::write::{AttributeValue, DebugInfoRef, Expression, UnitEntryId};
 
 use super::unit::{addr, Builder};
 use super::OpEncoding;
@@ -28,7 +28,7 @@ pub(super) fn is_amd_op(op: &Op) -> bool {
 struct WriterRefs<'a> {
     offsets: Option<&'a Offsets>,
     unit: usize,
-    dies: &'a HashMap<Ref, super::unit::Die>,
+    dies: &'a super::unit::DieMap,
     used: bool,
 }
 
@@ -60,8 +60,14 @@ impl Refs for WriterRefs<'_> {
     }
 }
 
-/// The bytes of an expression in unit `u`, or None (with a loss) when they cannot be written.
-fn bytes(b: &mut Builder, u: usize, e: Handle<Expr>, place: Ref) -> Option<Vec<u8>> {
+/// An expression in unit `u`, or None (with a loss) when it cannot be written.
+pub(super) fn expression(
+    b: &mut Builder,
+    u: usize,
+    e: Handle<Expr>,
+    place: Ref,
+    in_list: bool,
+) -> Option<Expression> {
     let ops = &b.m.exprs.get(e).ops;
     if !b.s.amd && ops.iter().any(is_amd_op) {
         b.loss(
@@ -83,24 +89,20 @@ fn bytes(b: &mut Builder, u: usize, e: Handle<Expr>, place: Ref) -> Option<Vec<u
         );
         return None;
     }
-    let enc = crate::dwarf::Encoding {
-        address_size: b.s.address_size,
-        offset_size: 4,
-        amd: match b.s.op_encoding {
-            OpEncoding::Raw => AmdOps::Raw,
-            OpEncoding::User => AmdOps::User,
-        },
+    let amd = match b.s.op_encoding {
+        OpEncoding::Raw => AmdOps::Raw,
+        OpEncoding::User => AmdOps::User,
     };
-    let mut refs = WriterRefs {
-        offsets: b.offsets.as_ref(),
-        unit: u,
-        dies: &b.dies,
-        used: false,
+    let encoded = match b.encoded.get(&(u, e, in_list)) {
+        Some(done) => done.clone(),
+        None => {
+            let done = encode(b, u, ops, amd, in_list);
+            b.encoded.insert((u, e, in_list), done.clone());
+            done
+        }
     };
-    let res = encode_expr(ops, &enc, &mut refs);
-    b.used_refs |= refs.used;
-    match res {
-        Ok(v) => Some(v),
+    match encoded {
+        Ok(x) => Some(x),
         Err(err) => {
             b.loss(
                 LossKind::Dropped,
@@ -112,24 +114,190 @@ fn bytes(b: &mut Builder, u: usize, e: Handle<Expr>, place: Ref) -> Option<Vec<u
     }
 }
 
-pub(super) fn expression(
+/// Encodes operations for unit `u`. Those naming DIEs go through gimli's typed operations where
+/// one writes the same bytes ([`typed`]), so that gimli fills in the offsets while it writes;
+/// the others take offsets from the previous writing pass (`unit::build`).
+fn encode(
     b: &mut Builder,
     u: usize,
-    e: Handle<Expr>,
-    place: Ref,
-) -> Option<Expression> {
-    bytes(b, u, e, place).map(Expression::raw)
+    ops: &[Op],
+    amd: AmdOps,
+    in_list: bool,
+) -> Result<Expression, String> {
+    let enc = crate::dwarf::Encoding {
+        address_size: b.s.address_size,
+        offset_size: 4,
+        amd,
+    };
+    if ops.iter().any(names_die) {
+        if let Some(x) = typed(b, u, ops, &enc, in_list)? {
+            return Ok(x);
+        }
+    }
+    let mut refs = WriterRefs {
+        offsets: b.offsets.as_ref(),
+        unit: u,
+        dies: &b.dies,
+        used: false,
+    };
+    let res = encode_expr(ops, &enc, &mut refs);
+    b.used_refs |= refs.used;
+    res.map(Expression::raw).map_err(|e| e.to_string())
+}
+
+/// Whether an operation has a DIE operand (nested expressions included).
+fn names_die(op: &Op) -> bool {
+    op.args.iter().any(|a| match a {
+        Arg::Ref(_) => true,
+        Arg::Ops(inner) => inner.iter().any(names_die),
+        _ => false,
+    })
+}
+
+/// The operations with DIE operands that gimli writes itself: its DWARF 5 opcode and, where
+/// it differs, the one it writes before DWARF 5.
+const TYPED: &[(u32, Option<u32>)] = &[
+    (0xa0, Some(0xf2)), // implicit_pointer
+    (0xa3, Some(0xf3)), // entry_value
+    (0xa4, Some(0xf4)), // const_type
+    (0xa5, Some(0xf5)), // regval_type
+    (0xa6, Some(0xf6)), // deref_type
+    (0xa7, None),       // xderef_type
+    (0xa8, Some(0xf7)), // convert
+    (0xa9, Some(0xf9)), // reinterpret
+    (0x99, None),       // call4
+    (0x9a, None),       // call_ref
+    (0xfd, None),       // GNU_variable_value
+];
+
+/// An expression naming DIEs, built through gimli's typed operations, which gimli resolves in
+/// the pass that writes it. gimli cannot append raw bytes to such an expression, so every
+/// operation without a DIE operand is encoded by the codec and appended byte by byte as
+/// operand-less operations (gimli writes one as its single byte).
+///
+/// Ok(None) when an operation has no typed twin writing the same bytes (call2, a GNU opcode in
+/// a DWARF 5 unit), names a base type that may come after the referring DIE (gimli sizes the
+/// ULEB128 type offsets in DIE order, having moved only the unit's top-level base types to the
+/// front), or refers into .debug_info from a location list (gimli records no fixups there).
+fn typed(
+    b: &Builder,
+    u: usize,
+    ops: &[Op],
+    enc: &crate::dwarf::Encoding,
+    in_list: bool,
+) -> Result<Option<Expression>, String> {
+    use gimli::constants::DwOp;
+    let version = b.dwarf.units.get(b.units[u]).version();
+    let mut x = Expression::new();
+    for op in ops {
+        if !names_die(op) {
+            let bytes = encode_expr(std::slice::from_ref(op), enc, &mut crate::dwarf::OffsetRefs)
+                .map_err(|e| e.to_string())?;
+            for byte in bytes {
+                x.op(DwOp(byte));
+            }
+            continue;
+        }
+        let code = op.code.0;
+        let gimli_writes = |&(v5, older): &(u32, Option<u32>)| match older {
+            Some(older) if version < 5 => code == older,
+            _ => code == v5,
+        };
+        if !TYPED.iter().any(gimli_writes) {
+            return Ok(None);
+        }
+        let int = |i: usize| match op.args.get(i) {
+            Some(Arg::Int(n)) => Ok(*n),
+            _ => Err(format!(
+                "operation {code:#x}: operand {i} is not an integer"
+            )),
+        };
+        let target = op.args.iter().find_map(|a| match a {
+            Arg::Ref(r) => Some(*r),
+            _ => None,
+        });
+        let Some(target) = target else {
+            // Only a nested expression names a DIE (entry_value).
+            let Some(Arg::Ops(inner)) = op.args.first() else {
+                return Ok(None);
+            };
+            match typed(b, u, inner, enc, in_list)? {
+                Some(inner) => x.op_entry_value(inner),
+                None => return Ok(None),
+            }
+            continue;
+        };
+        let Some(&(tu, id)) = b.dies.get(&target) else {
+            return Err(format!(
+                "{}{} has no DIE",
+                target.kind().prefix(),
+                target.index()
+            ));
+        };
+        let info_ref = DebugInfoRef::Entry(b.units[tu], id);
+        // A base type gimli has placed before every DIE that could refer to it.
+        let base = || -> Result<Option<UnitEntryId>, String> {
+            if tu != u {
+                return Err("a unit-relative reference to another unit".into());
+            }
+            let root = b.dwarf.units.get(b.units[u]).root();
+            let top_level = b.tag(target) == gimli::constants::DW_TAG_base_type
+                && b.parent_die(target, u) == root;
+            Ok(top_level.then_some(id))
+        };
+        match code {
+            0xa8 | 0xf7 | 0xa9 | 0xf9 => {
+                let Some(id) = base()? else { return Ok(None) };
+                match code {
+                    0xa8 | 0xf7 => x.op_convert(Some(id)),
+                    _ => x.op_reinterpret(Some(id)),
+                }
+            }
+            0xa6 | 0xf6 | 0xa7 => {
+                let Some(id) = base()? else { return Ok(None) };
+                let size = u8::try_from(int(0)?).map_err(|_| "deref_type: size over 255")?;
+                match code {
+                    0xa7 => x.op_xderef_type(size, id),
+                    _ => x.op_deref_type(size, id),
+                }
+            }
+            0xa4 | 0xf4 => {
+                let Some(id) = base()? else { return Ok(None) };
+                let Some(Arg::Bytes(value)) = op.args.get(1) else {
+                    return Err("const_type: a block operand expected".into());
+                };
+                if value.len() > 255 {
+                    return Err("const_type: a constant longer than 255 bytes".into());
+                }
+                x.op_const_type(id, value.clone().into_boxed_slice());
+            }
+            0xa5 | 0xf5 => {
+                let Some(id) = base()? else { return Ok(None) };
+                let reg = u16::try_from(int(0)?).map_err(|_| "regval_type: register over 65535")?;
+                x.op_regval_type(gimli::Register(reg), id);
+            }
+            0x99 if tu == u => x.op_call(id),
+            0x9a if !in_list => x.op_call_ref(info_ref),
+            0xfd if !in_list => x.op_variable_value(info_ref),
+            0xa0 | 0xf2 if !in_list && (version > 2 || enc.address_size == 4) => {
+                let offset = i64::try_from(int(1)?).map_err(|_| "implicit_pointer: offset")?;
+                x.op_implicit_pointer(info_ref, offset);
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(x))
 }
 
 /// A location attribute value: an exprloc or a location list.
 pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<AttributeValue> {
     match l {
-        Location::Expr(e) => expression(b, u, e, Ref::Expr(e)).map(AttributeValue::Exprloc),
+        Location::Expr(e) => expression(b, u, e, Ref::Expr(e), false).map(AttributeValue::Exprloc),
         Location::List(h) => {
             let version = b.dwarf.units.get(b.units[u]).version();
             let (mut out, mut default) = (Vec::new(), None);
             for entry in &b.m.loclists.get(h).entries {
-                let Some(data) = expression(b, u, entry.expr, Ref::LocList(h)) else {
+                let Some(data) = expression(b, u, entry.expr, Ref::LocList(h), true) else {
                     continue;
                 };
                 match entry.range {
@@ -203,21 +371,8 @@ pub(super) fn events_location(
         if let Some(e) = ev.expr {
             ops.extend(m.exprs.get(e).ops.iter().cloned());
         }
-        let enc = crate::dwarf::Encoding {
-            address_size: b.s.address_size,
-            offset_size: 4,
-            amd: AmdOps::Raw,
-        };
-        let mut refs = WriterRefs {
-            offsets: b.offsets.as_ref(),
-            unit: u,
-            dies: &b.dies,
-            used: false,
-        };
-        let res = encode_expr(&ops, &enc, &mut refs);
-        b.used_refs |= refs.used;
-        match res {
-            Ok(bytes) => list.push((start, end, Expression::raw(bytes))),
+        match encode(b, u, &ops, AmdOps::Raw, true) {
+            Ok(x) => list.push((start, end, x)),
             Err(err) => b.loss(
                 LossKind::Dropped,
                 Ref::Var(v),

@@ -2,7 +2,7 @@
 //! call site and inlined-at link, reserved first (so cycles and forward references work) and
 //! filled in an order that keeps composite elements and parameters in their IR order.
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
 use gimli::write::{
     AttributeValue, DebugInfoRef, Dwarf, EndianVec, FileId, LineString, RangeList, Sections,
@@ -22,20 +22,54 @@ use crate::spec::dwarf_vendor as vendor;
 /// A DIE: the unit (index into the IR units) and its id in that unit.
 pub(super) type Die = (usize, UnitEntryId);
 
+/// The DIE of each entity: a slot per entity of each kind, since every reference attribute
+/// and expression operand looks one up. `keys` lists the entities in insertion order.
+#[derive(Default)]
+pub(super) struct DieMap {
+    slots: [Vec<Option<Die>>; crate::ir::EntityKind::TABLE.len()],
+    keys: Vec<Ref>,
+}
+
+impl DieMap {
+    pub fn get(&self, r: &Ref) -> Option<&Die> {
+        self.slots[r.kind() as usize].get(r.index())?.as_ref()
+    }
+
+    pub fn insert(&mut self, r: Ref, d: Die) {
+        let slots = &mut self.slots[r.kind() as usize];
+        if slots.len() <= r.index() {
+            slots.resize(r.index() + 1, None);
+        }
+        if slots[r.index()].replace(d).is_none() {
+            self.keys.push(r);
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Ref, &Die)> + '_ {
+        self.keys.iter().filter_map(|r| Some((*r, self.get(r)?)))
+    }
+}
+
 pub(super) struct Builder<'m, 'd> {
     pub m: &'m Module,
     pub s: Settings,
     pub dwarf: Dwarf,
     pub units: Vec<UnitId>,
-    pub dies: HashMap<Ref, Die>,
+    pub dies: DieMap,
     /// Per unit: IR file → line-program file, and the index DWARF gives it.
     pub files: Vec<HashMap<Handle<crate::ir::File>, (FileId, u64)>>,
     pub diags: &'d mut Diagnostics,
-    filled: std::collections::HashSet<Ref>,
+    filled: FxHashSet<Ref>,
     /// DIE offsets of the previous pass, for expressions that name DIEs.
     pub offsets: Option<expr::Offsets>,
     /// Whether some expression named a DIE in this pass.
     pub used_refs: bool,
+    /// Expressions already encoded, by (unit, expression, inside a location list): optimised
+    /// code repeats a few thousand expressions across hundreds of thousands of list entries.
+    pub encoded: HashMap<
+        (usize, Handle<crate::ir::Expr>, bool),
+        std::result::Result<gimli::write::Expression, String>,
+    >,
     /// Lexical blocks that exist only as inlined code (every scope run of theirs is inlined at
     /// the same place): written under that inlined_subroutine, without an abstract origin.
     inlined_only: HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>>,
@@ -44,7 +78,7 @@ pub(super) struct Builder<'m, 'd> {
     concrete: HashMap<(Handle<crate::ir::InlinedAt>, Handle<crate::ir::Scope>), UnitEntryId>,
     /// Function types used only as a function's signature: readers rebuild them from the
     /// subprogram's DW_AT_type and parameters, so they get no DIE.
-    signature_only: std::collections::HashSet<Handle<Type>>,
+    signature_only: FxHashSet<Handle<Type>>,
     /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
     pub run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
     /// The expressions of the events (SPIR-V), sorted, each once.
@@ -100,19 +134,20 @@ fn build_once(
         s: *s,
         dwarf: Dwarf::new(),
         units: Vec::new(),
-        dies: HashMap::new(),
+        dies: DieMap::default(),
         files: Vec::new(),
         diags,
         filled: Default::default(),
         offsets,
         used_refs: false,
+        encoded: HashMap::default(),
         run_ranges: run_ranges(m),
         event_exprs: super::spirv::event_exprs(m),
         signature_only: signature_only(m),
-        concrete: HashMap::new(),
+        concrete: HashMap::default(),
         inlined_only: inlined_only(m),
         index: Index::new(m),
-        home: HashMap::new(),
+        home: HashMap::default(),
         template_owner: template_owners(m),
     };
     for (h, u) in m.units.iter() {
@@ -141,7 +176,7 @@ fn build_once(
         let program = line::new_program(&mut b.dwarf, m, u, enc);
         let uid = b.dwarf.units.add(gimli::write::Unit::new(enc, program));
         b.units.push(uid);
-        b.files.push(HashMap::new());
+        b.files.push(HashMap::default());
     }
     if b.units.is_empty() {
         return Err(Error::Usage(
@@ -203,6 +238,7 @@ fn build_once(
         out.push((".debug_macro", std::mem::take(&mut mac.bytes)));
     }
     frames.write(&mut out)?;
+    crate::background::drop_later((b.dwarf, b.dies, b.index, b.concrete, b.filled));
     Ok((out, passes))
 }
 
@@ -229,7 +265,7 @@ fn die_offsets(b: &Builder, info: &[u8], abbrev: &[u8]) -> Result<expr::Offsets>
     let mut pos: Vec<HashMap<UnitEntryId, usize>> = Vec::new();
     for &uid in &b.units {
         let unit = b.dwarf.units.get(uid);
-        let mut order = HashMap::new();
+        let mut order = HashMap::default();
         let mut stack = vec![unit.root()];
         while let Some(id) = stack.pop() {
             order.insert(id, order.len());
@@ -238,13 +274,13 @@ fn die_offsets(b: &Builder, info: &[u8], abbrev: &[u8]) -> Result<expr::Offsets>
         }
         pos.push(order);
     }
-    let mut out = expr::Offsets::new();
-    for (r, &(u, id)) in &b.dies {
+    let mut out = expr::Offsets::default();
+    for (r, &(u, id)) in b.dies.iter() {
         let (Some((unit_off, list)), Some(&i)) = (per_unit.get(u), pos[u].get(&id)) else {
             continue;
         };
         if let Some(&o) = list.get(i) {
-            out.insert(*r, (*unit_off, o));
+            out.insert(r, (*unit_off, o));
         }
     }
     Ok(out)
@@ -284,7 +320,7 @@ impl Builder<'_, '_> {
     /// Homes of the types [`Self::scoped_owner`] cannot place, found by walking the references of
     /// placed entities in arena order. Only needed with more than one unit.
     fn home_units(&self) -> HashMap<Handle<Type>, usize> {
-        let mut home = HashMap::new();
+        let mut home = HashMap::default();
         if self.units.len() < 2 {
             return home;
         }
@@ -387,7 +423,7 @@ impl Builder<'_, '_> {
     }
 
     /// The parent DIE of an entity, in its own unit (the unit root when the scope is elsewhere).
-    fn parent_die(&self, r: Ref, u: usize) -> UnitEntryId {
+    pub(super) fn parent_die(&self, r: Ref, u: usize) -> UnitEntryId {
         let m = self.m;
         let parent = match r {
             Ref::Type(t) => self.type_parent(t),
@@ -585,7 +621,7 @@ impl Builder<'_, '_> {
         d: Die,
         e: Handle<crate::ir::Expr>,
     ) -> Option<gimli::write::Expression> {
-        expr::expression(self, d.0, e, Ref::Expr(e))
+        expr::expression(self, d.0, e, Ref::Expr(e), false)
     }
 
     fn set_location(&mut self, d: Die, at: DwAt, l: Option<Location>) {
@@ -595,11 +631,14 @@ impl Builder<'_, '_> {
     }
 
     fn set_flags(&mut self, d: Die, f: Flags) {
+        if f.is_empty() {
+            return;
+        }
         let v4 = self.dwarf.units.get(self.units[d.0]).version() <= 4;
-        for (name, at) in vendor::FLAG_ATTRS {
-            if f.has(name) {
+        for &(bit, at) in vendor::flag_attr_bits() {
+            if f.bits & bit != 0 {
                 // DWARF 4 says "all calls described" with GNU's attribute.
-                let at = match *at {
+                let at = match at {
                     dw::DW_AT_call_all_calls if v4 => dw::DW_AT_GNU_all_call_sites,
                     at => at,
                 };
@@ -919,7 +958,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn tag(&self, r: Ref) -> DwTag {
+    pub(super) fn tag(&self, r: Ref) -> DwTag {
         let m = self.m;
         match r {
             Ref::Type(t) => type_tag(m.types.get(t), self.amd_vectors(), m),
@@ -1950,12 +1989,12 @@ fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
 }
 
 /// Function types referenced only as functions' signatures (see `Builder::signature_only`).
-fn signature_only(m: &Module) -> std::collections::HashSet<Handle<Type>> {
+fn signature_only(m: &Module) -> FxHashSet<Handle<Type>> {
     // SPIR-V function types are written as they are (the reader takes them back exactly).
     if super::spirv::from_spirv(m) {
         return Default::default();
     }
-    let mut sig: std::collections::HashSet<Handle<Type>> = m
+    let mut sig: FxHashSet<Handle<Type>> = m
         .scopes
         .values()
         .filter_map(|s| s.function().and_then(|f| f.ty))
@@ -2060,7 +2099,7 @@ impl Index {
 /// See `Builder::inlined_only`.
 fn inlined_only(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>> {
     let mut seen: HashMap<Handle<crate::ir::Scope>, Option<Handle<crate::ir::InlinedAt>>> =
-        HashMap::new();
+        HashMap::default();
     for run in &m.scope_runs {
         let Ref::Scope(b) = run.scope else { continue };
         if !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. }) {
@@ -2115,7 +2154,7 @@ pub(super) fn enclosing_function(
 /// The code of each function and block according to the scope runs: a run counts for its scope
 /// and every enclosing one; inlined code counts for the scopes around its call sites.
 fn run_ranges(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> {
-    let mut out: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> = HashMap::new();
+    let mut out: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> = HashMap::default();
     for run in &m.scope_runs {
         let mut starts: Vec<Handle<crate::ir::Scope>> = Vec::new();
         // Inlined code belongs to the inlined_subroutine DIEs, not to the inlined function.
@@ -2232,7 +2271,7 @@ pub(super) fn merge_ranges(r: &mut Vec<CodeRange>) {
 /// The first owner of each unscoped template parameter, in arena order (see
 /// `Builder::template_owner`).
 fn template_owners(m: &Module) -> HashMap<Handle<Type>, Ref> {
-    let mut owner = HashMap::new();
+    let mut owner = HashMap::default();
     let mut claim = |params: &[Handle<Type>], by: Ref| {
         for p in params {
             if m.types.get(*p).scope.is_none() {
