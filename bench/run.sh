@@ -130,6 +130,9 @@ if wants dwarf; then
   row "dwarv validate sqlite3.o (reader only)" "$bytes" "$dwarv" validate "$obj"
   row "llvm-dwarfdump --debug-info sqlite3.o" "$bytes" llvm-dwarfdump-14 --debug-info "$obj"
   echo "   dwarv convert / llvm-dwarfdump: $(ratio "$d_wall" "$last_wall")× wall, $(ratio "$d_cpu" "$last_cpu")× CPU (target ≤ 1.0×)"
+  same=$("$dwarv" diff "$obj" "$out/sqlite3.dwarv.o" >/dev/null 2>&1 && echo "same IR (dwarv diff exit 0)" || echo "IR DIFFERS")
+  verified=$(llvm-dwarfdump-14 --verify "$out/sqlite3.dwarv.o" 2>&1 | tail -n1)
+  echo "   output: $same; llvm-dwarfdump --verify: $verified"
 fi
 
 if wants batch; then

@@ -21,7 +21,7 @@
 #   frag.O0.bc/.ll frag.O2.bc/.ll                         spir64 OpenCL C; -O2: inlining, DW_OP_LLVM_fragment
 #   shapes.O0.bc/.ll shapes.O2.bc/.ll                     the same C++ as LLVM IR (-O0, -O2)
 #   prog.O2.ll                                            x86-64 host C at -O2 (LLVM IR)
-#   convert.dwarf5.O2.o                                   x86-64 -O2: locations with DW_OP_convert
+#   optimized.dwarf5.O2.o                                 x86-64 -O2: DW_OP_convert, concrete before abstract, variadic, u64 constant
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
 # compile inside corpus/src with relative names plus -fdebug-prefix-map, and
@@ -93,7 +93,7 @@ step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-5 -O2 -fdebug-macro "${DBGMAP[@]}" -S -emit-llvm prog.c -o "$OUT/prog.O2.macro.ll"
 "$CLANG" -gdwarf-4 -O2 -fdebug-macro "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.O2.o"
 "$CLANG" -gdwarf-5 -gembed-source -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.embed.o"
-"$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" -c convert.c -o "$OUT/convert.dwarf5.O2.o"
+"$CLANG" -gdwarf-5 -O2 "${DBGMAP[@]}" -c optimized.c -o "$OUT/optimized.dwarf5.O2.o"
 step "shapes.cpp -> x86-64 objects (DWARF 5 -O0, DWARF 4 -O2)"
 "$CLANG" -std=c++17 -gdwarf-5 -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf5.o"
 "$CLANG" -std=c++17 -gdwarf-4 -O2 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.dwarf4.O2.o"
@@ -116,10 +116,10 @@ expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
           kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
           prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
           frag.O0.bc frag.O0.ll frag.O2.bc frag.O2.ll shapes.O0.bc shapes.O0.ll shapes.O2.bc shapes.O2.ll
-          prog.O2.ll kernel.gfx900.O0.ll kernel.gfx900.ll prog.O2.macro.ll convert.dwarf5.O2.o)
+          prog.O2.ll kernel.gfx900.O0.ll kernel.gfx900.ll prog.O2.macro.ll optimized.dwarf5.O2.o)
 ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
              prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
-             convert.dwarf5.O2.o)
+             optimized.dwarf5.O2.o)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done

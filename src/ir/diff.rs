@@ -5,7 +5,7 @@
 //! pair is compared as its text record with references replaced by identities. Ignored: the
 //! header (source format and flavour), SPIR-V ids, DWARF and debug-set versions, raw attribute
 //! forms, CIE versions and the link records `strip` adds. Row tables (lines, scope runs, events)
-//! are compared as multisets.
+//! are compared as multisets; expressions and location lists, which are values, as sets.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -294,8 +294,14 @@ impl<'m> Side<'m> {
                 .push(line);
         };
         for_each_entity!(self.m, add);
-        for lines in map.values_mut() {
+        for (id, lines) in map.iter_mut() {
             lines.sort();
+            // Expressions and location lists are values: how many equal copies a module holds
+            // is the producer's (or reader's) sharing, not content.
+            if id.starts_with(EntityKind::Expr.noun()) || id.starts_with(EntityKind::LocList.noun())
+            {
+                lines.dedup();
+            }
         }
         map
     }

@@ -1419,9 +1419,12 @@ impl Builder<'_, '_> {
 
     fn set_value(&mut self, d: Die, at: DwAt, v: &Value) {
         match v {
-            Value::Int(i) => match i64::try_from(*i) {
-                Ok(x) => self.set(d, at, AttributeValue::Sdata(x)),
-                Err(_) => self.set(d, at, AttributeValue::Block(i.to_le_bytes().to_vec())),
+            // An unsigned 64-bit constant above i64 goes out as data8, which readers take as
+            // unsigned (clang's form for them); only wider values need a block.
+            Value::Int(i) => match (i64::try_from(*i), u64::try_from(*i)) {
+                (Ok(x), _) => self.set(d, at, AttributeValue::Sdata(x)),
+                (_, Ok(x)) => self.set(d, at, AttributeValue::Data8(x)),
+                _ => self.set(d, at, AttributeValue::Block(i.to_le_bytes().to_vec())),
             },
             Value::Bytes(b) => self.set(d, at, AttributeValue::Block(b.clone())),
             Value::Str(s) => self.set_str(d, at, Some(s)),
@@ -1658,8 +1661,24 @@ impl Builder<'_, '_> {
         if let Some((_, p)) = this {
             self.set_ref(d, dw::DW_AT_object_pointer, Some(Ref::Var(*p)));
         }
+        let has_params = !params.is_empty();
         for (_, p) in params {
             self.fill(Ref::Var(p));
+        }
+        // A variadic signature without a DIE of its own: its `...` follows the parameters.
+        let variadic = |t: &Handle<Type>| {
+            matches!(
+                m.types.get(*t).kind,
+                TypeKind::Function { variadic: true, .. }
+            )
+        };
+        if has_params
+            && f.ty
+                .filter(|t| self.signature_only.contains(t))
+                .is_some_and(|t| variadic(&t))
+        {
+            self.unit_mut(d.0)
+                .add(d.1, dw::DW_TAG_unspecified_parameters);
         }
     }
 

@@ -1735,6 +1735,12 @@ impl Walker<'_, '_> {
         let mut kind = kind;
         // A concrete out-of-line instance that came first (fill_alias) already added its code,
         // frame base and flags to this entity: keep them.
+        if let (ScopeKind::LexicalBlock { ranges: old }, ScopeKind::LexicalBlock { ranges: new }) =
+            (&mut s.kind, &mut kind)
+        {
+            old.append(new);
+            std::mem::swap(old, new);
+        }
         if let (Some(old), Some(new)) = (function_mut(&mut s.kind), function_mut(&mut kind)) {
             let mut ranges = std::mem::take(&mut old.ranges);
             ranges.append(&mut new.ranges);
@@ -1928,8 +1934,9 @@ impl Walker<'_, '_> {
         v.flags = flags;
         v.linkage = linkage;
         v.align_bits = align_bits;
-        v.location = location;
-        v.const_value = const_value;
+        // A concrete instance that came first (fill_alias) may have given the location.
+        v.location = location.or(v.location);
+        v.const_value = const_value.or(v.const_value.take());
         v.declaration = declaration;
         if let Some(p) = parent {
             if matches!(p.ent, Some(Ref::Type(_))) {
@@ -2074,6 +2081,9 @@ impl Walker<'_, '_> {
                         inlined: frame.inlined,
                     });
                 }
+                // An origin not filled yet (its DIE comes later) is still the placeholder
+                // block file: it becomes what this instance says, and fill_scope keeps that.
+                let unfilled = matches!(self.m.scopes.get(h).kind, ScopeKind::BlockFile { .. });
                 if die.tag == dw::DW_TAG_subprogram {
                     let frame_base = self.take_location(u, unit, cur, die, dw::DW_AT_frame_base)?;
                     let lane_pc = self.take_location(u, unit, cur, die, AT_LLVM_LANE_PC)?;
@@ -2081,6 +2091,9 @@ impl Walker<'_, '_> {
                     let flags = self.flags(die);
                     let s = self.m.scopes.get_mut(h);
                     s.flags.bits |= flags.bits;
+                    if unfilled {
+                        s.kind = ScopeKind::Function(Box::default());
+                    }
                     if let Some(f) = function_mut(&mut s.kind) {
                         f.ranges.extend(ranges);
                         f.frame_base = f.frame_base.or(frame_base);
@@ -2088,9 +2101,11 @@ impl Walker<'_, '_> {
                         f.active_lane = f.active_lane.or(active_lane);
                     }
                 } else if frame.inlined.is_none() {
-                    if let ScopeKind::LexicalBlock { ranges: rs } =
-                        &mut self.m.scopes.get_mut(h).kind
-                    {
+                    let s = self.m.scopes.get_mut(h);
+                    if unfilled {
+                        s.kind = ScopeKind::LexicalBlock { ranges: Vec::new() };
+                    }
+                    if let ScopeKind::LexicalBlock { ranges: rs } = &mut s.kind {
                         rs.extend(ranges);
                     }
                 }
