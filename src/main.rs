@@ -1,6 +1,6 @@
 // The CLI allocates and frees millions of small nodes (IR entities, gimli DIEs and attribute
-// values); mimalloc is markedly faster at that than glibc's malloc, and with transparent huge
-// pages it takes a fraction of the page faults (bench/README.md).
+// values); mimalloc is markedly faster at that than glibc's malloc, and its v2 with transparent
+// huge pages touches the least memory of the variants measured (bench/README.md).
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
