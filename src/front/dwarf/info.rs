@@ -651,6 +651,8 @@ impl Walker<'_, '_> {
         };
         let start = self.plans.partition_point(|p| p.0 < uoff);
         let mut next = start;
+        // The attribute buffers of the DIE being filled, reused from one DIE to the next.
+        let mut buffers = (Vec::new(), Vec::new());
         loop {
             let entry = match cursor.next_dfs() {
                 Ok(Some(e)) => e,
@@ -679,11 +681,16 @@ impl Walker<'_, '_> {
                 | dw::DW_TAG_inlined_subroutine => ranges_of(u, unit, entry, off)?,
                 _ => Vec::new(),
             };
+            let (mut attrs, mut used) = std::mem::take(&mut buffers);
+            attrs.clear();
+            attrs.extend_from_slice(entry.attrs());
+            used.clear();
+            used.resize(attrs.len(), false);
             let mut die = Die {
                 off,
                 tag: entry.tag(),
-                attrs: entry.attrs().to_vec(),
-                used: vec![false; entry.attrs().len()],
+                attrs,
+                used,
             };
             if !ranges.is_empty() {
                 for at in [dw::DW_AT_low_pc, dw::DW_AT_high_pc, dw::DW_AT_ranges] {
@@ -815,6 +822,7 @@ impl Walker<'_, '_> {
                 self.put_extra(&plan, off, extra);
             }
             stack.push(frame);
+            buffers = (die.attrs, die.used);
         }
         if let Some(at) = cur.macros {
             read_macros(u, unit, cur.unit, &cur.files, self.m, at)?;
