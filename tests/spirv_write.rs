@@ -809,3 +809,14 @@ fn a_matrix_over_a_vector_written_as_an_array_is_an_array() {
     let back = dwarv(&["validate", s(&out_path)]);
     assert_eq!(back.status.code(), Some(0), "{back:?}");
 }
+
+/// A block without its terminator before the next label (a spirv_roundtrip fuzz finding): the
+/// reader ends the line row and scope run at the label, as a terminator would, so that the
+/// in-place rewrite (which says a row again at each block it reaches) reads back the same.
+#[test]
+fn a_line_does_not_run_on_across_a_label() {
+    let input = common::repo_root().join("tests/spirv/fuzz_line_across_label.spv");
+    let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{out:?}");
+}

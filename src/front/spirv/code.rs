@@ -3,8 +3,8 @@
 //!
 //! A debug instruction is anchored at the normal-form offset of the next instruction the normal
 //! form keeps. A scope (line) covers from its anchor to the next scope (line) instruction or the
-//! end of the block (just after its terminator), whichever comes first; it is recorded only when
-//! it covers something. Events keep their order and carry the scope and line in force.
+//! end of the block (just after its terminator, or at the next label where a damaged block has
+//! none), whichever comes first; it is recorded only when it covers something. Events keep their order and carry the scope and line in force.
 
 use crate::diag::LossKind;
 use crate::ir::{
@@ -72,6 +72,9 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
                 let after = here + insn.words.len() as u32;
                 close_all(cx, &mut st, after);
             }
+            // A block starts with no scope or line in force, even after a block that lacks
+            // its terminator (a damaged module): nothing runs on across a label.
+            op::LABEL => close_all(cx, &mut st, here),
             _ => {}
         }
     }
