@@ -34,6 +34,8 @@ struct State {
     scope: Option<Open<(Ref, Option<Handle<InlinedAt>>)>>,
     line: Option<Open<Line>>,
     in_function: bool,
+    /// Inside a block (after its label, before its terminator).
+    in_block: bool,
 }
 
 pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
@@ -67,14 +69,22 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
             op::FUNCTION_END => {
                 close_all(cx, &mut st, here);
                 st.in_function = false;
+                st.in_block = false;
             }
             o if op::is_terminator(o) => {
                 let after = here + insn.words.len() as u32;
                 close_all(cx, &mut st, after);
+                st.in_block = false;
             }
-            // A block starts with no scope or line in force, even after a block that lacks
-            // its terminator (a damaged module): nothing runs on across a label.
-            op::LABEL => close_all(cx, &mut st, here),
+            // A block that lacks its terminator (a damaged module) still ends at the next
+            // label: nothing runs on into the next block. (What precedes a function's first
+            // label does run on into it.)
+            op::LABEL => {
+                if st.in_block {
+                    close_all(cx, &mut st, here);
+                }
+                st.in_block = true;
+            }
             _ => {}
         }
     }
