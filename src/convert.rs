@@ -206,7 +206,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     };
     if in_place {
         // Only the words are used from here on.
-        inp.bytes = Vec::new();
+        inp.bytes = Default::default();
     }
     let parsed = match in_place {
         true => Some(crate::front::spirv::parse(&words, &inp.name)?),
@@ -268,7 +268,13 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 op_encoding: opts.dwarf.op_encoding,
                 into: base.as_deref(),
             };
-            let (bytes, diags) = crate::back::dwarf::write(&module, &wopts)?;
+            // The writer's refusals (no compile unit, DIE offsets that do not settle) concern
+            // this input: say which.
+            let (bytes, diags) =
+                crate::back::dwarf::write(&module, &wopts).map_err(|e| match e {
+                    Error::Usage(m) => Error::Usage(format!("{}: {m}", inp.name)),
+                    e => e,
+                })?;
             diagnostics.losses.extend(diags.losses);
             bytes
         }

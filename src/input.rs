@@ -93,27 +93,72 @@ fn llvm_detect(bytes: &[u8]) -> Option<bool> {
 /// An input's name (for messages) and bytes.
 pub struct Input {
     pub name: String,
-    pub bytes: Vec<u8>,
+    pub bytes: Bytes,
 }
 
-/// Reads a file, or stdin for `-`.
+/// An input's bytes: a file mapped into memory, whose pages are read only as a reader reaches
+/// them (a 1 GB input that is bad in its first bytes costs nothing, and no buffer of the file's
+/// size is allocated up front), or bytes read (stdin, a file that cannot be mapped).
+pub enum Bytes {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+impl Default for Bytes {
+    fn default() -> Self {
+        Bytes::Owned(Vec::new())
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(v: Vec<u8>) -> Self {
+        Bytes::Owned(v)
+    }
+}
+
+/// Reads a file (mapped when it is a regular, non-empty file), or stdin for `-`.
 pub fn read(path: &str) -> Result<Input> {
-    let mut bytes = Vec::new();
     let io = |source| Error::Io {
         path: path.to_string(),
         source,
     };
     if path == "-" {
+        let mut bytes = Vec::new();
         std::io::stdin()
             .lock()
             .read_to_end(&mut bytes)
             .map_err(io)?;
         return Ok(Input {
             name: "<stdin>".into(),
-            bytes,
+            bytes: bytes.into(),
         });
     }
-    bytes = std::fs::read(path).map_err(io)?;
+    let file = std::fs::File::open(path).map_err(io)?;
+    let regular = file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
+    // SAFETY: the map is read-only and private to this process. Another process that shrinks
+    // the file while dwarv reads it would make the reader fault (as for any tool that maps its
+    // input); the readers otherwise treat these bytes as untrusted and bound every access.
+    let mapped = regular
+        .then(|| unsafe { memmap2::Mmap::map(&file) }.ok())
+        .flatten();
+    let bytes = match mapped {
+        Some(m) => Bytes::Mapped(m),
+        None => {
+            let mut v = Vec::new();
+            (&file).read_to_end(&mut v).map_err(io)?;
+            Bytes::Owned(v)
+        }
+    };
     Ok(Input {
         name: path.to_string(),
         bytes,

@@ -17,7 +17,7 @@ fn small() -> PathBuf {
 fn lower(path: &Path) -> (ir::Module, dwarv::diag::Diagnostics) {
     let input = Input {
         name: path.display().to_string(),
-        bytes: std::fs::read(path).unwrap(),
+        bytes: std::fs::read(path).unwrap().into(),
     };
     let (m, d) = lower_with_diagnostics(&input).unwrap_or_else(|e| panic!("{e}"));
     ir::verify::check(&m).unwrap_or_else(|f| panic!("{}: {f}", path.display()));

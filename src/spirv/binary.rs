@@ -163,6 +163,24 @@ pub fn to_words(bytes: &[u8]) -> SResult<Vec<u32>> {
         return err(bytes.len() / 4, "shorter than the 5-word SPIR-V header");
     }
     let swap = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) != MAGIC;
+    // The instruction counts are checked on the bytes first, so that a module damaged early
+    // is refused before a copy of all of it is made (a 1 GiB input costs nothing then).
+    let word_at = |i: usize| {
+        let w = u32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ]);
+        if swap {
+            w.swap_bytes()
+        } else {
+            w
+        }
+    };
+    if word_at(0) == MAGIC {
+        count_instructions(bytes.len() / 4, word_at)?;
+    }
     Ok(bytes
         .chunks_exact(4)
         .map(|c| {
@@ -176,6 +194,28 @@ pub fn to_words(bytes: &[u8]) -> SResult<Vec<u32>> {
         .collect())
 }
 
+/// The number of instructions after the header of a module of `len` words, checking that every
+/// word count is at least 1 and that no instruction runs past the end.
+fn count_instructions(len: usize, word_at: impl Fn(usize) -> u32) -> SResult<usize> {
+    let (mut i, mut n) = (5, 0);
+    while i < len {
+        let word = word_at(i);
+        let (count, opcode) = ((word >> 16) as usize, word & 0xffff);
+        if count == 0 {
+            return err(
+                i,
+                format!("instruction (opcode {opcode}) with word count 0"),
+            );
+        }
+        if i + count > len {
+            return err(i, format!("instruction (opcode {opcode}) of {count} words runs past the end of the module ({len} words)"));
+        }
+        i += count;
+        n += 1;
+    }
+    Ok(n)
+}
+
 impl<'a> Module<'a> {
     /// Splits the words into instructions, checking counts.
     pub fn parse(words: &'a [u32]) -> SResult<Self> {
@@ -185,22 +225,10 @@ impl<'a> Module<'a> {
         if words[0] != MAGIC {
             return err(0, format!("not SPIR-V: magic 0x{:08x}", words[0]));
         }
-        let mut insns = Vec::with_capacity(words.len() / 4);
+        let mut insns = Vec::with_capacity(count_instructions(words.len(), |i| words[i])?);
         let mut i = 5;
         while i < words.len() {
             let count = (words[i] >> 16) as usize;
-            if count == 0 {
-                return err(
-                    i,
-                    format!(
-                        "instruction (opcode {}) with word count 0",
-                        words[i] & 0xffff
-                    ),
-                );
-            }
-            if i + count > words.len() {
-                return err(i, format!("instruction (opcode {}) of {count} words runs past the end of the module ({} words)", words[i] & 0xffff, words.len()));
-            }
             insns.push(Insn {
                 offset: i,
                 words: &words[i..i + count],
