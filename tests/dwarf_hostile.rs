@@ -248,6 +248,67 @@ fn hand_made_hostile_cases() {
         );
     });
     expect_error(&b, "type reference to a variable", ".debug_info");
+    // A typedef of itself: a type defined in terms of itself.
+    let b = written(|dwarf, var| {
+        let root = dwarf.unit.root();
+        let t = dwarf.unit.add(root, gimli::DW_TAG_typedef);
+        let e = dwarf.unit.get_mut(t);
+        e.set(
+            gimli::DW_AT_name,
+            gimli::write::AttributeValue::String(b"loop".to_vec()),
+        );
+        e.set(gimli::DW_AT_type, gimli::write::AttributeValue::UnitRef(t));
+        dwarf
+            .unit
+            .get_mut(var)
+            .set(gimli::DW_AT_type, gimli::write::AttributeValue::UnitRef(t));
+    });
+    expect_error(&b, "typedef of itself", ".debug_info");
+    // A struct whose member points to the struct itself is legal and reads.
+    let b = written(|dwarf, var| {
+        let root = dwarf.unit.root();
+        let st = dwarf.unit.add(root, gimli::DW_TAG_structure_type);
+        let ptr = dwarf.unit.add(root, gimli::DW_TAG_pointer_type);
+        dwarf
+            .unit
+            .get_mut(ptr)
+            .set(gimli::DW_AT_type, gimli::write::AttributeValue::UnitRef(st));
+        let member = dwarf.unit.add(st, gimli::DW_TAG_member);
+        let e = dwarf.unit.get_mut(member);
+        e.set(
+            gimli::DW_AT_name,
+            gimli::write::AttributeValue::String(b"next".to_vec()),
+        );
+        e.set(
+            gimli::DW_AT_type,
+            gimli::write::AttributeValue::UnitRef(ptr),
+        );
+        dwarf
+            .unit
+            .get_mut(var)
+            .set(gimli::DW_AT_type, gimli::write::AttributeValue::UnitRef(st));
+    });
+    let (m, _) = read(&b, "list.o").expect("a self-referential struct reads");
+    dwarv::ir::verify::check(&m).unwrap();
+    // A unit whose abbreviation offset points at the last two bytes of its table: what it
+    // finds there describes none of its DIEs. (An object without relocations: in a
+    // relocatable one the reader would restore the offset.)
+    let mut b = written(|_, _| {});
+    let (_, _, info_off, _) = debug_sections(&b)
+        .into_iter()
+        .find(|s| s.0 == ".debug_info")
+        .unwrap();
+    let (_, _, _, table_size) = debug_sections(&b)
+        .into_iter()
+        .find(|s| s.0 == ".debug_abbrev")
+        .unwrap();
+    // DWARF 5 header: length (4), version (2), unit type (1), address size (1), abbrev offset (4).
+    b[info_off + 8..info_off + 12].copy_from_slice(&(table_size as u32 - 2).to_le_bytes());
+    expect_error(
+        &b,
+        "abbreviation offset into its own table's end",
+        ".debug_info",
+    );
 }
 
 /// A DWARF 5 object with one unit and one variable, shaped further by `f`.

@@ -193,6 +193,72 @@ fn a_dangling_id_is_an_error_naming_offset_and_id() {
 }
 
 #[test]
+fn a_string_without_its_terminator_is_an_error() {
+    // OpString %30 "abcd" with the NUL word cut off: the literal runs to the instruction's end.
+    let mut text = string("abcd");
+    text.pop();
+    let m = module(&[insn(7, &[&[30][..], &text].concat())]);
+    expect_err(
+        &m,
+        "word ",
+        "a literal string runs past the end of its instruction (no NUL)",
+    );
+}
+
+#[test]
+fn a_count_claiming_billions_is_a_number_not_an_allocation() {
+    // An array of 4 000 000 000 ints (the count a constant): read as a dimension, nothing sized
+    // by it.
+    let m = module(&[
+        insn(43, &[3, 40, 4_000_000_000]),
+        ext(41, 5, &[12, 40]), // DebugTypeArray int [%40]
+    ]);
+    let (module, _) = read(&m, "billions.spv").unwrap();
+    ir::verify::check(&module).unwrap();
+    let text = ir::text::print(&module);
+    assert!(text.contains("count=4000000000"), "{text}");
+}
+
+/// A NonSemantic.Shader.DebugInfo.100 module: %1 void, %2 the import, %3 uint, %4 = 100 (the
+/// version), %5 "a.comp"; then `extra`.
+fn shader_module(extra: &[Vec<u32>]) -> Vec<u8> {
+    let mut w = vec![0x0723_0203, 0x0001_0000, 0, 100, 0];
+    let mut push = |insn: Vec<u32>| w.extend(insn);
+    push(insn(17, &[1])); // OpCapability Shader
+    push(insn(10, &string("SPV_KHR_non_semantic_info")));
+    push(insn(
+        11,
+        &[&[2][..], &string("NonSemantic.Shader.DebugInfo.100")].concat(),
+    ));
+    push(insn(14, &[0, 1])); // OpMemoryModel Logical GLSL450
+    push(insn(7, &[&[5][..], &string("a.comp")].concat()));
+    push(insn(19, &[1]));
+    push(insn(21, &[3, 32, 0]));
+    push(insn(43, &[3, 4, 100]));
+    for e in extra {
+        push(e.clone());
+    }
+    bytes_of(&w)
+}
+
+#[test]
+fn debug_source_continued_without_a_debug_source_is_dropped_and_reported() {
+    let base = shader_module(&[]);
+    assert!(outcome(&base).is_none());
+    let m = shader_module(&[ext(20, 102, &[5])]); // DebugSourceContinued "a.comp"
+    let (module, diags) = read(&m, "continued.spv").unwrap();
+    ir::verify::check(&module).unwrap();
+    assert!(
+        diags
+            .losses
+            .iter()
+            .any(|l| l.message.contains("does not follow a DebugSource")),
+        "{:?}",
+        diags.losses
+    );
+}
+
+#[test]
 fn a_wrong_operand_kind_is_an_error() {
     let m = module(&[ext(20, 3, &[6, 5, 0])]); // pointer to an OpString
     expect_err(&m, "(%20)", "%6 is an OpString");
