@@ -163,6 +163,21 @@ fn header_flavour_round_trips_with_spaces_and_empty() {
     }
 }
 
+/// A flavour that cannot run to the end of the line (an llvm_bridge fuzz finding: a target
+/// triple with a line break and control characters) is written quoted and reads back.
+#[test]
+fn header_flavours_with_line_breaks_and_edge_spaces_are_quoted() {
+    let triple = concat!(r"x86_64-p\n\u{b}", "\u{fffd}");
+    for flavour in [triple, " lead", "trail ", r#"\"q"#] {
+        let header = format!("; dwarv-ir 1 source=llvm:\"{flavour}\"\n");
+        let m = parse(&header, "h").unwrap();
+        assert_eq!(print(&m), header);
+    }
+    let m = parse("; dwarv-ir 1 source=llvm:\"a\\nb\"\n", "h").unwrap();
+    assert_eq!(m.source.flavour.as_deref(), Some("a\nb"));
+    assert!(parse("; dwarv-ir 1 source=llvm:\"a\" tail\n", "h").is_err());
+}
+
 #[test]
 fn module_fields_without_their_companion_are_errors() {
     for line in ["module build_flags=1", "module link_path=\"x\""] {

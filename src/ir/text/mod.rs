@@ -132,7 +132,15 @@ pub fn header(source: &Source) -> String {
     let mut h = format!("{HEADER} {VERSION} source={}", source.format.name());
     if let Some(flavour) = &source.flavour {
         h.push(':');
-        h.push_str(flavour);
+        // The flavour runs to the end of the line; one that could not (a line break or other
+        // control character, whitespace at an end, a leading quote) is written quoted.
+        let plain = !flavour.starts_with('"')
+            && flavour.trim() == flavour
+            && !flavour.chars().any(char::is_control);
+        match plain {
+            true => h.push_str(flavour),
+            false => lex::quote(flavour, &mut h),
+        }
     }
     h
 }
@@ -251,9 +259,25 @@ fn parse_header(file: &str, line: &str) -> PResult<Source> {
                 format!("unknown header field `{word}`"),
             ));
         }
-        // The source takes the rest of the line, so a flavour may contain spaces.
+        // The source takes the rest of the line, so a flavour may contain spaces; a quoted one
+        // is a string of the text form.
         let value = line[col + "source=".len()..].trim_end();
         let (format, flavour) = match value.split_once(':') {
+            Some((f, fl)) if fl.starts_with('"') => {
+                let at = col + "source=".len() + f.len() + 1;
+                let mut lx = LineParser::new(file, line, 1, at);
+                let flavour = match lx.items()?.as_slice() {
+                    [Item::Pos(Val::Str(s, _))] => s.clone(),
+                    _ => {
+                        return Err(ParseError::new(
+                            file,
+                            span(at),
+                            "a quoted source flavour must end the header line",
+                        ))
+                    }
+                };
+                (f, Some(flavour))
+            }
             Some((f, fl)) => (f, Some(fl.to_string())),
             None => (value, None),
         };
