@@ -820,3 +820,15 @@ fn a_line_does_not_run_on_across_a_label() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}{out:?}");
 }
+
+/// A module declaring an OpTypeBool nothing uses (a spirv_roundtrip fuzz finding): the writer's
+/// bool constants reuse it, which made it debug-only in the output and moved every code
+/// position after it by two words. The normal form now leaves out unused scalar types,
+/// constants and strings as well, so the round trip is exact.
+#[test]
+fn an_unused_type_the_writer_reuses_moves_no_position() {
+    let input = common::repo_root().join("tests/spirv/fuzz_unused_bool.spv");
+    let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{out:?}");
+}

@@ -11,8 +11,10 @@
 //! 3. `OpExtension "SPV_KHR_non_semantic_info"` when no `NonSemantic.*` import is left;
 //! 4. repeatedly, until nothing changes: every `OpString`, `OpConstant`, `OpConstantTrue`,
 //!    `OpConstantFalse`, `OpConstantNull`, `OpConstantComposite`, `OpTypeInt`, `OpTypeFloat`,
-//!    `OpTypeBool` and `OpTypeVoid` that has at least one use and all of whose uses are in removed
-//!    instructions (the strings, numbers and their types only debug info needed). A *use* is an id
+//!    `OpTypeBool` and `OpTypeVoid` none of whose uses is in a kept instruction, including one
+//!    that has no use at all (the strings, numbers and their types only debug info needed; an
+//!    unused one goes too, because a writer that reuses it for debug operands would otherwise
+//!    change the normal form of its output). A *use* is an id
 //!    operand per the core grammar; where the layout cannot be followed exactly (an unknown
 //!    opcode, image operands, an execution mode, a decoration of unknown parameters) every
 //!    remaining word counts as one. A decoration's and a memory operand's enumerant and literal

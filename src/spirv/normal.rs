@@ -72,17 +72,13 @@ impl NormalForm {
             }
         }
 
-        // 4: strings, constants and scalar types only removed instructions used.
+        // 4: strings, constants and scalar types no kept instruction uses.
         let mut candidates = IdIndex::new(m);
         let mut cands: Vec<Candidate> = Vec::new();
         for (i, insn) in m.insns.iter().enumerate() {
             if !removed[i] && is_candidate(insn.opcode()) {
                 if let Some(id) = result_id(insn) {
-                    let c = Candidate {
-                        index: i,
-                        uses: 0,
-                        live: 0,
-                    };
+                    let c = Candidate { index: i, live: 0 };
                     match candidates.get(id) {
                         // A later definition of the same id replaces the earlier one.
                         Some(k) => cands[k] = c,
@@ -128,7 +124,6 @@ impl NormalForm {
                 }
                 if let Some(k) = candidates.get(id) {
                     let c = &mut cands[k];
-                    c.uses += 1;
                     if live {
                         c.live += 1;
                     }
@@ -154,7 +149,9 @@ impl NormalForm {
         let mut work: Vec<u32> = Vec::new();
         candidates.for_each(|id, k| {
             let c = &cands[k];
-            if c.uses > 0 && c.live == 0 {
+            // Unused ones too: a writer that gives one a debug use would otherwise take it out
+            // of the output's normal form and move every offset after it.
+            if c.live == 0 {
                 work.push(id);
             }
         });
@@ -176,7 +173,7 @@ impl NormalForm {
                 if let Some(k) = candidates.get(used) {
                     let c = &mut cands[k];
                     c.live -= 1;
-                    if c.live == 0 && c.uses > 0 {
+                    if c.live == 0 {
                         work.push(used);
                     }
                 }
@@ -260,7 +257,6 @@ impl NormalForm {
 
 struct Candidate {
     index: usize,
-    uses: u32,
     live: u32,
 }
 

@@ -1848,6 +1848,26 @@ impl Builder<'_, '_> {
         let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
         ranges.sort();
         merge_ranges(&mut ranges);
+        // DWARF nests a block's code inside its call site's: where the inlined function's own
+        // runs do not cover a nested run (only damaged input has that), the call site grows.
+        let mut own: Vec<CodeRange> = runs
+            .iter()
+            .filter(|r| r.inlined == Some(i) && origin.is_some_and(|o| r.scope == Ref::Scope(o)))
+            .map(|r| r.range)
+            .collect();
+        own.sort();
+        merge_ranges(&mut own);
+        let covered = |r: &CodeRange| {
+            own.iter()
+                .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
+        };
+        if !own.is_empty() && !runs.iter().all(|r| covered(&r.range)) {
+            self.loss(
+                LossKind::Approximated,
+                Ref::Inlined(i),
+                "inlined code outside its call site's own ranges: the call site's ranges cover it",
+            );
+        }
         self.set_ranges(d, &ranges);
         self.set_loc(
             d,
