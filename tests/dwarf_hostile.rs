@@ -368,3 +368,67 @@ fn cli_exits_2_and_writes_nothing() {
         assert!(!target.exists(), "{out} written");
     }
 }
+
+/// A lexical block inside inlined code whose range reaches past its call site's (a
+/// dwarf_roundtrip fuzz finding): DWARF cannot nest it so, and the writer's call site grows to
+/// cover it — reported as an approximation, not a silent change.
+#[test]
+fn a_block_outside_its_inlined_call_site_is_ledgered() {
+    use gimli::write::{Address, AttributeValue};
+    let b = written(|dwarf, _| {
+        let root = dwarf.unit.root();
+        let callee = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
+        dwarf.unit.get_mut(callee).set(
+            gimli::DW_AT_name,
+            AttributeValue::String(b"callee".to_vec()),
+        );
+        let caller = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
+        let e = dwarf.unit.get_mut(caller);
+        e.set(
+            gimli::DW_AT_name,
+            AttributeValue::String(b"caller".to_vec()),
+        );
+        e.set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(0)),
+        );
+        e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x100));
+        let site = dwarf.unit.add(caller, gimli::DW_TAG_inlined_subroutine);
+        let e = dwarf.unit.get_mut(site);
+        e.set(
+            gimli::DW_AT_abstract_origin,
+            AttributeValue::UnitRef(callee),
+        );
+        e.set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(0x10)),
+        );
+        e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x10));
+        let block = dwarf.unit.add(site, gimli::DW_TAG_lexical_block);
+        let e = dwarf.unit.get_mut(block);
+        e.set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(0x18)),
+        );
+        e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x80));
+    });
+    let (m, _) = read(&b, "outside.o").expect("reads");
+    let (_, diags) = dwarv::back::dwarf::write(
+        &m,
+        &dwarv::back::dwarf::WriteOptions {
+            dwarf_version: None,
+            amd_ext: None,
+            op_encoding: dwarv::back::dwarf::OpEncoding::Raw,
+            into: None,
+        },
+    )
+    .unwrap();
+    assert!(
+        diags
+            .losses
+            .iter()
+            .any(|l| l.message.contains("outside its call site")),
+        "{:?}",
+        diags.losses
+    );
+}
