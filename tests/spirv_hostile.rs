@@ -258,6 +258,19 @@ fn debug_source_continued_without_a_debug_source_is_dropped_and_reported() {
     );
 }
 
+/// A DebugOperation with fewer operands than its operation takes (a spirv_reader fuzz finding:
+/// the module read, but its IR text did not parse back): an IR rule now, so a reader error.
+#[test]
+fn an_operation_with_the_wrong_operand_count_is_an_error() {
+    let m = module(&[
+        ext(30, 30, &[4, 8]), // DebugOperation BitPiece 8 (it takes size and offset)
+        ext(31, 31, &[30]),   // DebugExpression
+    ]);
+    expect_err(&m, "(%", "operation `bit_piece` takes 2 operand(s)");
+    let m = module(&[ext(30, 30, &[4, 8, 0]), ext(31, 31, &[30])]);
+    assert!(outcome(&m).is_none());
+}
+
 #[test]
 fn a_wrong_operand_kind_is_an_error() {
     let m = module(&[ext(20, 3, &[6, 5, 0])]); // pointer to an OpString

@@ -251,6 +251,26 @@ impl Verifier<'_> {
     }
 
     fn expr_ops(&mut self, field: &str, ops: &[Op]) {
+        // Each named operation has the operands its row says (what the text form can say back).
+        for op in ops {
+            let Some((_, name, kinds)) =
+                crate::spec::dwarf::row(crate::spec::dwarf::OPS, op.code.0)
+            else {
+                continue;
+            };
+            let fits = kinds.len() == op.args.len()
+                && kinds
+                    .iter()
+                    .zip(&op.args)
+                    .all(|(k, a)| crate::ir::text::arg_fits(*k, a));
+            if !fits {
+                self.report(format!(
+                    "`{field}`: operation `{name}` takes {} operand(s) of kinds {kinds:?}, has {:?}",
+                    kinds.len(),
+                    op.args
+                ));
+            }
+        }
         self.ops(field, ops)
     }
 

@@ -21,6 +21,7 @@ use std::fmt;
 pub use codec::{Codec, Ctx, Namer, PrintOptions, ShortNames, ValueWriter};
 pub use lex::{Item, Span, Val};
 pub use records::{scope_keyword, type_keyword, Record};
+pub(crate) use values::arg_fits;
 
 use crate::ir::{EntityKind, Module, Ref, Source, SourceFormat};
 use codec::{parse_name, Fields};

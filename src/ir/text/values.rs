@@ -334,7 +334,8 @@ fn f_vals(v: &Val) -> Vec<&Val> {
     }
 }
 
-fn arg_fits(kind: ArgKind, arg: &Arg) -> bool {
+/// Whether an operand is of the kind an operation's row gives it.
+pub(crate) fn arg_fits(kind: ArgKind, arg: &Arg) -> bool {
     match kind {
         ArgKind::U | ArgKind::Addr => {
             matches!(arg, Arg::Int(n) if *n >= 0 && *n <= u64::MAX as i128)
