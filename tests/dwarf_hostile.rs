@@ -432,3 +432,32 @@ fn a_block_outside_its_inlined_call_site_is_ledgered() {
         diags.losses
     );
 }
+
+/// Subprograms the reader gives no scope (their unit DIE damaged; a dwarf_roundtrip fuzz
+/// finding): the writer puts them under the unit, where they read back as the unit's — reported
+/// as an approximation, not a silent change.
+#[test]
+fn functions_without_a_scope_are_ledgered_when_written_in_a_unit() {
+    let b =
+        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_unscoped_functions.o")).unwrap();
+    let (m, _) = read(&b, "unscoped.o").expect("reads");
+    assert!(m.scopes.values().any(|s| s.parent.is_none()));
+    let (_, diags) = dwarv::back::dwarf::write(
+        &m,
+        &dwarv::back::dwarf::WriteOptions {
+            dwarf_version: None,
+            amd_ext: None,
+            op_encoding: dwarv::back::dwarf::OpEncoding::Raw,
+            into: None,
+        },
+    )
+    .unwrap();
+    assert!(
+        diags
+            .losses
+            .iter()
+            .any(|l| l.message.contains("without a scope: written in a unit")),
+        "{:?}",
+        diags.losses
+    );
+}

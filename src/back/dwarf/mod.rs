@@ -82,13 +82,29 @@ pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> 
     // one; a module with nothing at all stays an error.
     let with_unit;
     let has_entities = !(m.scopes.is_empty() && m.vars.is_empty() && m.types.is_empty());
-    let m = match m.units.is_empty() && has_entities {
+    let added = m.units.is_empty() && has_entities;
+    let m = match added {
         true => {
             with_unit = add_unit(m, &mut diags);
             &with_unit
         }
         false => m,
     };
+    if !added {
+        // Functions, blocks and variables without a scope go under the first unit's root, and
+        // read back as that unit's: say so.
+        let scopes = m.scopes.values().filter(|s| s.parent.is_none()).count();
+        let vars = m.vars.values().filter(|v| v.scope.is_none()).count();
+        if scopes + vars > 0 {
+            diags.push(
+                crate::diag::LossKind::Approximated,
+                "module",
+                format!(
+                    "{scopes} scope(s) and {vars} variable(s) without a scope: written in a unit"
+                ),
+            );
+        }
+    }
     let sections = unit::build(m, &settings, &mut diags)?;
     let bytes = match base {
         Some(b) => b.replace_debug(&sections)?,
