@@ -413,24 +413,7 @@ fn a_block_outside_its_inlined_call_site_is_ledgered() {
         e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x80));
     });
     let (m, _) = read(&b, "outside.o").expect("reads");
-    let (_, diags) = dwarv::back::dwarf::write(
-        &m,
-        &dwarv::back::dwarf::WriteOptions {
-            dwarf_version: None,
-            amd_ext: None,
-            op_encoding: dwarv::back::dwarf::OpEncoding::Raw,
-            into: None,
-        },
-    )
-    .unwrap();
-    assert!(
-        diags
-            .losses
-            .iter()
-            .any(|l| l.message.contains("outside its call site")),
-        "{:?}",
-        diags.losses
-    );
+    assert_written_with_loss(&m, "outside its call site");
 }
 
 /// Subprograms the reader gives no scope (their unit DIE damaged; a dwarf_roundtrip fuzz
@@ -442,21 +425,20 @@ fn functions_without_a_scope_are_ledgered_when_written_in_a_unit() {
         std::fs::read(common::repo_root().join("tests/dwarf/fuzz_unscoped_functions.o")).unwrap();
     let (m, _) = read(&b, "unscoped.o").expect("reads");
     assert!(m.scopes.values().any(|s| s.parent.is_none()));
-    let (_, diags) = dwarv::back::dwarf::write(
-        &m,
-        &dwarv::back::dwarf::WriteOptions {
-            dwarf_version: None,
-            amd_ext: None,
-            op_encoding: dwarv::back::dwarf::OpEncoding::Raw,
-            into: None,
-        },
-    )
-    .unwrap();
+    assert_written_with_loss(&m, "without a scope: written in a unit");
+}
+
+/// Writes `m` as DWARF (each unit its own version) and asserts that a loss says `what`.
+fn assert_written_with_loss(m: &dwarv::ir::Module, what: &str) {
+    let opts = dwarv::back::dwarf::WriteOptions {
+        dwarf_version: None,
+        amd_ext: None,
+        op_encoding: dwarv::back::dwarf::OpEncoding::Raw,
+        into: None,
+    };
+    let (_, diags) = dwarv::back::dwarf::write(m, &opts).unwrap();
     assert!(
-        diags
-            .losses
-            .iter()
-            .any(|l| l.message.contains("without a scope: written in a unit")),
+        diags.losses.iter().any(|l| l.message.contains(what)),
         "{:?}",
         diags.losses
     );

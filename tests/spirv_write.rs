@@ -815,10 +815,7 @@ fn a_matrix_over_a_vector_written_as_an_array_is_an_array() {
 /// in-place rewrite (which says a row again at each block it reaches) reads back the same.
 #[test]
 fn a_line_does_not_run_on_across_a_label() {
-    let input = common::repo_root().join("tests/spirv/fuzz_line_across_label.spv");
-    let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}{out:?}");
+    assert_round_trip_exact("fuzz_line_across_label.spv");
 }
 
 /// A module declaring an OpTypeBool nothing uses (a spirv_roundtrip fuzz finding): the writer's
@@ -827,8 +824,14 @@ fn a_line_does_not_run_on_across_a_label() {
 /// constants and strings as well, so the round trip is exact.
 #[test]
 fn an_unused_type_the_writer_reuses_moves_no_position() {
-    let input = common::repo_root().join("tests/spirv/fuzz_unused_bool.spv");
+    assert_round_trip_exact("fuzz_unused_bool.spv");
+}
+
+/// `dwarv roundtrip tests/spirv/FILE --via spirv` exits 0: the in-place rewrite reads back as
+/// the input, code positions included.
+fn assert_round_trip_exact(file: &str) {
+    let input = common::repo_root().join("tests/spirv").join(file);
     let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}{out:?}");
+    assert_eq!(out.status.code(), Some(0), "{file}: {text}{out:?}");
 }
