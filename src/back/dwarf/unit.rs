@@ -538,25 +538,42 @@ impl Builder<'_, '_> {
         };
         let unit = self.dwarf.units.get_mut(uid);
         let before = unit.line_program.files().count();
-        let dir_id = if dir.is_empty() {
-            unit.line_program.default_directory()
-        } else {
+        let default = unit.line_program.default_directory();
+        // Directory 0 is the compilation directory; a file without a directory would read back
+        // as in it. DWARF 5 can list an empty directory (read back as none); DWARF 4 cannot.
+        let default_named = !matches!(
+            unit.line_program.get_directory(default),
+            LineString::String(d) if d.is_empty()
+        );
+        let mut placed_in_comp_dir = false;
+        let dir_id = if !dir.is_empty() {
             unit.line_program
                 .add_directory(LineString::String(nul_free(&dir)))
+        } else if default_named && version >= 5 {
+            unit.line_program
+                .add_directory(LineString::String(Vec::new()))
+        } else {
+            placed_in_comp_dir = default_named;
+            default
         };
         let id = unit
             .line_program
             .add_file(LineString::String(nul_free(name)), dir_id, info);
-        let after = unit.line_program.files().count();
         // The position gimli gave the file (an existing entry keeps its index).
         let pos = unit
             .line_program
             .files()
             .position(|(fid, _, _)| fid == id)
             .unwrap_or(before) as u64;
-        let _ = after;
         let index = if version >= 5 { pos } else { pos + 1 };
         self.files[u].insert(f, (id, index));
+        if placed_in_comp_dir {
+            self.loss(
+                LossKind::Approximated,
+                Ref::File(f),
+                "a file without a directory, written in the compilation directory (DWARF 4)",
+            );
+        }
         (id, index)
     }
 
