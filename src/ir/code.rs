@@ -27,6 +27,23 @@ pub struct CodeRange {
     pub end: CodePos,
 }
 
+impl CodeRange {
+    /// Sorts ranges and merges the adjacent and overlapping ones: the set of positions they
+    /// cover, in the one form every reader and writer gives it (a DWARF DIE's address ranges
+    /// are such a set; how its producer split them carries nothing).
+    pub fn normalize(r: &mut Vec<CodeRange>) {
+        r.sort();
+        let mut out: Vec<CodeRange> = Vec::with_capacity(r.len());
+        for x in r.drain(..) {
+            match out.last_mut() {
+                Some(last) if x.start <= last.end => last.end = last.end.max(x.end),
+                _ => out.push(x),
+            }
+        }
+        *r = out;
+    }
+}
+
 /// A line-table row: the code in `range` comes from `at` (to `end_line`:`end_column` when the
 /// source gives a span, as NonSemantic DebugLine does).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -1863,8 +1863,7 @@ impl Builder<'_, '_> {
         });
         self.set_ref(d, dw::DW_AT_abstract_origin, origin.map(Ref::Scope));
         let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
-        ranges.sort();
-        merge_ranges(&mut ranges);
+        CodeRange::normalize(&mut ranges);
         // DWARF nests a block's code inside its call site's: where the inlined function's own
         // runs do not cover a nested run (only damaged input has that), the call site grows.
         let mut own: Vec<CodeRange> = runs
@@ -1872,8 +1871,7 @@ impl Builder<'_, '_> {
             .filter(|r| r.inlined == Some(i) && origin.is_some_and(|o| r.scope == Ref::Scope(o)))
             .map(|r| r.range)
             .collect();
-        own.sort();
-        merge_ranges(&mut own);
+        CodeRange::normalize(&mut own);
         let covered = |r: &CodeRange| {
             own.iter()
                 .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
@@ -1947,8 +1945,7 @@ impl Builder<'_, '_> {
             let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
             self.concrete.insert((i, b), id);
             self.set_ref((d.0, id), dw::DW_AT_abstract_origin, Some(Ref::Scope(b)));
-            ranges.sort();
-            merge_ranges(&mut ranges);
+            CodeRange::normalize(&mut ranges);
             self.set_ranges((d.0, id), &ranges);
         }
     }
@@ -2244,8 +2241,7 @@ fn run_ranges(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> {
         }
     }
     for r in out.values_mut() {
-        r.sort();
-        merge_ranges(r);
+        CodeRange::normalize(r);
     }
     out
 }
@@ -2306,22 +2302,6 @@ pub(super) fn loc_list(
 /// A string's bytes without NULs (DWARF strings end at the first).
 pub(super) fn nul_free(s: &str) -> Vec<u8> {
     s.bytes().filter(|&c| c != 0).collect()
-}
-
-/// Merges adjacent and overlapping sorted ranges.
-pub(super) fn merge_ranges(r: &mut Vec<CodeRange>) {
-    let mut out: Vec<CodeRange> = Vec::with_capacity(r.len());
-    for x in r.drain(..) {
-        match out.last_mut() {
-            Some(last) if addr(x.start) <= addr(last.end) => {
-                if addr(x.end) > addr(last.end) {
-                    last.end = x.end;
-                }
-            }
-            _ => out.push(x),
-        }
-    }
-    *r = out;
 }
 
 /// The first owner of each unscoped template parameter, in arena order (see

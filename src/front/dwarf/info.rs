@@ -575,6 +575,7 @@ fn ranges_of<'a>(
             end: CodePos::Addr(r.end),
         });
     }
+    CodeRange::normalize(&mut out);
     Ok(out)
 }
 
