@@ -463,6 +463,21 @@ fn overlapping_ranges_read_as_the_addresses_they_cover() {
     assert_exact_round_trip(&m);
 }
 
+/// A declaration whose DW_AT_decl_file is out of the line table's range and whose line is 0 (a
+/// dwarf_roundtrip fuzz finding): no place at all, as the writer would give it back.
+#[test]
+fn a_declaration_without_file_or_line_has_no_place() {
+    let b =
+        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_decl_without_file.o")).unwrap();
+    let (m, _) = read(&b, "nofile.o").expect("reads");
+    let uint32 = m
+        .types
+        .values()
+        .find(|t| t.name.as_deref() == Some("uint32"));
+    assert_eq!(uint32.expect("the typedef").at, None);
+    assert_exact_round_trip(&m);
+}
+
 fn raw_options() -> dwarv::back::dwarf::WriteOptions<'static> {
     dwarv::back::dwarf::WriteOptions {
         dwarf_version: None,

@@ -969,6 +969,10 @@ impl Walker<'_, '_> {
         }
         let f = die.udata(file).and_then(|i| cur.files.get(&i).copied());
         let line = die.udata(line).unwrap_or(0);
+        if f.is_none() && line == 0 {
+            // No file (or one out of the table's range) and line 0: no place at all.
+            return None;
+        }
         let column = die.udata(column).unwrap_or(0);
         Some(Loc {
             file: f,
