@@ -251,7 +251,7 @@ impl DebugInfoStep {
             &module,
             &WriteOptions {
                 flavour,
-                base: Base::Module(&bytes),
+                base: Base::OwnCode(&bytes),
             },
         )?;
         diags.losses.extend(losses.losses);

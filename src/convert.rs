@@ -239,7 +239,16 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 None => None,
             };
             // `--into` names the module; a SPIR-V input is rewritten in place; else standalone.
+            // An LLVM module's positions and bindings were tied to the `--into` module itself.
             let base = match &base_bytes {
+                Some(b)
+                    if matches!(
+                        input::detect(&inp.bytes),
+                        Some(input::Format::LlvmBitcode | input::Format::LlvmText)
+                    ) =>
+                {
+                    Base::OwnCode(b)
+                }
                 Some(b) => Base::Module(b),
                 None if is_spirv => Base::Module(&inp.bytes),
                 None => Base::Standalone,

@@ -2,6 +2,7 @@
 //! instruction each LLVM instruction became gets its module back with the debug information
 //! woven in. The "emitter" here is llvm-spirv-14's translation of the debug-stripped module,
 //! with ties taken where a block's instructions pair one to one.
+#![cfg(feature = "llvm")]
 
 mod common;
 

@@ -36,6 +36,8 @@ pub struct CodeInfo {
     pub funcs: Vec<Func>,
     /// IR function → (base function index, whether its code positions can be trusted).
     pub matched: HashMap<Handle<Scope>, (usize, bool)>,
+    /// The IR's code positions are of this module, in every function (`Base::OwnCode`).
+    pub own_code: bool,
     /// Names the module gives ids: OpName, entry-point and linkage names.
     pub names: HashMap<u32, Vec<String>>,
     pub void: Option<u32>,
@@ -284,18 +286,36 @@ fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
     out
 }
 
-/// Whether a name the base module gives a function is one of the IR's names for it: equal, or
-/// glslang's OpName of a function, the name followed by its signature (`integrate(vf3;f1;`).
+/// Whether a name the base module gives a function is one of the IR's names for it: equal,
+/// glslang's OpName of a function, the name followed by its signature (`integrate(vf3;f1;`), or
+/// an Itanium-mangled name with it as a component (`_Z2f1v` for `f1` when the debug info has no
+/// linkage name).
 fn name_agrees(n: &str, wanted: &[&str]) -> bool {
-    wanted
-        .iter()
-        .any(|w| n == *w || n.strip_prefix(w).is_some_and(|rest| rest.starts_with('(')))
+    wanted.iter().any(|w| {
+        n == *w
+            || n.strip_prefix(w).is_some_and(|rest| rest.starts_with('('))
+            || mangled_component(n, w)
+    })
+}
+
+fn mangled_component(mangled: &str, name: &str) -> bool {
+    if !mangled.starts_with("_Z") || name.is_empty() {
+        return false;
+    }
+    let component = format!("{}{name}", name.len());
+    mangled.match_indices(&component).any(|(i, _)| {
+        !mangled.as_bytes()[..i]
+            .last()
+            .is_some_and(|b| b.is_ascii_digit())
+    })
 }
 
 /// Matches IR functions to base OpFunctions: by `binding` when the id is an OpFunction whose names
-/// (if any) agree — then its code positions are trusted —, else by OpName, entry-point name or
-/// linkage name (the function is described, its code-anchored records are not placed).
-pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
+/// (if any) agree, or any OpFunction when the IR's code is this module's (`own_code`) — then its
+/// code positions are trusted —, else by OpName, entry-point name or linkage name (the function
+/// is described, its code-anchored records are not placed).
+pub fn match_functions(c: &mut CodeInfo, m: &Module, own_code: bool) -> Vec<Handle<Scope>> {
+    c.own_code = own_code;
     let names = std::mem::take(&mut c.names);
     let mut unmatched = Vec::new();
     let mut taken = vec![false; c.funcs.len()];
@@ -313,9 +333,10 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
             .flatten()
             .collect();
         let agrees = |id: u32| {
-            names
-                .get(&id)
-                .map_or(true, |ns| ns.iter().any(|n| name_agrees(n, &wanted)))
+            own_code
+                || names
+                    .get(&id)
+                    .map_or(true, |ns| ns.iter().any(|n| name_agrees(n, &wanted)))
         };
         let by_id = match &f.binding {
             Some(Value::Spirv(id)) => by_func_id
@@ -347,4 +368,21 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
     }
     c.names = names;
     unmatched
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_agrees;
+
+    #[test]
+    fn names_agree_plain_glslang_and_mangled() {
+        assert!(name_agrees("f1", &["f1"]));
+        assert!(name_agrees("integrate(vf3;f1;", &["integrate"]));
+        assert!(name_agrees("_Z2f1v", &["f1"]));
+        assert!(name_agrees("_ZN3foo3barEv", &["bar"]));
+        // A length prefix of another component is no match (`13bar…` holds `3bar`).
+        assert!(!name_agrees("_Z13barbarbarbarv", &["bar"]));
+        assert!(!name_agrees("_Z2f2v", &["f1"]));
+        assert!(!name_agrees("x2f1", &["f1"]));
+    }
 }

@@ -376,9 +376,10 @@ fn covers_nothing(w: &Writer, trusted: &[bool], range: crate::ir::CodeRange, i: 
     place(w, trusted, range.end) == Some(i)
 }
 
-/// Per base function: whether some IR function matched to it has trusted code positions.
+/// Per base function: whether some IR function matched to it has trusted code positions (all of
+/// them, when the IR's code is this module's).
 fn trusted_funcs(w: &Writer) -> Vec<bool> {
-    let mut trusted = vec![false; w.code.funcs.len()];
+    let mut trusted = vec![w.code.own_code; w.code.funcs.len()];
     for (f, t) in w.code.matched.values() {
         if *t {
             if let Some(slot) = trusted.get_mut(*f) {

@@ -33,8 +33,13 @@ pub enum Base<'a> {
     /// A new module that holds only the debug info.
     Standalone,
     /// A given module (any byte order): its own debug info is dropped (its normal form is taken)
-    /// and the IR's is woven in. Covers in-place rewriting and `--into`.
+    /// and the IR's is woven in. Covers in-place rewriting and `--into`. The IR's code positions
+    /// count only in functions its bindings name (an OpFunction whose names agree with them).
     Module(&'a [u8]),
+    /// A module the IR's code positions and bindings were taken from (an LLVM module tied to
+    /// llvm-spirv's translation of it, a build step's emitted module): all of them count, in
+    /// every function, whatever its names.
+    OwnCode(&'a [u8]),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -64,25 +69,26 @@ pub fn kernel_language(l: Language) -> bool {
 /// The module must pass `ir::verify::check`.
 pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
     contained(|| match opts.base {
-        Base::Standalone => write_here(m, opts.flavour, None),
-        Base::Module(bytes) => {
+        Base::Standalone => write_here(m, opts.flavour, None, false),
+        Base::Module(bytes) | Base::OwnCode(bytes) => {
             let words = to_words(bytes).map_err(spirv_err)?;
             let bin = Bin::parse(&words).map_err(spirv_err)?;
             let nf = NormalForm::compute(&bin).map_err(spirv_err)?;
-            write_here(m, opts.flavour, Some(&nf.into_view(bin)))
+            let own = matches!(opts.base, Base::OwnCode(_));
+            write_here(m, opts.flavour, Some(&nf.into_view(bin)), own)
         }
     })
 }
 
-/// `write` into a module already parsed, given as its normal form's view
-/// (`NormalForm::into_view`): what an in-place conversion uses, so the module the reader parsed is
-/// not parsed again.
+/// `write` into the module the IR was read from (`Base::OwnCode`), already parsed, given as its
+/// normal form's view (`NormalForm::into_view`): what an in-place conversion uses, so the module
+/// the reader parsed is not parsed again.
 pub(crate) fn write_into_view(
     m: &Module,
     flavour: Flavour,
     base: &Bin<'_>,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
-    contained(|| write_here(m, flavour, Some(base)))
+    contained(|| write_here(m, flavour, Some(base), true))
 }
 
 /// Runs the writer; a panic (a bug) becomes an error rather than the end of the process, so a
@@ -101,11 +107,13 @@ fn spirv_err(e: crate::spirv::SpirvError) -> Error {
     }
 }
 
-/// Writes into `bin`, the base module's normal form (as parsed, or its view), or standalone.
+/// Writes into `bin`, the base module's normal form (as parsed, or its view), or standalone;
+/// `own_code`: the IR's code positions and bindings are of `bin` (`Base::OwnCode`).
 fn write_here(
     m: &Module,
     flavour: Flavour,
     bin: Option<&Bin<'_>>,
+    own_code: bool,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
     // Link records are written only into the module they belong to (the same code): elsewhere
     // they would read back as that module's build id. They are no debug info: no loss.
@@ -121,7 +129,7 @@ fn write_here(
     };
     let mut code = bin.map(code::CodeInfo::analyse).unwrap_or_default();
     let unmatched = match &bin {
-        Some(_) => code::match_functions(&mut code, m),
+        Some(_) => code::match_functions(&mut code, m, own_code),
         None => Vec::new(),
     };
     let kernel = match &bin {

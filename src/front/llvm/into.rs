@@ -40,6 +40,41 @@ pub(crate) struct Code {
     results: HashMap<u32, u32>,
     /// Scalar OpConstants by (is float, bit width, bits).
     constants: HashMap<(bool, u32, u64), u32>,
+    /// OpConstantComposites by their constituents' ids.
+    composites: HashMap<Vec<u32>, u32>,
+}
+
+impl Code {
+    /// The code module's constant a dbg operand stands for: an integer that needs 64 bits (the
+    /// writer makes 32-bit ones itself), a `float`/`double`, or a vector of constants
+    /// (`<4 x float> <float 5.000000e-01, …>`: its OpConstantComposite).
+    fn constant(&self, v: &Value) -> Option<u32> {
+        match v {
+            Value::Int(n) if i32::try_from(*n).is_err() && u32::try_from(*n).is_err() => {
+                let key = (false, 64, i64::try_from(*n).ok()? as u64);
+                self.constants.get(&key).copied()
+            }
+            Value::Llvm(text) => {
+                let (ty, lit) = text.split_once(' ')?;
+                if ty.starts_with('<') {
+                    let (_, elems) = text.split_once("> <")?;
+                    let ids = elems
+                        .strip_suffix('>')?
+                        .split(", ")
+                        .map(|e| {
+                            let (t, l) = e.split_once(' ')?;
+                            self.constants.get(&scalar_key(t, l)?).copied()
+                        })
+                        .collect::<Option<Vec<u32>>>()?;
+                    return self.composites.get(&ids).copied();
+                }
+                // Integers up to 32 bits the writer makes itself.
+                let key = scalar_key(ty, lit).filter(|k| k.0)?;
+                self.constants.get(&key).copied()
+            }
+            _ => None,
+        }
+    }
 }
 
 pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
@@ -67,6 +102,7 @@ pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
         vars: HashMap::new(),
         results: HashMap::new(),
         constants: HashMap::new(),
+        composites: HashMap::new(),
     };
     // Scalar types: id → (is float, width).
     let mut scalars: HashMap<u32, (bool, u32)> = HashMap::new();
@@ -102,6 +138,11 @@ pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                     code.constants
                         .entry((float, w, lo | hi << 32))
                         .or_insert(id);
+                }
+            }
+            op::CONSTANT_COMPOSITE if current.is_none() => {
+                if let Some(&id) = ops.get(1) {
+                    code.composites.entry(ops[2..].to_vec()).or_insert(id);
                 }
             }
             op::LABEL => {
@@ -395,9 +436,8 @@ pub(crate) fn apply(
         };
         e.pos = p;
         for (k, v) in e.values.iter_mut().enumerate() {
-            // A constant wider than 32 bits or a float one: the code module's own OpConstant.
-            if let Some(id) = constant_key(v).and_then(|key| code.constants.get(&key)) {
-                *v = Value::Spirv(*id);
+            if let Some(id) = code.constant(v) {
+                *v = Value::Spirv(id);
                 continue;
             }
             let (Value::Llvm(text), Some(f)) = (&*v, fid) else {
@@ -445,26 +485,25 @@ pub(crate) fn apply(
     }
 }
 
-/// The code-module constant a dbg operand stands for: an integer that needs 64 bits (the writer
-/// makes 32-bit ones itself), or `float`/`double` as LLVM prints them (`2.000000e+00`, or the
-/// double's bits in hex, `0x3FB99999A0000000`).
-fn constant_key(v: &Value) -> Option<(bool, u32, u64)> {
-    match v {
-        Value::Int(n) if i32::try_from(*n).is_err() && u32::try_from(*n).is_err() => {
-            Some((false, 64, i64::try_from(*n).ok()? as u64))
-        }
-        Value::Llvm(text) => {
-            let (ty, lit) = text.split_once(' ')?;
-            let x = match lit.strip_prefix("0x") {
-                Some(hex) => f64::from_bits(u64::from_str_radix(hex, 16).ok()?),
-                None => lit.parse::<f64>().ok()?,
-            };
-            match ty {
-                "double" => Some((true, 64, x.to_bits())),
-                "float" => Some((true, 32, u64::from((x as f32).to_bits()))),
-                _ => None,
-            }
-        }
+/// The key of a scalar constant as LLVM prints it: `i64 -1`, `float 2.000000e+00`, or a
+/// double's bits in hex (`double 0x3FB99999A0000000`).
+fn scalar_key(ty: &str, lit: &str) -> Option<(bool, u32, u64)> {
+    if let Some(bits) = ty.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+        let n: i128 = lit.parse().ok()?;
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        return Some((false, bits, (n as u64) & mask));
+    }
+    let x = match lit.strip_prefix("0x") {
+        Some(hex) => f64::from_bits(u64::from_str_radix(hex, 16).ok()?),
+        None => lit.parse::<f64>().ok()?,
+    };
+    match ty {
+        "double" => Some((true, 64, x.to_bits())),
+        "float" => Some((true, 32, u64::from((x as f32).to_bits()))),
         _ => None,
     }
 }
