@@ -223,6 +223,11 @@ fn ledger_glsl_shader_into_opencl100_is_exact() {
             "runtime-sized: written with count 1 (spirv-val rejects count 0 outside NonSemantic)",
         ),
         (
+            "approximated",
+            "t13 (type)",
+            "array size: the set has none; readers take counts × element size: 768 bits",
+        ),
+        (
             "dropped",
             "ep0 (entry point)",
             "entry point: the set has no DebugEntryPoint",
@@ -834,4 +839,61 @@ fn assert_round_trip_exact(file: &str) {
     let out = dwarv(&["roundtrip", s(&input), "--via", "spirv"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{file}: {text}{out:?}");
+}
+
+/// `SPIRV.debug` in llvm-spirv-14's own forms (its one consumer): DebugModuleINTEL, with
+/// SPV_INTEL_debug_module and Line before Parent; the 8-operand DebugImportedEntity; DebugTypeArray
+/// counts followed by one lower bound per dimension. llvm-spirv-14 reads them back as a DIModule,
+/// DIImportedEntity nodes and subranges with their bounds (a 2-D array without lower bounds was
+/// once read as one dimension); dwarv reads them back up to the ledger.
+#[test]
+fn spirv_debug_takes_llvm_spirv14_forms_of_modules_imports_and_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::repo_root().join("corpus/ir/spirv_debug_forms.dwir");
+    let out = dir.path().join("forms.spv");
+    let report = convert(&input, &out, "spirv-debug", &[]);
+    assert_eq!(
+        sorted(losses(&report)),
+        sorted(expect(&[
+            (
+                "approximated",
+                "t1 (type)",
+                "a constant upper bound: written as the count it gives"
+            ),
+            (
+                "dropped",
+                "s0 (scope \"grid_mod\")",
+                "module column: DebugModuleINTEL has no Column operand"
+            ),
+        ]))
+    );
+    common::llvm_spirv_reads(&out).expect("llvm-spirv-14 -r reads it");
+    let dis = Command::new("llvm-dis")
+        .arg(out.with_extension("bc"))
+        .args(["-o", "-"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&dis.stdout);
+    for want in [
+        "!DIModule(scope: null, name: \"grid_mod\", configMacros: \"-DN=4\", includePath: \"/src/inc\", apinotes: \"grid.apinotes\"",
+        "!DIImportedEntity(tag: DW_TAG_imported_module",
+        "!DIImportedEntity(tag: DW_TAG_imported_declaration, name: \"c\"",
+        "!DISubrange(count: 10,",
+        "!DISubrange(count: 4, lowerBound: 1)",
+        "!DISubrange(count: 2,",
+        "!DISubrange(count: 3,",
+    ] {
+        assert!(text.contains(want), "no {want} in\n{text}");
+    }
+    let (back, _) = dwarv::front::spirv::read(&std::fs::read(&out).unwrap(), "forms.spv").unwrap();
+    let text = dwarv::ir::text::print(&back);
+    for want in [
+        "module \"grid_mod\" in=u0 at=f0:1 config_macros=\"-DN=4\" include_path=\"/src/inc\" api_notes=\"grid.apinotes\"",
+        "dims=[dim count=10, dim count=4 lower=1] bits=1280",
+        "dims=[dim count=2, dim count=3] bits=192",
+        "import module s",
+        "import declaration v",
+    ] {
+        assert!(text.contains(want), "no {want} in\n{text}");
+    }
 }

@@ -36,6 +36,60 @@ impl Type {
     }
 }
 
+/// The size in bits a type's own description implies, where it states none: an array's is its
+/// constant counts times its element's (sized, or through typedefs, qualifiers and arrays), with
+/// no stride. SPIR-V's DebugTypeArray has no Size operand; its readers give arrays this size.
+pub fn implied_bits(types: &super::Arena<Type>, h: Handle<Type>) -> Option<u64> {
+    array_bits(types, h, 0)
+}
+
+/// The size in bits of an array element: stated, or its base's through typedefs and qualifiers,
+/// or an array's implied one. A stated 0 (glslang's composites) is no size.
+pub fn element_bits(types: &super::Arena<Type>, h: Handle<Type>) -> Option<u64> {
+    sized_bits(types, h, 0)
+}
+
+/// Chains longer than this (only a cycle, an IR error, makes them) imply nothing.
+const MAX_CHAIN: u32 = 64;
+
+fn array_bits(types: &super::Arena<Type>, h: Handle<Type>, depth: u32) -> Option<u64> {
+    let TypeKind::Array {
+        element: Some(e),
+        dims,
+        stride: None,
+        ..
+    } = &types.get(h).kind
+    else {
+        return None;
+    };
+    let mut bits = sized_bits(types, *e, depth + 1)?;
+    for d in dims {
+        let Some(Bound::Const(n)) = d.count else {
+            return None;
+        };
+        bits = bits.checked_mul(u64::try_from(n).ok()?)?;
+    }
+    Some(bits)
+}
+
+/// A type's stated size, or its base's through typedefs and qualifiers, or an array's implied one.
+fn sized_bits(types: &super::Arena<Type>, mut h: Handle<Type>, depth: u32) -> Option<u64> {
+    for d in depth..MAX_CHAIN {
+        let t = types.get(h);
+        if let Some(Bound::Const(n)) = t.size {
+            return u64::try_from(n).ok().filter(|&n| n != 0);
+        }
+        match &t.kind {
+            TypeKind::Typedef { base: Some(b) } | TypeKind::Qualified { base: Some(b), .. } => {
+                h = *b
+            }
+            TypeKind::Array { .. } => return array_bits(types, h, d + 1),
+            _ => return None,
+        }
+    }
+    None
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeKind {
     Basic {

@@ -85,6 +85,47 @@ pub struct Layout {
     pub operands: &'static [Operand],
 }
 
+const fn operand(name: &'static str, w: W) -> Operand {
+    Operand { name, w, q: Q::One }
+}
+
+/// llvm-spirv 14's variants of OpenCL.100 layouts (it writes and reads them so in both of its
+/// sets; the grammar says otherwise):
+/// - DebugImportedEntity with 8 operands: an unused word (0) after Tag, then the grammar's Source,
+///   Entity, Line, Column, Parent;
+/// - DebugModuleINTEL with Line before Parent (the SPV_INTEL_debug_module grammar has Parent,
+///   Line).
+pub static LLVM_SPIRV14_LAYOUTS: [Layout; 2] = [
+    Layout {
+        opcode: 34,
+        name: "DebugImportedEntity",
+        operands: &[
+            operand("Name", W::Id),
+            operand("Tag", W::Lit),
+            operand("(unused)", W::Lit),
+            operand("Source", W::Id),
+            operand("Entity", W::Id),
+            operand("Line", W::Lit),
+            operand("Column", W::Lit),
+            operand("Parent", W::Id),
+        ],
+    },
+    Layout {
+        opcode: 36,
+        name: "DebugModuleINTEL",
+        operands: &[
+            operand("Name", W::Id),
+            operand("Source", W::Id),
+            operand("Line", W::Lit),
+            operand("Parent", W::Id),
+            operand("ConfigurationMacros", W::Id),
+            operand("IncludePath", W::Id),
+            operand("APINotesFile", W::Id),
+            operand("IsDeclaration", W::Lit),
+        ],
+    },
+];
+
 /// (set value, dwarv value) rows, per set.
 pub type Map<T> = &'static [(u32, T)];
 
@@ -100,7 +141,14 @@ impl Flavour {
     pub fn layout(self, opcode: u32) -> Option<&'static Layout> {
         self.layouts().iter().find(|l| l.opcode == opcode)
     }
+    /// The layout dwarv writes an instruction with: for `SPIRV.debug`, whose one consumer is
+    /// llvm-spirv, that tool's own variant where it departs from the grammar.
     pub fn layout_by_name(self, name: &str) -> Option<&'static Layout> {
+        if self == Flavour::SpirvDebug {
+            if let Some(l) = LLVM_SPIRV14_LAYOUTS.iter().find(|l| l.name == name) {
+                return Some(l);
+            }
+        }
         self.layouts().iter().find(|l| l.name == name)
     }
     /// Whether numbers are literal words (true) or OpConstant ids (NonSemantic).

@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::spec::spirv::{Flavour, Layout, Q, W};
+use crate::spec::spirv::{Flavour, Layout, Operand, Q, W};
 use crate::spirv::binary::op;
 
 /// The most words one instruction may have.
@@ -60,6 +60,8 @@ pub struct Emitter {
     pub cut: u32,
     /// Strings cut at an embedded NUL.
     pub nul_cut: u32,
+    /// A DebugModuleINTEL was written: the module needs SPV_INTEL_debug_module.
+    pub intel_module: bool,
     none: Option<u32>,
     /// Ids at or above the bound the base module may use: never allocated.
     taken: Vec<u32>,
@@ -157,22 +159,21 @@ impl Key {
 /// opcode; `None` for a layout not in its set's table, whose keys are then computed per use).
 fn layout_keys(flavour: Flavour, layout: &Layout) -> Option<&'static [Option<Key>]> {
     use std::sync::OnceLock;
-    type Table = HashMap<(Flavour, u32), (&'static str, Vec<Option<Key>>)>;
+    type Table = HashMap<(Flavour, u32), (&'static [Operand], Vec<Option<Key>>)>;
     static TABLE: OnceLock<Table> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = Table::default();
         for (f, _, _) in crate::spec::spirv::FLAVOURS {
             for l in f.layouts() {
                 let keys = l.operands.iter().map(|o| Key::of(o.name)).collect();
-                t.entry((f, l.opcode)).or_insert((l.name, keys));
+                t.entry((f, l.opcode)).or_insert((l.operands, keys));
             }
         }
         t
     });
+    // The very operand table (a variant layout of the same opcode has its own).
     match table.get(&(flavour, layout.opcode)) {
-        Some((name, keys)) if *name == layout.name && keys.len() == layout.operands.len() => {
-            Some(keys)
-        }
+        Some((operands, keys)) if std::ptr::eq(*operands, layout.operands) => Some(keys),
         _ => None,
     }
 }
@@ -208,6 +209,7 @@ impl Emitter {
             preset: None,
             cut: 0,
             nul_cut: 0,
+            intel_module: false,
             none: None,
             taken,
             taken_at: 0,

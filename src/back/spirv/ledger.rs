@@ -35,8 +35,8 @@ pub fn holds(f: Flavour, feature: Feature) -> bool {
     match feature {
         Matrix | LineRange | EntryPoint | BuildId | StoragePath | SourceContinued => ns,
         Source | Language | Atomic | Fragment | LinkageOfComposite => ns || ocl,
-        // llvm-spirv-14 asserts on the OpenCL.100 DebugImportedEntity operand count.
-        Import => ns || f == Flavour::OpenCl100,
+        // `SPIRV.debug` takes llvm-spirv-14's 8-operand form (spec::spirv::LLVM_SPIRV14_LAYOUTS).
+        Import => ns || ocl,
         Checksum => ocl,
         // spirv-val 2025.5 checks NonSemantic DebugTypeInheritance against the OpenCL.100 layout
         // (with a Child operand the NonSemantic spec removed).

@@ -7,6 +7,9 @@ use crate::spec::spirv::Flavour;
 use crate::spirv::binary::{op, Module as Bin};
 
 pub const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
+/// DebugModuleINTEL's extension and capability.
+const INTEL_MODULE_EXTENSION: &str = "SPV_INTEL_debug_module";
+const DEBUG_INFO_MODULE_INTEL: u32 = 6114;
 const EXECUTION_MODE_ID: u16 = 331;
 const SOURCE_CONTINUED: u16 = 2;
 
@@ -48,8 +51,14 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
     for cap in standalone_caps(kernel) {
         head.extend(insn(op::CAPABILITY, &[*cap]));
     }
+    if e.intel_module {
+        head.extend(insn(op::CAPABILITY, &[DEBUG_INFO_MODULE_INTEL]));
+    }
     if e.flavour == Flavour::Shader100 {
         head.extend(with_string(op::EXTENSION, &[], NON_SEMANTIC_EXTENSION));
+    }
+    if e.intel_module {
+        head.extend(with_string(op::EXTENSION, &[], INTEL_MODULE_EXTENSION));
     }
     head.extend(import(&e));
     if kernel {
@@ -148,6 +157,12 @@ pub fn weave(mut e: Emitter, bin: &Bin<'_>, inserts: Inserts) -> Vec<u8> {
             p.extension,
             with_string(op::EXTENSION, &[], NON_SEMANTIC_EXTENSION),
         ));
+    }
+    if e.intel_module && !has_extension(bin, INTEL_MODULE_EXTENSION) {
+        // Capabilities come first: the new one goes after the module's own.
+        let mut decls = insn(op::CAPABILITY, &[DEBUG_INFO_MODULE_INTEL]);
+        decls.extend(with_string(op::EXTENSION, &[], INTEL_MODULE_EXTENSION));
+        at.push((p.extension, decls));
     }
     at.push((p.import, import(&e)));
     at.push((p.strings, std::mem::take(&mut e.strings)));

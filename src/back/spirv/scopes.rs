@@ -272,9 +272,32 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
             let args = w.place(r, s.at, s.parent);
             w.ext(r, "DebugLexicalBlock", &args)
         }
+        ScopeKind::Module {
+            config_macros,
+            include_path,
+            api_notes,
+            is_decl,
+        } if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug => {
+            // llvm-spirv-14 reads DebugModuleINTEL back as a DIModule when the module declares
+            // SPV_INTEL_debug_module (the emitter adds it and its capability).
+            if s.at.is_some_and(|at| at.column != 0) {
+                w.ledger
+                    .dropped(r, "module column: DebugModuleINTEL has no Column operand");
+            }
+            let mut args = w.place(r, s.at, s.parent);
+            let text = |t: &Option<String>| V::Str(t.clone().unwrap_or_default());
+            args.extend([
+                ("Name", V::Str(s.name.clone().unwrap_or_default())),
+                ("ConfigurationMacros", text(config_macros)),
+                ("IncludePath", text(include_path)),
+                ("APINotesFile", text(api_notes)),
+                ("IsDeclaration", V::Bool(*is_decl)),
+            ]);
+            w.e.intel_module = true;
+            w.ext(r, "DebugModuleINTEL", &args)
+        }
         ScopeKind::Module { .. } => {
-            // spirv-val takes no DebugModuleINTEL as a lexical scope, and llvm-spirv-14 fails on
-            // it unless SPV_INTEL_debug_module is declared.
+            // spirv-val takes no DebugModuleINTEL as a lexical scope.
             w.ledger.approx(
                 r,
                 "module scope written as a named DebugLexicalBlock (DebugModuleINTEL is no lexical scope for spirv-val)",
@@ -570,6 +593,14 @@ pub fn import(w: &mut Writer, h: Handle<crate::ir::Import>) -> u32 {
     if !holds(w.e.flavour, Feature::Import) {
         w.ledger
             .dropped(r, "imported entity: the set has no DebugImportedEntity");
+        return w.e.none();
+    }
+    if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug && im.entity.is_none() {
+        // llvm-spirv-14 asserts on an imported entity that is DebugInfoNone.
+        w.ledger.dropped(
+            r,
+            "imported entity without an entity: llvm-spirv-14 cannot read it",
+        );
         return w.e.none();
     }
     let tag = to_set(IMPORTS, im.kind).unwrap_or_else(|| {

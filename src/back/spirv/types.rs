@@ -309,6 +309,9 @@ fn array(
     let r = Ref::Type(h);
     let t = w.m.types.get(h);
     let base = w.base_or_void(r, element);
+    if w.e.flavour == Flavour::SpirvDebug {
+        return array_llvm_spirv14(w, h, element, base, dims);
+    }
     let mut counts = Vec::new();
     for d in dims {
         counts.push(match d.count {
@@ -358,6 +361,110 @@ fn array(
         w.ledger
             .dropped(r, "array stride: the set has no operand for it");
     }
+    size_as_read(w, h, element, &counts);
+    w.ext(
+        r,
+        "DebugTypeArray",
+        &[("Base Type", base), ("Component Counts", V::List(counts))],
+    )
+}
+
+/// DebugTypeArray has no Size: readers take the written constant counts times the element's
+/// size (`ir::types::implied_bits`). Where that is not the array's size, the ledger says so.
+fn size_as_read(w: &mut Writer, h: Handle<Type>, element: Option<Handle<Type>>, counts: &[V]) {
+    let r = Ref::Type(h);
+    let implied = element
+        .and_then(|e| crate::ir::types::element_bits(&w.m.types, e))
+        .and_then(|mut bits| {
+            for c in counts {
+                match c {
+                    V::Num(n) if *n != 0 => bits = bits.checked_mul(u64::from(*n))?,
+                    _ => return None,
+                }
+            }
+            Some(bits)
+        });
+    let stated = w.m.types.get(h).size;
+    if stated.map(|b| match b {
+        Bound::Const(n) => u64::try_from(n).ok(),
+        Bound::Ref(_) => None,
+    }) == Some(implied)
+        || stated.is_none() && implied.is_none()
+    {
+        return;
+    }
+    let as_read = implied.map_or("none".to_string(), |b| format!("{b} bits"));
+    w.ledger.approx(r, format!("{ARRAY_SIZE_LOSS}{as_read}"));
+}
+
+/// The start of the ledger line of an array whose size reads back otherwise.
+const ARRAY_SIZE_LOSS: &str = "array size: the set has none; readers take counts × element size: ";
+
+/// `SPIRV.debug`'s DebugTypeArray as llvm-spirv-14 writes and reads it: a count per dimension,
+/// then a lower bound per dimension (DebugInfoNone where there is none). A count is a constant,
+/// or the variable or expression that holds it — or, where only the upper bound is known, the
+/// upper bound's. llvm-spirv-14 reads an even number of operands after Base Type as counts and
+/// lower bounds, so they always go in pairs.
+fn array_llvm_spirv14(
+    w: &mut Writer,
+    h: Handle<Type>,
+    element: Option<Handle<Type>>,
+    base: V,
+    dims: &[crate::ir::Subrange],
+) -> u32 {
+    let r = Ref::Type(h);
+    let mut counts = Vec::with_capacity(2 * dims.len());
+    let mut lowers = Vec::with_capacity(dims.len());
+    let bound = |w: &mut Writer, b: Bound| match b {
+        Bound::Const(n) => match (u32::try_from(n), i32::try_from(n)) {
+            (Ok(u), _) => V::Num(u),
+            (_, Ok(i)) => V::Num(i as u32),
+            _ => V::Num(w.num(r, n as u64)),
+        },
+        Bound::Ref(x) => V::Id(w.id(x)),
+    };
+    for d in dims {
+        let count = match (d.count, d.upper) {
+            (Some(Bound::Const(n)), _) if n > 0 => bound(w, Bound::Const(n)),
+            (Some(b @ Bound::Ref(_)), _) => bound(w, b),
+            (_, Some(u @ Bound::Ref(_))) => {
+                w.ledger.approx(
+                    r,
+                    "an upper bound held by a variable or expression: written as the count (llvm-spirv-14's form)",
+                );
+                bound(w, u)
+            }
+            (_, Some(Bound::Const(u))) => {
+                let lower = match d.lower {
+                    Some(Bound::Const(l)) => l,
+                    _ => 0,
+                };
+                w.ledger
+                    .approx(r, "a constant upper bound: written as the count it gives");
+                bound(w, Bound::Const((u - lower + 1).max(0)))
+            }
+            (Some(Bound::Const(n)), _) if n < 0 => {
+                w.ledger.approx(
+                    r,
+                    format!("count {n} (unknown): written as 0, runtime-sized"),
+                );
+                V::Num(0)
+            }
+            // Read back as runtime-sized (llvm-spirv-14: count 0).
+            _ => V::Num(0),
+        };
+        counts.push(count);
+        lowers.push(match d.lower {
+            Some(b) => bound(w, b),
+            None => V::None,
+        });
+        if d.stride.is_some() {
+            w.ledger
+                .dropped(r, "a dimension's stride: the set has no operand for it");
+        }
+    }
+    size_as_read(w, h, element, &counts);
+    counts.extend(lowers);
     w.ext(
         r,
         "DebugTypeArray",

@@ -360,6 +360,7 @@ impl<'a> Ctx<'a> {
     /// Pass 5: what needs every entity filled, then the IR rules.
     fn finish(&mut self) -> RResult<()> {
         types::member_scopes(self);
+        types::array_sizes(self);
         scopes::bind_definitions(self);
         scopes::intern_texts(self);
         scopes::inlined_files(self);

@@ -1,7 +1,7 @@
 //! One debug instruction's operands, split by name from its set's [`Layout`], and the reader's
 //! error type.
 
-use crate::spec::spirv::{Flavour, Layout, Operand, Q, W};
+use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, W};
 use crate::spirv::binary::{Insn, SpirvError};
 
 /// A reader error: the word offset of the damage, the id involved (if any) and what is wrong.
@@ -163,32 +163,18 @@ pub fn lookup(flavour: Flavour, opcode: u32) -> Option<(&'static Layout, Kind)> 
     table.get(opcode as usize).copied().flatten()
 }
 
-const fn operand(name: &'static str, w: W) -> Operand {
-    Operand { name, w, q: Q::One }
-}
-
-/// llvm-spirv 14 writes OpenCL.100 DebugImportedEntity with 8 operands: an unused word (0)
-/// after Tag, then the grammar's Source, Entity, Line, Column, Parent.
-pub static IMPORTED_ENTITY_LLVM_SPIRV14: Layout = Layout {
-    opcode: 34,
-    name: "DebugImportedEntity",
-    operands: &[
-        operand("Name", W::Id),
-        operand("Tag", W::Lit),
-        operand("(unused)", W::Lit),
-        operand("Source", W::Id),
-        operand("Entity", W::Id),
-        operand("Line", W::Lit),
-        operand("Column", W::Lit),
-        operand("Parent", W::Id),
-    ],
-};
-
-/// The layout to read an instruction with: the set's, or llvm-spirv 14's variant of it.
+/// The layout to read an instruction with: the set's, or llvm-spirv 14's variant of it
+/// (`spec::spirv::LLVM_SPIRV14_LAYOUTS`): DebugImportedEntity by its 8 operands in both of
+/// llvm-spirv's sets; DebugModuleINTEL (Line before Parent) in `SPIRV.debug`, which only
+/// llvm-spirv and dwarv write. In OpenCL.100 that instruction keeps the grammar's order.
 pub fn layout_for(flavour: Flavour, layout: &'static Layout, operands: usize) -> &'static Layout {
+    let [imported, module] = &LLVM_SPIRV14_LAYOUTS;
     let llvm_spirv = matches!(flavour, Flavour::OpenCl100 | Flavour::SpirvDebug);
-    if llvm_spirv && layout.name == "DebugImportedEntity" && operands == 8 {
-        return &IMPORTED_ENTITY_LLVM_SPIRV14;
+    if llvm_spirv && layout.name == imported.name && operands == imported.operands.len() {
+        return imported;
+    }
+    if flavour == Flavour::SpirvDebug && layout.name == module.name {
+        return module;
     }
     layout
 }

@@ -160,10 +160,13 @@ fn scope(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Scope> {
         Kind::LexicalBlockDiscriminator => ScopeKind::BlockFile {
             discriminator: cx.u32n(d, "Discriminator")?,
         },
+        // An empty string is none (writers have no other way to say so).
         _ => ScopeKind::Module {
-            config_macros: cx.string(d, "ConfigurationMacros")?,
-            include_path: cx.string(d, "IncludePath")?,
-            api_notes: cx.string(d, "APINotesFile")?,
+            config_macros: cx
+                .string(d, "ConfigurationMacros")?
+                .filter(|s| !s.is_empty()),
+            include_path: cx.string(d, "IncludePath")?.filter(|s| !s.is_empty()),
+            api_notes: cx.string(d, "APINotesFile")?.filter(|s| !s.is_empty()),
             is_decl: cx.num(d, "IsDeclaration")?.unwrap_or(0) != 0,
         },
     };
@@ -279,7 +282,8 @@ fn import(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Import> {
     };
     Ok(crate::ir::Import {
         kind: from_set(IMPORTS, tag).unwrap_or(ImportKind(0x8000u16.wrapping_add(tag as u16))),
-        name: cx.string(d, "Name")?,
+        // An empty name is none (writers have no other way to say so).
+        name: cx.string(d, "Name")?.filter(|s| !s.is_empty()),
         scope: cx.parent(d, "Parent")?,
         entity,
         at: cx.loc(d)?,

@@ -176,7 +176,8 @@ fn pointer(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
 }
 
 /// Counts; llvm-spirv appends one lower bound per count (2N operands): those are read as
-/// `lower`. A count of 0 or DebugInfoNone is a runtime-sized dimension.
+/// `lower`, in its modules and in every `SPIRV.debug` one (dwarv writes that set so too). A count
+/// of 0 or DebugInfoNone is a runtime-sized dimension.
 fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     let element = cx.ty(d, "Base Type")?;
     let ids = d.words("Component Counts");
@@ -213,6 +214,18 @@ fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     })
 }
 
+/// Arrays get the size their counts and element imply (DebugTypeArray has no Size operand).
+pub(super) fn array_sizes(cx: &mut Ctx<'_>) {
+    for i in 0..cx.out.types.len() {
+        let h = crate::ir::Handle::new(i as u32);
+        if cx.out.types.get(h).size.is_none() {
+            if let Some(bits) = crate::ir::types::implied_bits(&cx.out.types, h) {
+                cx.out.types.get_mut(h).size = i64::try_from(bits).ok().map(Bound::Const);
+            }
+        }
+    }
+}
+
 fn has_lower_bounds(cx: &Ctx<'_>, d: &Dec<'_>, ids: &[u32]) -> bool {
     if !matches!(d.flavour, Flavour::OpenCl100 | Flavour::SpirvDebug)
         || ids.len() < 2
@@ -220,7 +233,8 @@ fn has_lower_bounds(cx: &Ctx<'_>, d: &Dec<'_>, ids: &[u32]) -> bool {
     {
         return false;
     }
-    cx.m.generator >> 16 == LLVM_SPIRV_GENERATOR
+    d.flavour == Flavour::SpirvDebug
+        || cx.m.generator >> 16 == LLVM_SPIRV_GENERATOR
         || ids[ids.len() / 2..]
             .iter()
             .all(|id| matches!(cx.target(*id), Tgt::None))
