@@ -832,6 +832,21 @@ fn an_unused_type_the_writer_reuses_moves_no_position() {
     assert_round_trip_exact("fuzz_unused_bool.spv");
 }
 
+/// An enumerator whose value word is a literal (a spirv_roundtrip fuzz finding): read as signed,
+/// written as an unsigned OpConstant, read back positive. Values are now read as the enum's
+/// underlying type holds them (here `unsigned int`), so both reads agree.
+#[test]
+fn enumerator_values_read_as_their_underlying_type_holds_them() {
+    assert_round_trip_exact("fuzz_enum_sign.spv");
+    let (m, _) = dwarv::front::spirv::read(
+        &std::fs::read(common::repo_root().join("tests/spirv/fuzz_enum_sign.spv")).unwrap(),
+        "enum.spv",
+    )
+    .unwrap();
+    let text = dwarv::ir::text::print(&m);
+    assert!(text.contains("\"BLEND_MAX\" 2147483955"), "{text}");
+}
+
 /// `dwarv roundtrip tests/spirv/FILE --via spirv` exits 0: the in-place rewrite reads back as
 /// the input, code positions included.
 fn assert_round_trip_exact(file: &str) {

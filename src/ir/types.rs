@@ -49,6 +49,46 @@ pub fn element_bits(types: &super::Arena<Type>, h: Handle<Type>) -> Option<u64> 
     sized_bits(types, h, 0)
 }
 
+/// An enumerator's value as its underlying type holds it: a signed basic type of N bits takes
+/// [2^(N-1), 2^N) as negative, an unsigned one [-2^(N-1), 0) as positive (SPIR-V writes the
+/// value as an OpConstant whose signedness says nothing: Kernel modules have only unsigned
+/// integers). Anything else is left as it is.
+pub fn enum_value_in(
+    types: &super::Arena<Type>,
+    underlying: Option<Handle<Type>>,
+    v: i128,
+) -> i128 {
+    let Some(mut h) = underlying else { return v };
+    for _ in 0..MAX_CHAIN {
+        let t = types.get(h);
+        match &t.kind {
+            TypeKind::Typedef { base: Some(b) } | TypeKind::Qualified { base: Some(b), .. } => {
+                h = *b
+            }
+            TypeKind::Basic { encoding } => {
+                let Some(Bound::Const(bits @ 1..=64)) = t.size else {
+                    return v;
+                };
+                let full = 1i128 << bits;
+                let half = full >> 1;
+                return match *encoding {
+                    Encoding::SIGNED | Encoding::SIGNED_CHAR if (half..full).contains(&v) => {
+                        v - full
+                    }
+                    Encoding::UNSIGNED | Encoding::UNSIGNED_CHAR | Encoding::BOOLEAN
+                        if (-half..0).contains(&v) =>
+                    {
+                        v + full
+                    }
+                    _ => v,
+                };
+            }
+            _ => return v,
+        }
+    }
+    v
+}
+
 /// Chains longer than this (only a cycle, an IR error, makes them) imply nothing.
 const MAX_CHAIN: u32 = 64;
 

@@ -166,13 +166,25 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 let v = u32::try_from(en.value)
                     .ok()
                     .or_else(|| i32::try_from(en.value).ok().map(|v| v as u32));
+                let word = v.unwrap_or(en.value as u32);
+                // What a reader makes of the word (an unsigned constant) for this type.
+                let read =
+                    crate::ir::types::enum_value_in(&w.m.types, *underlying, i128::from(word));
                 if v.is_none() {
                     w.ledger.approx(
                         r,
                         format!("enumerator {} = {} cut to 32 bits", en.name, en.value),
                     );
+                } else if read != en.value {
+                    w.ledger.approx(
+                        r,
+                        format!(
+                            "enumerator {} = {}: reads back as {read}, as its underlying type holds it",
+                            en.name, en.value
+                        ),
+                    );
                 }
-                pairs.push((v.unwrap_or(en.value as u32), en.name.clone()));
+                pairs.push((word, en.name.clone()));
             }
             let mut args = vec![("Name", name(t)), ("Underlying Type", under)];
             args.extend(w.place(r, t.at, t.scope));

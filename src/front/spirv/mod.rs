@@ -361,6 +361,7 @@ impl<'a> Ctx<'a> {
     fn finish(&mut self) -> RResult<()> {
         types::member_scopes(self);
         types::array_sizes(self);
+        types::enum_values(self);
         scopes::bind_definitions(self);
         scopes::intern_texts(self);
         scopes::inlined_files(self);

@@ -214,6 +214,31 @@ fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     })
 }
 
+/// Enumerator values as their underlying type holds them (`ir::types::enum_value_in`): a
+/// constant's bits, or a literal, say nothing of the sign.
+pub(super) fn enum_values(cx: &mut Ctx<'_>) {
+    for i in 0..cx.out.types.len() {
+        let h = crate::ir::Handle::new(i as u32);
+        let TypeKind::Enum {
+            underlying,
+            enumerators,
+            ..
+        } = &cx.out.types.get(h).kind
+        else {
+            continue;
+        };
+        let values: Vec<i128> = enumerators
+            .iter()
+            .map(|e| crate::ir::types::enum_value_in(&cx.out.types, *underlying, e.value))
+            .collect();
+        if let TypeKind::Enum { enumerators, .. } = &mut cx.out.types.get_mut(h).kind {
+            for (e, v) in enumerators.iter_mut().zip(values) {
+                e.value = v;
+            }
+        }
+    }
+}
+
 /// Arrays get the size their counts and element imply (DebugTypeArray has no Size operand).
 pub(super) fn array_sizes(cx: &mut Ctx<'_>) {
     for i in 0..cx.out.types.len() {
