@@ -12,8 +12,10 @@ fn sys(what: &str) -> Error {
     Error::System(format!("{what}: {}", std::io::Error::last_os_error()))
 }
 
-/// Runs `job` in a child process. Ok(bytes) / Err(message) from the job map to Ok / Rejected.
-pub fn run(job: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, Error> {
+/// Runs `job` in a child process; the job hands its outcome to the reply it is given
+/// (`reply(true, bytes)` / `reply(false, message)`), which writes it to the pipe as it is (no
+/// copy). Ok / not ok map to Ok(bytes) / Rejected.
+pub fn run(job: impl FnOnce(&mut dyn FnMut(bool, &[u8]))) -> Result<Vec<u8>, Error> {
     let mut fds = [0i32; 2];
     // SAFETY: plain POSIX calls on descriptors this function owns.
     unsafe {
@@ -46,36 +48,43 @@ pub fn run(job: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, Err
             if errfd >= 0 {
                 libc::dup2(errfd, 2);
             }
-            let (status, bytes) = match job() {
-                Ok(b) => (0u8, b),
-                Err(m) => (1u8, m.into_bytes()),
-            };
-            let mut msg = Vec::with_capacity(bytes.len() + 9);
-            msg.push(status);
-            msg.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-            msg.extend_from_slice(&bytes);
-            let mut off = 0;
-            while off < msg.len() {
-                let n = libc::write(fds[1], msg[off..].as_ptr().cast(), msg.len() - off);
-                if n <= 0 {
-                    libc::_exit(3);
+            let fd = fds[1];
+            let mut replied = false;
+            job(&mut |ok, bytes| {
+                let mut header = [0u8; 9];
+                header[0] = u8::from(!ok);
+                header[1..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+                for part in [&header[..], bytes] {
+                    let mut off = 0;
+                    while off < part.len() {
+                        let n = libc::write(fd, part[off..].as_ptr().cast(), part.len() - off);
+                        if n <= 0 {
+                            libc::_exit(3);
+                        }
+                        off += n as usize;
+                    }
                 }
-                off += n as usize;
-            }
-            libc::_exit(0);
+                replied = true;
+            });
+            libc::_exit(if replied { 0 } else { 3 });
         }
         libc::close(fds[1]);
-        let mut got = Vec::new();
-        let mut chunk = vec![0u8; 1 << 16];
-        loop {
-            let n = libc::read(fds[0], chunk.as_mut_ptr().cast(), chunk.len());
-            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
+        // The header, then the body read straight into a buffer of its announced size.
+        let mut header = [0u8; 9];
+        let got_header = read_full(fds[0], header.as_mut_ptr(), header.len()) == header.len();
+        let len = u64::from_le_bytes(header[1..].try_into().unwrap_or_default());
+        let mut body = Vec::new();
+        let mut complete = false;
+        if got_header {
+            if let Ok(len) = usize::try_from(len) {
+                body.reserve_exact(len);
+                // Read into the spare capacity (no zeroing pass over a buffer of model size).
+                let spare = body.spare_capacity_mut();
+                let n = read_full(fds[0], spare.as_mut_ptr().cast(), len);
+                // SAFETY: `read_full` initialised the first `n` bytes.
+                body.set_len(n);
+                complete = n == len;
             }
-            if n <= 0 {
-                break;
-            }
-            got.extend_from_slice(&chunk[..n as usize]);
         }
         libc::close(fds[0]);
         let mut wstatus = 0;
@@ -85,12 +94,8 @@ pub fn run(job: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, Err
             }
         }
         let stderr = read_memfd(errfd);
-        let complete = got.len() >= 9
-            && u64::from_le_bytes(got[1..9].try_into().unwrap_or_default())
-                == (got.len() - 9) as u64;
         if libc::WIFEXITED(wstatus) && libc::WEXITSTATUS(wstatus) == 0 && complete {
-            let body = got.split_off(9);
-            return if got[0] == 0 {
+            return if header[0] == 0 {
                 Ok(body)
             } else {
                 Err(Error::Rejected(String::from_utf8_lossy(&body).into_owned()))
@@ -111,6 +116,22 @@ pub fn run(job: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<Vec<u8>, Err
             )
         }))
     }
+}
+
+/// Reads `len` bytes to `buf` or until the pipe ends; how many bytes it got.
+unsafe fn read_full(fd: i32, buf: *mut u8, len: usize) -> usize {
+    let mut off = 0;
+    while off < len {
+        let n = libc::read(fd, buf.add(off).cast(), len - off);
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        if n <= 0 {
+            break;
+        }
+        off += n as usize;
+    }
+    off
 }
 
 /// The captured stderr of the child (and closes the memfd).

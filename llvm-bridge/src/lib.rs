@@ -52,38 +52,49 @@ extern "C" {
         data: *const u8,
         len: usize,
         name: *const std::os::raw::c_char,
-        out: *mut *mut u8,
+        exiting: i32,
+        out: *mut *const u8,
         out_len: *mut usize,
+        handle: *mut *mut std::ffi::c_void,
     ) -> i32;
-    fn dwarv_llvm_free(p: *mut u8);
+    fn dwarv_llvm_free(handle: *mut std::ffi::c_void);
 }
 
 /// Runs the shim in this process: Ok(model buffer) or Err(LLVM's message).
 pub fn load_raw(bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
+    shim(bytes, name, false, |ok, buf| match ok {
+        true => Ok(buf.to_vec()),
+        false => Err(String::from_utf8_lossy(buf).into_owned()),
+    })
+}
+
+/// Runs the shim and hands `f` whether it succeeded and its buffer (the model, or LLVM's
+/// message), borrowed from the shim. `exiting`: this process ends right after (the
+/// crash-containment child): LLVM's module is not torn down.
+fn shim<R>(bytes: &[u8], name: &str, exiting: bool, f: impl FnOnce(bool, &[u8]) -> R) -> R {
     let cname = std::ffi::CString::new(name.replace('\0', "?")).unwrap_or_default();
-    let mut out: *mut u8 = std::ptr::null_mut();
+    let mut out: *const u8 = std::ptr::null();
     let mut len = 0usize;
-    // SAFETY: the shim reads `len` bytes of `bytes`, writes a malloc'ed buffer of `len` bytes to
-    // `out`, which is copied and freed here.
-    let (status, buf) = unsafe {
+    let mut handle: *mut std::ffi::c_void = std::ptr::null_mut();
+    // SAFETY: the shim reads `len` bytes of `bytes` and returns a buffer of `len` bytes that
+    // stays valid until `handle` is freed, after `f` is done with it.
+    unsafe {
         let status = dwarv_llvm_load(
             bytes.as_ptr(),
             bytes.len(),
             cname.as_ptr(),
+            i32::from(exiting),
             &mut out,
             &mut len,
+            &mut handle,
         );
-        if out.is_null() {
-            return Err("out of memory in the LLVM shim".into());
-        }
-        let buf = std::slice::from_raw_parts(out, len).to_vec();
-        dwarv_llvm_free(out);
-        (status, buf)
-    };
-    if status == 0 {
-        Ok(buf)
-    } else {
-        Err(String::from_utf8_lossy(&buf).into_owned())
+        let buf = match out.is_null() {
+            true => &[][..],
+            false => std::slice::from_raw_parts(out, len),
+        };
+        let r = f(status == 0, buf);
+        dwarv_llvm_free(handle);
+        r
     }
 }
 
@@ -96,6 +107,6 @@ pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
 
 /// Loads a module with LLVM running in a child process (see the crate docs).
 pub fn load(bytes: &[u8], name: &str) -> Result<Model, Error> {
-    let buf = contain::run(|| load_raw(bytes, name))?;
+    let buf = contain::run(|reply| shim(bytes, name, true, |ok, buf| reply(ok, buf)))?;
     decode(&buf).map_err(Error::Wire)
 }
