@@ -832,6 +832,15 @@ fn an_unused_type_the_writer_reuses_moves_no_position() {
     assert_round_trip_exact("fuzz_unused_bool.spv");
 }
 
+/// Code between a terminator and the next label (a damaged module: a spirv_roundtrip fuzz
+/// finding) with a line and a scope in force: they end at that label, as they would at the end
+/// of a block, rather than run on into the next block (which the rewrite says again there, so
+/// the row read back split in two).
+#[test]
+fn what_follows_a_terminator_ends_at_the_next_label() {
+    assert_round_trip_exact("fuzz_code_after_terminator.spv");
+}
+
 /// An enumerator whose value word is a literal (a spirv_roundtrip fuzz finding): read as signed,
 /// written as an unsigned OpConstant, read back positive. Values are now read as the enum's
 /// underlying type holds them (here `unsigned int`), so both reads agree.

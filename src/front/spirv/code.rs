@@ -36,6 +36,8 @@ struct State {
     in_function: bool,
     /// Inside a block (after its label, before its terminator).
     in_block: bool,
+    /// The current function has had a label.
+    labelled: bool,
 }
 
 pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
@@ -65,7 +67,10 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
         match insn.opcode() {
             op::LINE => core_line(cx, &mut st, insn, here)?,
             op::NO_LINE => close_line(cx, &mut st, here),
-            op::FUNCTION => st.in_function = true,
+            op::FUNCTION => {
+                st.in_function = true;
+                st.labelled = false;
+            }
             op::FUNCTION_END => {
                 close_all(cx, &mut st, here);
                 st.in_function = false;
@@ -76,14 +81,15 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
                 close_all(cx, &mut st, after);
                 st.in_block = false;
             }
-            // A block that lacks its terminator (a damaged module) still ends at the next
-            // label: nothing runs on into the next block. (What precedes a function's first
-            // label does run on into it.)
+            // A block that lacks its terminator, or code between a terminator and the next
+            // label (a damaged module), still ends at the next label: nothing runs on into the
+            // next block. (What precedes a function's first label does run on into it.)
             op::LABEL => {
-                if st.in_block {
+                if st.in_block || st.labelled {
                     close_all(cx, &mut st, here);
                 }
                 st.in_block = true;
+                st.labelled = true;
             }
             _ => {}
         }
