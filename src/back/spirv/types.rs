@@ -319,7 +319,6 @@ fn array(
     dims: &[crate::ir::Subrange],
 ) -> u32 {
     let r = Ref::Type(h);
-    let t = w.m.types.get(h);
     let base = w.base_or_void(r, element);
     if w.e.flavour == Flavour::SpirvDebug {
         return array_llvm_spirv14(w, h, element, base, dims);
@@ -366,19 +365,43 @@ fn array(
             );
         }
     }
-    if let TypeKind::Array {
-        stride: Some(_), ..
-    } = &t.kind
-    {
-        w.ledger
-            .dropped(r, "array stride: the set has no operand for it");
-    }
+    whole_array_losses(w, h);
     size_as_read(w, h, element, &counts);
     w.ext(
         r,
         "DebugTypeArray",
         &[("Base Type", base), ("Component Counts", V::List(counts))],
     )
+}
+
+/// What DebugTypeArray has no operand for in any set: a stride of the whole array, and a Fortran
+/// array's descriptor (data location, associated, allocated, rank).
+fn whole_array_losses(w: &mut Writer, h: Handle<Type>) {
+    let r = Ref::Type(h);
+    let TypeKind::Array {
+        stride,
+        data_location,
+        associated,
+        allocated,
+        rank,
+        ..
+    } = &w.m.types.get(h).kind
+    else {
+        return;
+    };
+    let descriptor = [data_location, associated, allocated, rank]
+        .iter()
+        .any(|b| b.is_some());
+    if stride.is_some() {
+        w.ledger
+            .dropped(r, "array stride: the set has no operand for it");
+    }
+    if descriptor {
+        w.ledger.dropped(
+            r,
+            "Fortran array descriptor (data location, associated, allocated, rank): the set has no operand for it",
+        );
+    }
 }
 
 /// DebugTypeArray has no Size: readers take the written constant counts times the element's
@@ -475,6 +498,7 @@ fn array_llvm_spirv14(
                 .dropped(r, "a dimension's stride: the set has no operand for it");
         }
     }
+    whole_array_losses(w, h);
     size_as_read(w, h, element, &counts);
     counts.extend(lowers);
     w.ext(
