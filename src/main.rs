@@ -7,7 +7,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::os::unix::process::CommandExt;
 
 fn main() {
-    without_huge_pages_for_llvm();
+    without_huge_pages_for_llvm_and_spirv();
     // SAFETY: sets a process-wide allocator option before any thread is started.
     unsafe {
         libmimalloc_sys::mi_option_set_enabled(libmimalloc_sys::mi_option_large_os_pages, true)
@@ -15,14 +15,15 @@ fn main() {
     std::process::exit(dwarv::cli::main());
 }
 
-/// For an LLVM input, the time the kernel spends zeroing transparent huge pages for the model
-/// and the IR outweighs what they save (bench/README.md: big_12000.bc 5.0–5.7 s → 3.8–4.3 s),
-/// while the DWARF round trip gains from them (0.33 → 0.24 s). mimalloc reads
-/// MIMALLOC_ALLOW_THP when it starts, before `main`, and has reserved its arena by now: an LLVM
-/// run starts itself again once with the variable set (a few milliseconds).
-fn without_huge_pages_for_llvm() {
+/// For an LLVM or a SPIR-V input, the time the kernel spends zeroing transparent huge pages
+/// outweighs what they save (bench/README.md: LLVM → SPIR-V of big_12000.bc 5.0–5.7 s → 3.8–4.3 s;
+/// its 50 MB SPIR-V rewritten in place 2.3–3.5 s → 1.8–2.0 s), while the DWARF round trip gains
+/// from them (0.33 → 0.24 s). mimalloc reads MIMALLOC_ALLOW_THP when it starts, before `main`,
+/// and has reserved its arena by now: such a run starts itself again once with the variable set
+/// (a few milliseconds).
+fn without_huge_pages_for_llvm_and_spirv() {
     const VAR: &str = "MIMALLOC_ALLOW_THP";
-    if std::env::var_os(VAR).is_some() || !names_an_llvm_file() {
+    if std::env::var_os(VAR).is_some() || !names_an_llvm_or_spirv_file() {
         return;
     }
     let Ok(exe) = std::env::current_exe() else {
@@ -38,8 +39,8 @@ fn without_huge_pages_for_llvm() {
         .exec();
 }
 
-/// Whether an argument is a file holding LLVM bitcode or text.
-fn names_an_llvm_file() -> bool {
+/// Whether an argument is a file holding LLVM bitcode or text, or SPIR-V.
+fn names_an_llvm_or_spirv_file() -> bool {
     use std::io::Read;
     std::env::args_os().skip(1).any(|a| {
         let mut head = Vec::with_capacity(4096);
@@ -50,7 +51,11 @@ fn names_an_llvm_file() -> bool {
                 .is_ok()
             && matches!(
                 dwarv::input::detect(&head),
-                Some(dwarv::input::Format::LlvmBitcode | dwarv::input::Format::LlvmText)
+                Some(
+                    dwarv::input::Format::LlvmBitcode
+                        | dwarv::input::Format::LlvmText
+                        | dwarv::input::Format::Spirv
+                )
             )
     })
 }
