@@ -502,8 +502,9 @@ fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>) -> Result<i32> 
         }
         ViaArg::Spirv => {
             let flavour = flavour.unwrap_or_else(|| convert::default_flavour(&module));
+            // A SPIR-V input is rewritten in place, as `convert` does.
             let base = if input::detect(&inp.bytes) == Some(input::Format::Spirv) {
-                Base::Module(&inp.bytes)
+                Base::OwnCode(&inp.bytes)
             } else {
                 Base::Standalone
             };

@@ -196,7 +196,8 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     }
     let mut inp = input::read(input_path)?;
     report.bytes_in = inp.bytes.len() as u64;
-    let is_spirv = input::detect(&inp.bytes) == Some(input::Format::Spirv);
+    let format = input::detect(&inp.bytes);
+    let is_spirv = format == Some(input::Format::Spirv);
     // A SPIR-V input rewritten in place is parsed (and its normal form computed) once, for the
     // reader and the writer.
     let in_place = target == Target::Spirv && opts.into.is_none() && is_spirv;
@@ -219,7 +220,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     // The SPIR-V reader ends with the same IR rules (an input that breaks one is a reader error),
     // so its module is not validated a second time.
     // The DWARF reader ends with them too.
-    let verified = is_spirv || input::detect(&inp.bytes) == Some(input::Format::Elf);
+    let verified = is_spirv || format == Some(input::Format::Elf);
     if !verified {
         crate::ir::verify::check(&module).map_err(|findings| Error::Invalid {
             path: inp.name.clone(),
@@ -238,19 +239,18 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 })?),
                 None => None,
             };
-            // `--into` names the module; a SPIR-V input is rewritten in place; else standalone.
-            // An LLVM module's positions and bindings were tied to the `--into` module itself.
+            // A SPIR-V input is rewritten in place (`parsed`); `--into` names the module, whose
+            // code an LLVM input's positions and bindings were tied to; else standalone.
             let base = match &base_bytes {
                 Some(b)
                     if matches!(
-                        input::detect(&inp.bytes),
+                        format,
                         Some(input::Format::LlvmBitcode | input::Format::LlvmText)
                     ) =>
                 {
                     Base::OwnCode(b)
                 }
                 Some(b) => Base::Module(b),
-                None if is_spirv => Base::Module(&inp.bytes),
                 None => Base::Standalone,
             };
             let (bytes, diags) = match parsed {

@@ -19,11 +19,13 @@ fn main() {
 /// outweighs what they save (bench/README.md: LLVM → SPIR-V of big_12000.bc 5.0–5.7 s → 3.8–4.3 s;
 /// its 50 MB SPIR-V rewritten in place 2.3–3.5 s → 1.8–2.0 s), while the DWARF round trip gains
 /// from them (0.33 → 0.24 s). mimalloc reads MIMALLOC_ALLOW_THP when it starts, before `main`,
-/// and has reserved its arena by now: such a run starts itself again once with the variable set
-/// (a few milliseconds).
+/// and has reserved its arena by now: such a run starts itself again once with the variable
+/// set. That costs about 20 ms (loading libLLVM again: `dwarv validate` of a 9 KB shader 18 →
+/// 40 ms), so only inputs of at least `LARGE` bytes take it.
 fn without_huge_pages_for_llvm_and_spirv() {
     const VAR: &str = "MIMALLOC_ALLOW_THP";
-    if std::env::var_os(VAR).is_some() || !names_an_llvm_or_spirv_file() {
+    const LARGE: u64 = 4 << 20;
+    if std::env::var_os(VAR).is_some() || llvm_and_spirv_bytes() < LARGE {
         return;
     }
     let Ok(exe) = std::env::current_exe() else {
@@ -39,17 +41,19 @@ fn without_huge_pages_for_llvm_and_spirv() {
         .exec();
 }
 
-/// Whether an argument is a file holding LLVM bitcode or text, or SPIR-V.
-fn names_an_llvm_or_spirv_file() -> bool {
+/// The size of the arguments that are files holding LLVM bitcode or text, or SPIR-V.
+fn llvm_and_spirv_bytes() -> u64 {
     use std::io::Read;
-    std::env::args_os().skip(1).any(|a| {
-        let mut head = Vec::with_capacity(4096);
-        // Regular files only: reading a pipe or a device would take what the run needs.
-        std::fs::metadata(&a).is_ok_and(|m| m.is_file())
-            && std::fs::File::open(&a)
+    std::env::args_os()
+        .skip(1)
+        .filter_map(|a| {
+            // Regular files only: reading a pipe or a device would take what the run needs.
+            let meta = std::fs::metadata(&a).ok().filter(|m| m.is_file())?;
+            let mut head = Vec::with_capacity(4096);
+            std::fs::File::open(&a)
                 .and_then(|f| f.take(4096).read_to_end(&mut head))
-                .is_ok()
-            && matches!(
+                .ok()?;
+            matches!(
                 dwarv::input::detect(&head),
                 Some(
                     dwarv::input::Format::LlvmBitcode
@@ -57,5 +61,7 @@ fn names_an_llvm_or_spirv_file() -> bool {
                         | dwarv::input::Format::Spirv
                 )
             )
-    })
+            .then_some(meta.len())
+        })
+        .sum()
 }

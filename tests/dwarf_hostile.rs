@@ -374,7 +374,7 @@ fn cli_exits_2_and_writes_nothing() {
 /// cover it — reported as an approximation, not a silent change.
 #[test]
 fn a_block_outside_its_inlined_call_site_is_ledgered() {
-    use gimli::write::{Address, AttributeValue};
+    use gimli::write::AttributeValue;
     let b = written(|dwarf, _| {
         let root = dwarf.unit.root();
         let callee = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
@@ -388,29 +388,16 @@ fn a_block_outside_its_inlined_call_site_is_ledgered() {
             gimli::DW_AT_name,
             AttributeValue::String(b"caller".to_vec()),
         );
-        e.set(
-            gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(0)),
-        );
-        e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x100));
+        code_range(e, 0, 0x100);
         let site = dwarf.unit.add(caller, gimli::DW_TAG_inlined_subroutine);
         let e = dwarf.unit.get_mut(site);
         e.set(
             gimli::DW_AT_abstract_origin,
             AttributeValue::UnitRef(callee),
         );
-        e.set(
-            gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(0x10)),
-        );
-        e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x10));
+        code_range(e, 0x10, 0x10);
         let block = dwarf.unit.add(site, gimli::DW_TAG_lexical_block);
-        let e = dwarf.unit.get_mut(block);
-        e.set(
-            gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(0x18)),
-        );
-        e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x80));
+        code_range(dwarf.unit.get_mut(block), 0x18, 0x80);
     });
     let (m, _) = read(&b, "outside.o").expect("reads");
     assert_written_with_loss(&m, "outside its call site");
@@ -494,6 +481,16 @@ fn assert_exact_round_trip(m: &dwarv::ir::Module) {
     let (back, _) = read(&bytes, "written.o").expect("reads back");
     let d = dwarv::ir::diff::diff(m, &back, Default::default());
     assert!(d.is_empty(), "{}", d.render(10));
+}
+
+/// DW_AT_low_pc and a DW_AT_high_pc length.
+fn code_range(e: &mut gimli::write::DebuggingInformationEntry, low: u64, len: u64) {
+    use gimli::write::{Address, AttributeValue};
+    e.set(
+        gimli::DW_AT_low_pc,
+        AttributeValue::Address(Address::Constant(low)),
+    );
+    e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(len));
 }
 
 /// Writes `m` as DWARF (each unit its own version) and asserts that a loss says `what`.

@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let flavour = default_flavour(&module);
     let opts = WriteOptions {
         flavour,
-        base: Base::Module(data),
+        base: Base::OwnCode(data),
     };
     let Ok((bytes, ledger)) = write(&module, &opts) else {
         return;

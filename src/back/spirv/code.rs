@@ -311,11 +311,11 @@ fn mangled_component(mangled: &str, name: &str) -> bool {
 }
 
 /// Matches IR functions to base OpFunctions: by `binding` when the id is an OpFunction whose names
-/// (if any) agree, or any OpFunction when the IR's code is this module's (`own_code`) — then its
-/// code positions are trusted —, else by OpName, entry-point name or linkage name (the function
-/// is described, its code-anchored records are not placed).
-pub fn match_functions(c: &mut CodeInfo, m: &Module, own_code: bool) -> Vec<Handle<Scope>> {
-    c.own_code = own_code;
+/// (if any) agree, or any OpFunction when the IR's code is this module's (`c.own_code`) — then
+/// its code positions are trusted —, else by OpName, entry-point name or linkage name (the
+/// function is described, its code-anchored records are not placed).
+pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
+    let own_code = c.own_code;
     let names = std::mem::take(&mut c.names);
     let mut unmatched = Vec::new();
     let mut taken = vec![false; c.funcs.len()];

@@ -33,12 +33,12 @@ pub enum Base<'a> {
     /// A new module that holds only the debug info.
     Standalone,
     /// A given module (any byte order): its own debug info is dropped (its normal form is taken)
-    /// and the IR's is woven in. Covers in-place rewriting and `--into`. The IR's code positions
-    /// count only in functions its bindings name (an OpFunction whose names agree with them).
+    /// and the IR's is woven in (`--into` of another module's debug info). The IR's code
+    /// positions count only in functions its bindings name (an OpFunction whose names agree).
     Module(&'a [u8]),
-    /// A module the IR's code positions and bindings were taken from (an LLVM module tied to
-    /// llvm-spirv's translation of it, a build step's emitted module): all of them count, in
-    /// every function, whatever its names.
+    /// The same, into the module the IR's code positions and bindings were taken from (the SPIR-V
+    /// input rewritten in place, an LLVM module tied to llvm-spirv's translation of it, a build
+    /// step's emitted module): all of them count, in every function, whatever its names.
     OwnCode(&'a [u8]),
 }
 
@@ -128,8 +128,9 @@ fn write_here(
         _ => m,
     };
     let mut code = bin.map(code::CodeInfo::analyse).unwrap_or_default();
+    code.own_code = own_code;
     let unmatched = match &bin {
-        Some(_) => code::match_functions(&mut code, m, own_code),
+        Some(_) => code::match_functions(&mut code, m),
         None => Vec::new(),
     };
     let kernel = match &bin {

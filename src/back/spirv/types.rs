@@ -419,13 +419,10 @@ fn size_as_read(w: &mut Writer, h: Handle<Type>, element: Option<Handle<Type>>, 
             }
             Some(bits)
         });
-    let stated = w.m.types.get(h).size;
-    if stated.map(|b| match b {
-        Bound::Const(n) => u64::try_from(n).ok(),
-        Bound::Ref(_) => None,
-    }) == Some(implied)
-        || stated.is_none() && implied.is_none()
-    {
+    let read_back = implied
+        .and_then(|b| i64::try_from(b).ok())
+        .map(Bound::Const);
+    if w.m.types.get(h).size == read_back {
         return;
     }
     let as_read = implied.map_or("none".to_string(), |b| format!("{b} bits"));
