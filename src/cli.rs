@@ -75,6 +75,10 @@ enum Command {
         /// Refuse (exit 3) when the conversion would lose anything.
         #[arg(long)]
         strict: bool,
+        /// SPIR-V rewritten in place into its own set: re-encode every entity through the IR
+        /// (fresh ids, dwarv's forms) instead of ordering and repairing the module's own words.
+        #[arg(long)]
+        through_ir: bool,
         /// Write a JSON report of the conversion (losses included).
         #[arg(long)]
         report: Option<String>,
@@ -339,6 +343,7 @@ fn dispatch(command: Command) -> Result<i32> {
             into,
             with,
             strict,
+            through_ir,
             report,
             dwarf_version,
             amdgpu_ext,
@@ -351,6 +356,7 @@ fn dispatch(command: Command) -> Result<i32> {
                 into,
                 with,
                 strict,
+                through_ir,
                 dwarf: convert::DwarfOptions {
                     version: dwarf_version,
                     amd_ext: match (amdgpu_ext, no_amdgpu_ext) {

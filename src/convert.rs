@@ -9,7 +9,7 @@ use crate::diag::Diagnostics;
 use crate::error::{Error, Result};
 use crate::input;
 use crate::ir::{Module, SourceFormat};
-use crate::output::{write_file, Durability};
+use crate::output::{write_file, write_file_with, Durability};
 use crate::spec::spirv::Flavour;
 
 /// What `convert` writes.
@@ -86,6 +86,8 @@ pub struct Options {
     /// Source-level debug info merged into vISA tables' IR (`ir::merge`).
     pub with: Option<String>,
     pub strict: bool,
+    /// SPIR-V in place into its own set through the IR, not `back::spirv::own_set`.
+    pub through_ir: bool,
     /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
     pub dwarf: DwarfOptions,
     /// When the output reaches the disk (a batch syncs once at its end).
@@ -111,6 +113,9 @@ pub struct Report {
     pub error: Option<String>,
     pub bytes_in: u64,
     pub bytes_out: u64,
+    /// A SPIR-V input rewritten in place: how (`"own set, on its words"`, or `"through the
+    /// IR: …"` with the reason the words could not be kept).
+    pub in_place: Option<String>,
     pub diagnostics: Diagnostics,
 }
 
@@ -126,6 +131,7 @@ impl Report {
             error: None,
             bytes_in: 0,
             bytes_out: 0,
+            in_place: None,
             diagnostics: Diagnostics::default(),
         }
     }
@@ -165,6 +171,17 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, 
     Ok((merged, diags))
 }
 
+/// `--strict`: no output when anything was lost.
+fn refuse_if_strict(opts: &Options, report: &Report) -> Result<()> {
+    match report.diagnostics.losses.first() {
+        Some(first) if opts.strict => Err(Error::Strict {
+            count: report.diagnostics.losses.len(),
+            first: format!("{}: {}", first.place, first.message),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
 pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
     let target = match opts.to.or_else(|| Target::from_extension(output)) {
@@ -201,11 +218,38 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     // A SPIR-V input rewritten in place is parsed (and its normal form computed) once, for the
     // reader and the writer.
     let in_place = target == Target::Spirv && opts.into.is_none() && is_spirv;
+    if in_place && !opts.through_ir {
+        // Into the set it carries: ordered and repaired on its own words, when that is safe.
+        use crate::back::spirv::own_set;
+        let own = own_set::own_flavour(&inp.bytes);
+        let words = match opts.flavour.or(own) {
+            Some(flavour) if Some(flavour) == own => own_set::rewrite(&inp.bytes, flavour),
+            Some(_) => Err(own_set::Declined("another set than the module's")),
+            None => Err(own_set::Declined("no debug set, or more than one")),
+        };
+        report.in_place = Some(match &words {
+            Ok(_) => "own set, on its words".into(),
+            Err(why) => format!("through the IR: {}", why.0),
+        });
+        if let Ok(done) = words {
+            report.flavour = Some(done.flavour.cli_name());
+            report.diagnostics = done.diagnostics.clone();
+            refuse_if_strict(opts, report)?;
+            write_file_with(output, opts.durability, |out| {
+                done.write_to(&inp.bytes, out)
+            })?;
+            report.bytes_out = done.output_len(&inp.bytes) as u64;
+            return Ok(());
+        }
+    }
     let words = match in_place {
         true => crate::front::spirv::words(&inp.bytes, &inp.name)?,
         false => Vec::new(),
     };
     if in_place {
+        report
+            .in_place
+            .get_or_insert_with(|| "through the IR: --through-ir".into());
         // Only the words are used from here on.
         inp.bytes = Default::default();
     }
@@ -296,14 +340,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     drop(words);
     crate::background::drop_later(module);
     report.diagnostics = diagnostics;
-    if opts.strict {
-        if let Some(first) = report.diagnostics.losses.first() {
-            return Err(Error::Strict {
-                count: report.diagnostics.losses.len(),
-                first: format!("{}: {}", first.place, first.message),
-            });
-        }
-    }
+    refuse_if_strict(opts, report)?;
     write_file(output, &bytes, opts.durability)?;
     if let (Target::Dwarf, Some(base)) = (target, &opts.into) {
         // A binary with its debug sections replaced keeps the base's mode (executable bits).

@@ -4,8 +4,6 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::os::unix::process::CommandExt;
-
 fn main() {
     without_huge_pages_for_llvm_and_spirv();
     // SAFETY: sets a process-wide allocator option before any thread is started.
@@ -17,28 +15,18 @@ fn main() {
 
 /// For an LLVM or a SPIR-V input, the time the kernel spends zeroing transparent huge pages
 /// outweighs what they save (bench/README.md: LLVM → SPIR-V of big_12000.bc 5.0–5.7 s → 3.8–4.3 s;
-/// its 50 MB SPIR-V rewritten in place 2.3–3.5 s → 1.8–2.0 s), while the DWARF round trip gains
-/// from them (0.33 → 0.24 s). mimalloc reads MIMALLOC_ALLOW_THP when it starts, before `main`,
-/// and has reserved its arena by now: such a run starts itself again once with the variable
-/// set. That costs about 20 ms (loading libLLVM again: `dwarv validate` of a 9 KB shader 18 →
-/// 40 ms), so only inputs of at least `LARGE` bytes take it.
+/// its 50 MB SPIR-V rewritten in place through the IR 2.3–3.5 s → 1.8–2.0 s), while the DWARF
+/// round trip gains from them (0.33 → 0.24 s). mimalloc madvises its arena for huge pages;
+/// `PR_SET_THP_DISABLE` keeps the kernel from backing any of this process's memory (and its
+/// forked LLVM child's) with them from now on, whatever was madvised — what
+/// `MIMALLOC_ALLOW_THP=0` does at mimalloc's start, without starting again. Only inputs of at
+/// least `LARGE` bytes (below, huge pages hardly matter).
 fn without_huge_pages_for_llvm_and_spirv() {
-    const VAR: &str = "MIMALLOC_ALLOW_THP";
     const LARGE: u64 = 4 << 20;
-    if std::env::var_os(VAR).is_some() || llvm_and_spirv_bytes() < LARGE {
-        return;
+    if llvm_and_spirv_bytes() >= LARGE {
+        // SAFETY: a process-wide flag; no pointers are passed.
+        unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
     }
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
-    let mut args = std::env::args_os();
-    let arg0 = args.next().unwrap_or_default();
-    // Returns only if the exec failed: then this process goes on as it is.
-    let _ = std::process::Command::new(exe)
-        .arg0(arg0)
-        .args(args)
-        .env(VAR, "0")
-        .exec();
 }
 
 /// The size of the arguments that are files holding LLVM bitcode or text, or SPIR-V.

@@ -24,13 +24,22 @@ pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<()> {
 
 /// Writes `bytes` to `path` (stdout for `-`) through a temporary file renamed into place.
 pub fn write_file(path: &str, bytes: &[u8], durability: Durability) -> Result<()> {
+    write_file_with(path, durability, |out| out.write_all(bytes))
+}
+
+/// The same, with the contents written by `fill` (in parts: no need to join them first).
+pub fn write_file_with(
+    path: &str,
+    durability: Durability,
+    fill: impl Fn(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let io = |source| Error::Io {
         path: path.to_string(),
         source,
     };
     if path == "-" {
         let mut out = std::io::stdout().lock();
-        return match out.write_all(bytes).and_then(|_| out.flush()) {
+        return match fill(&mut out).and_then(|_| out.flush()) {
             // A reader that stopped early (`dwarv dump x | head`) is not an error.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
             other => other.map_err(io),
@@ -44,7 +53,7 @@ pub fn write_file(path: &str, bytes: &[u8], durability: Durability) -> Result<()
             .write(true)
             .open(target)
             .map_err(io)?;
-        return f.write_all(bytes).and_then(|_| f.flush()).map_err(io);
+        return fill(&mut f).and_then(|_| f.flush()).map_err(io);
     }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -55,7 +64,12 @@ pub fn write_file(path: &str, bytes: &[u8], durability: Durability) -> Result<()
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(io)?;
-    tmp.write_all(bytes).map_err(io)?;
+    // Large parts go straight through; small ones (patched words) are gathered.
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+    fill(&mut buffered)
+        .and_then(|_| buffered.flush())
+        .map_err(io)?;
+    drop(buffered);
     if durability == Durability::Now {
         tmp.as_file().sync_all().map_err(io)?;
     }

@@ -61,14 +61,16 @@ fn round_trip(m: &Path) -> Result<(), String> {
             String::from_utf8_lossy(&d.stdout)
         ));
     }
-    // Attached back into the module: the same as rewriting the module in place (which is what
-    // any dwarv SPIR-V output of this IR is, the writer's spirv-val encodings included).
+    // Attached back into the module: the same as rewriting the module in place through the IR
+    // (which is what any dwarv SPIR-V output of this IR is, the writer's spirv-val encodings
+    // included; the rewrite on the module's own words keeps its forms where they are valid).
     let back = tmp(&format!("{name}.back.spv"));
     let own = tmp(&format!("{name}.own.spv"));
     for (input, out, into) in [(&obj, &back, Some(m)), (&m.to_path_buf(), &own, None)] {
         let mut args = vec!["convert", s(input), "-o", s(out), "--to", "spirv"];
-        if let Some(i) = into {
-            args.extend(["--into", s(i)]);
+        match into {
+            Some(i) => args.extend(["--into", s(i)]),
+            None => args.push("--through-ir"),
         }
         let o = dwarv(&args);
         if !o.status.success() {

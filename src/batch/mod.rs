@@ -168,6 +168,7 @@ fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Record {
         into: None,
         with: None,
         strict: opts.strict,
+        through_ir: false,
         dwarf: Default::default(),
         // One sync of the output filesystem at the end of the batch instead of a serialising
         // fsync per file.

@@ -126,6 +126,10 @@ pub static LLVM_SPIRV14_LAYOUTS: [Layout; 2] = [
     },
 ];
 
+/// The last SourceLanguage spirv-val 2025.5 knows (12, Zig): it rejects a DebugCompilationUnit
+/// Language beyond.
+pub const LAST_SOURCE_LANGUAGE: u32 = 12;
+
 /// (set value, dwarv value) rows, per set.
 pub type Map<T> = &'static [(u32, T)];
 

@@ -267,6 +267,46 @@ pub fn result_id(insn: &Insn<'_>) -> Option<u32> {
     insn.operands().get(usize::from(has_type)).copied()
 }
 
+/// The result id of any core instruction (by the SPIR-V grammar), given its words; `None` for
+/// opcodes without one or unknown to the grammar.
+pub fn any_result_id(words: &[u32]) -> Option<u32> {
+    let opcode = *words.first()? as u16;
+    match result_positions()
+        .get(usize::from(opcode))
+        .copied()
+        .unwrap_or(0)
+    {
+        0 => None,
+        at => words.get(usize::from(at)).copied(),
+    }
+}
+
+/// Per opcode (dense, up to the grammar's largest): the word of the instruction that holds its
+/// result id — 0 none, 1 (result id first), 2 (result type, then result id).
+pub fn result_positions() -> &'static [u8] {
+    use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
+    use std::sync::OnceLock;
+    static LAYOUT: OnceLock<Vec<u8>> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let max = INSTRUCTION_TABLE
+            .iter()
+            .map(|i| u32::from(i.opcode) as u16)
+            .max()
+            .unwrap_or(0);
+        let mut table = vec![0u8; usize::from(max) + 1];
+        for i in INSTRUCTION_TABLE.iter() {
+            let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
+            let at = match kinds.as_slice() {
+                [OperandKind::IdResult, ..] => 1,
+                [OperandKind::IdResultType, OperandKind::IdResult] => 2,
+                _ => 0,
+            };
+            table[usize::from(u32::from(i.opcode) as u16)] = at;
+        }
+        table
+    })
+}
+
 /// (has result type, has result id) for the opcodes dwarv needs to track ids of. Unknown opcodes
 /// are treated as having neither; the normal form only needs the ids of what it may remove.
 pub fn result_layout(opcode: u16) -> (bool, bool) {

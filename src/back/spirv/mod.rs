@@ -7,7 +7,8 @@
 //! - `types`, `scopes`, `operands`: what each IR entity becomes;
 //! - `code`, `infunc`: the given module's functions and the in-function instructions;
 //! - `module`: the layout of a standalone module, or the weaving into a given one;
-//! - `ledger`: what the set cannot express, with the IR place.
+//! - `ledger`: what the set cannot express, with the IR place;
+//! - `own_set`: the in-place rewrite into the set a module already carries, on its words (no IR).
 
 pub(crate) mod code;
 mod encode;
@@ -16,6 +17,7 @@ pub mod ledger;
 mod module;
 mod operands;
 mod order;
+pub mod own_set;
 mod scc;
 mod scopes;
 mod types;

@@ -27,7 +27,7 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
     let language = if holds(w.e.flavour, Feature::Language) {
         let l = u.language;
         if to_set(LANGUAGES, l).is_none()
-            && l.0 >= 0x1_0000
+            && l.0 > 0x1_0000 + crate::spec::spirv::LAST_SOURCE_LANGUAGE
             && w.same_set()
             && w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug
         {

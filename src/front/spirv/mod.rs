@@ -210,7 +210,7 @@ impl<'a> Ctx<'a> {
                 op::EXT_INST => self.debug_insn(i, insn)?,
                 _ => {}
             }
-            if let Some(id) = code_result(insn) {
+            if let Some(id) = binary::any_result_id(insn.words) {
                 self.defined.insert(id);
             }
         }
@@ -440,37 +440,6 @@ fn entity_kind(k: Kind) -> Option<EntityKind> {
         Kind::EntryPoint => EntityKind::EntryPoint,
         _ => return None,
     })
-}
-
-/// The result id of a core instruction (by the grammar), if it has one.
-fn code_result(insn: &binary::Insn<'_>) -> Option<u32> {
-    use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
-    use std::sync::OnceLock;
-    // Per opcode (dense, up to the grammar's largest): 0 no result, 1 result id first, 2 result
-    // type then result id.
-    static LAYOUT: OnceLock<Vec<u8>> = OnceLock::new();
-    let layout = LAYOUT.get_or_init(|| {
-        let max = INSTRUCTION_TABLE
-            .iter()
-            .map(|i| u32::from(i.opcode) as u16)
-            .max()
-            .unwrap_or(0);
-        let mut table = vec![0u8; usize::from(max) + 1];
-        for i in INSTRUCTION_TABLE.iter() {
-            let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
-            let at = match kinds.as_slice() {
-                [OperandKind::IdResult, ..] => 1,
-                [OperandKind::IdResultType, OperandKind::IdResult] => 2,
-                _ => 0,
-            };
-            table[usize::from(u32::from(i.opcode) as u16)] = at;
-        }
-        table
-    });
-    match layout.get(usize::from(insn.opcode())).copied().unwrap_or(0) {
-        0 => None,
-        at => insn.words.get(usize::from(at)).copied(),
-    }
 }
 
 /// Address size from OpMemoryModel: 4 for Physical32, 8 for Physical64/PhysicalStorageBuffer64.

@@ -1,0 +1,921 @@
+//! The in-place rewrite of a module's debug info into the set it already carries, done on the
+//! words without the IR. What such a module needs to pass spirv-val is an order in which nothing
+//! refers forward and a few repairs of llvm-spirv-14's forms; re-encoding every entity through
+//! the IR costs some 30× more (bench/README.md). Everything else keeps its words, its ids and its
+//! place, so the code positions (the normal form) do not move and the module reads back as the
+//! same IR, but for the ledgered repairs.
+//!
+//! [`rewrite`] takes a module only when it can vouch for the result, and declines otherwise (with
+//! the reason): the caller then re-encodes through the IR, whose reader also gives damaged input
+//! its error. It
+//! - orders the module-level debug instructions so that none refers forward but where the set
+//!   allows it (a composite's Members outside NonSemantic: the composite goes first, its members
+//!   name it as Parent), keeping the input's order otherwise;
+//! - drops a DebugTypedef of a non-basic type and points its references at the base, as the IR
+//!   writer does (spirv-val takes only a DebugTypeBasic base; not in `SPIRV.debug`, whose judge
+//!   llvm-spirv-14 takes any) — ledgered, like there;
+//! - drops the lower bounds llvm-spirv appends to DebugTypeArray's counts in OpenCL.100 (read so
+//!   by the reader, `front::spirv::types::array`); one that is not DebugInfoNone is ledgered.
+//!
+//! It declines: a big-endian module or one whose bound is beyond its length (dense id tables);
+//! damage of any kind (word counts, ids out of bound, defined twice or nowhere, operand counts,
+//! unknown opcodes of the set); more than one debug set, or another set than the one asked for;
+//! a reference cycle (NonSemantic needs forward declarations for one, written through the IR);
+//! an array count that is not a positive constant, a vector of more than 4 components or of a
+//! non-basic component, llvm-spirv's 0xFFFFFFFF storage class, a DebugSource whose texts are not
+//! OpStrings, a debug type or in-function instruction other than the usual ones in a function.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::spec::spirv::{
+    Flavour, Layout, Operand, LAST_SOURCE_LANGUAGE, LLVM_SPIRV14_LAYOUTS, Q, W,
+};
+use crate::spirv::binary::{any_result_id, op, result_positions, MAGIC};
+
+/// Why the module was left to the IR path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declined(pub &'static str);
+
+/// The rewritten module: `head` (header and module-level section, rewritten), then the input's
+/// words from `tail_at` on with `patches` applied (word offset in the input, new word).
+pub struct Rewritten {
+    pub head: Vec<u8>,
+    pub tail_at: usize,
+    pub patches: Vec<(usize, u32)>,
+    pub diagnostics: Diagnostics,
+    pub flavour: Flavour,
+}
+
+impl Rewritten {
+    /// Writes the whole module, taking the tail from `input` (the bytes given to [`rewrite`]).
+    pub fn write_to(&self, input: &[u8], out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(&self.head)?;
+        let mut at = 4 * self.tail_at;
+        for &(word, value) in &self.patches {
+            out.write_all(&input[at..4 * word])?;
+            out.write_all(&value.to_le_bytes())?;
+            at = 4 * word + 4;
+        }
+        out.write_all(&input[at..])
+    }
+    /// The output's length in bytes.
+    pub fn output_len(&self, input: &[u8]) -> usize {
+        self.head.len() + input.len() - 4 * self.tail_at
+    }
+}
+
+/// The flavour of the one debug set a little-endian module imports, if it imports exactly one.
+pub fn own_flavour(bytes: &[u8]) -> Option<Flavour> {
+    let mut owned = Vec::new();
+    let words = Words::new(bytes, &mut owned).ok()?;
+    let mut found = None;
+    let mut i = 5;
+    while i < words.len {
+        let (count, opcode) = words.head(i);
+        if count == 0 || i + count > words.len {
+            return None;
+        }
+        match opcode {
+            op::EXT_INST_IMPORT => {
+                if let Some(f) = words
+                    .string(i + 2, i + count)
+                    .and_then(Flavour::from_import_name)
+                {
+                    if found.replace(f).is_some() {
+                        return None;
+                    }
+                }
+            }
+            // Imports precede every type, constant and function.
+            op::TYPE_VOID..=op::FUNCTION => break,
+            _ => {}
+        }
+        i += count;
+    }
+    found
+}
+
+/// Rewrites the module's debug info in place into `flavour`, which must be the set it carries.
+pub fn rewrite(bytes: &[u8], flavour: Flavour) -> Result<Rewritten, Declined> {
+    let mut owned = Vec::new();
+    let words = Words::new(bytes, &mut owned)?;
+    let mut cx = Cx::index(words, flavour)?;
+    let head = cx.order_module_section()?;
+    Ok(Rewritten {
+        head,
+        tail_at: cx.section_end,
+        patches: std::mem::take(&mut cx.patches),
+        diagnostics: std::mem::take(&mut cx.diagnostics),
+        flavour,
+    })
+}
+
+/// The module's words: a view of the input's bytes where they are aligned and the host is
+/// little-endian (no copy), else a copy.
+#[derive(Clone, Copy)]
+struct Words<'a> {
+    bytes: &'a [u8],
+    words: &'a [u32],
+    len: usize,
+}
+
+impl<'a> Words<'a> {
+    fn new(bytes: &'a [u8], owned: &'a mut Vec<u32>) -> Result<Self, Declined> {
+        if bytes.len() % 4 != 0 || bytes.len() < 20 {
+            return Err(Declined("not a whole SPIR-V module"));
+        }
+        let words: &[u32] = match bytemuck::try_cast_slice(bytes) {
+            Ok(w) if cfg!(target_endian = "little") => w,
+            _ => {
+                *owned = bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                owned
+            }
+        };
+        if words[0] != MAGIC {
+            return Err(Declined("not a little-endian SPIR-V module"));
+        }
+        Ok(Words {
+            bytes,
+            words,
+            len: words.len(),
+        })
+    }
+    #[inline]
+    fn at(&self, i: usize) -> u32 {
+        self.words[i]
+    }
+    /// (word count, opcode) of the instruction at `i`.
+    #[inline]
+    fn head(&self, i: usize) -> (usize, u16) {
+        let w = self.at(i);
+        ((w >> 16) as usize, w as u16)
+    }
+    /// The NUL-terminated string in words `from..to`, if it is UTF-8 and terminated.
+    fn string(&self, from: usize, to: usize) -> Option<&'a str> {
+        let raw = &self.bytes[4 * from..4 * to];
+        let end = raw.iter().position(|&b| b == 0)?;
+        std::str::from_utf8(&raw[..end]).ok()
+    }
+}
+
+const DEBUG_INFO_NONE: u32 = 0;
+const TYPE_BASIC: u32 = 2;
+const TYPE_POINTER: u32 = 3;
+const TYPE_ARRAY: u32 = 5;
+const TYPE_VECTOR: u32 = 6;
+const TYPEDEF: u32 = 7;
+const TYPE_COMPOSITE: u32 = 10;
+const SOURCE: u32 = 35;
+const COMPILATION_UNIT: u32 = 1;
+const IMPORTED_ENTITY: u32 = 34;
+/// Debug instructions a function body may hold (the rest are module-level entities).
+const IN_FUNCTION: [u32; 9] = [23, 24, 26, 28, 29, 101, 103, 104, 31];
+/// Opcodes of the layout's sections up to the strings and sources (an OpString goes after them).
+const BEFORE_NAMES: [u16; 13] = [
+    op::NOP,
+    op::SOURCE_CONTINUED,
+    op::SOURCE,
+    op::SOURCE_EXTENSION,
+    op::STRING,
+    op::EXTENSION,
+    op::EXT_INST_IMPORT,
+    op::MEMORY_MODEL,
+    op::ENTRY_POINT,
+    op::EXECUTION_MODE,
+    op::CAPABILITY,
+    331, // OpExecutionModeId
+    op::LINE,
+];
+/// `Cx::kind` values.
+const K_UNDEFINED: u8 = 0;
+const K_CODE: u8 = 1;
+const K_STRING: u8 = 2;
+/// An OpConstant of a 32-bit unsigned integer type (what NonSemantic numbers must be).
+const K_CONSTANT_U32: u8 = 3;
+/// Any other OpConstant*.
+const K_CONSTANT: u8 = 4;
+const K_VOID: u8 = 5;
+const K_VARIABLE: u8 = 6;
+const K_PARAMETER: u8 = 7;
+const K_FUNCTION: u8 = 8;
+const K_DEBUG: u8 = 16;
+/// `Khronos LLVM/SPIR-V Translator` in the header's generator word (high half).
+const LLVM_SPIRV_GENERATOR: u32 = 6;
+
+struct Cx<'a> {
+    w: Words<'a>,
+    flavour: Flavour,
+    /// The debug set's import id.
+    set: u32,
+    generator: u32,
+    /// Per id: the word offset of the instruction defining it (0: none).
+    def: Vec<u32>,
+    /// Per id: what defines it (`K_*`, or `K_DEBUG` + the debug opcode): one byte, so that the
+    /// checks of every operand stay in cache.
+    kind: Vec<u8>,
+    /// Per id: written (pass 3), or defined where nothing waits for it (in a function).
+    done: Vec<bool>,
+    /// Where the first function starts (the end of the module-level section).
+    section_end: usize,
+    /// Debug instructions in functions (word offsets).
+    in_functions: Vec<u32>,
+    /// Layouts by opcode (dense).
+    layouts: Vec<Option<&'static Layout>>,
+    /// Per opcode, per operand: the kinds of id it may be (`kinds::allowed`).
+    allowed: Vec<Vec<kinds::Mask>>,
+    /// The module's OpTypeVoid (0: none).
+    void: u32,
+    /// An OpString "" (0: none yet).
+    empty_string: u32,
+    /// `empty_string` is new: its OpString goes at `strings_end`, the bound grows by one.
+    new_string: bool,
+    /// Where the module's OpStrings and OpSources end (word offset).
+    strings_end: usize,
+    /// A dropped typedef's id → its base (0: not redirected); empty until one is dropped.
+    redirect: Vec<u32>,
+    patches: Vec<(usize, u32)>,
+    diagnostics: Diagnostics,
+}
+
+impl<'a> Cx<'a> {
+    /// Pass 1: every instruction's counts and result id, the debug import, the sections.
+    fn index(w: Words<'a>, flavour: Flavour) -> Result<Self, Declined> {
+        let bound = w.at(3) as usize;
+        if bound > w.len + 1 {
+            return Err(Declined("id bound beyond the module's length"));
+        }
+        let mut layouts = vec![None; 128];
+        let own_variants: &[Layout] = match flavour {
+            // llvm-spirv-14's own variants, where it departs from the grammar.
+            Flavour::SpirvDebug => &LLVM_SPIRV14_LAYOUTS,
+            _ => &[],
+        };
+        for l in flavour.layouts().iter().chain(own_variants) {
+            if let Some(slot) = layouts.get_mut(l.opcode as usize) {
+                *slot = Some(l);
+            }
+        }
+        let allowed = layouts
+            .iter()
+            .map(|l| match l {
+                Some(l) => l
+                    .operands
+                    .iter()
+                    .map(|o| kinds::allowed(flavour, l, o))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        let mut cx = Cx {
+            w,
+            flavour,
+            allowed,
+            set: 0,
+            generator: w.at(2),
+            def: vec![0; bound],
+            kind: vec![K_UNDEFINED; bound],
+            done: vec![false; bound],
+            section_end: w.len,
+            in_functions: Vec::new(),
+            layouts,
+            void: 0,
+            empty_string: 0,
+            new_string: false,
+            strings_end: 0,
+            redirect: Vec::new(),
+            patches: Vec::new(),
+            diagnostics: Diagnostics::default(),
+        };
+        let results = result_positions();
+        // Ids in-function debug instructions use before their definition, with the operand
+        // (checked at the end).
+        let mut later: Vec<(u32, u32, usize)> = Vec::new();
+        let mut i = 5;
+        while i < w.len {
+            let (count, opcode) = w.head(i);
+            if count == 0 || i + count > w.len {
+                return Err(Declined("damaged word count"));
+            }
+            if cx.strings_end == 0 && !BEFORE_NAMES.contains(&opcode) {
+                cx.strings_end = i;
+            }
+            match opcode {
+                op::EXT_INST_IMPORT if count >= 3 => {
+                    if let Some(f) = w
+                        .string(i + 2, i + count)
+                        .and_then(Flavour::from_import_name)
+                    {
+                        if cx.set != 0 {
+                            return Err(Declined("more than one debug set"));
+                        }
+                        if f != flavour {
+                            return Err(Declined("another debug set than the one asked for"));
+                        }
+                        cx.set = w.at(i + 1);
+                    }
+                }
+                op::FUNCTION if cx.section_end == w.len => cx.section_end = i,
+                op::TYPE_VOID if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
+                op::STRING if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
+                    cx.empty_string = w.at(i + 1);
+                }
+                // In a function: checked here, while its words are in cache.
+                op::EXT_INST
+                    if count >= 5
+                        && cx.set != 0
+                        && w.at(i + 3) == cx.set
+                        && i >= cx.section_end =>
+                {
+                    cx.in_functions.push(i as u32);
+                    cx.check_in_function(i, &mut later)?;
+                }
+                op::LINE
+                    if i >= cx.section_end
+                        && (count != 4 || cx.kind_of(w.at(i + 1)) != K_STRING) =>
+                {
+                    return Err(Declined("an OpLine without an OpString file"));
+                }
+                _ => {}
+            }
+            let at = usize::from(results.get(usize::from(opcode)).copied().unwrap_or(0));
+            if at != 0 {
+                let id = if at < count { w.at(i + at) } else { 0 };
+                match cx.def.get_mut(id as usize) {
+                    Some(d) if *d == 0 && id != 0 => *d = i as u32,
+                    _ => return Err(Declined("an id out of bound or defined twice")),
+                }
+                cx.kind[id as usize] = match opcode {
+                    op::STRING => K_STRING,
+                    op::EXT_INST if count >= 5 && w.at(i + 3) == cx.set => {
+                        K_DEBUG.saturating_add(w.at(i + 4).min(255) as u8)
+                    }
+                    op::CONSTANT if count == 4 && cx.is_u32_type(w.at(i + 1)) => K_CONSTANT_U32,
+                    op::CONSTANT_TRUE..=op::CONSTANT_NULL => K_CONSTANT,
+                    op::TYPE_VOID => K_VOID,
+                    op::VARIABLE => K_VARIABLE,
+                    op::FUNCTION_PARAMETER => K_PARAMETER,
+                    op::FUNCTION => K_FUNCTION,
+                    _ => K_CODE,
+                };
+                cx.done[id as usize] = i >= cx.section_end;
+            }
+            i += count;
+        }
+        if cx.set == 0 {
+            return Err(Declined("no debug set"));
+        }
+        for &(id, opcode, k) in &later {
+            match cx.kind_of(id) {
+                K_UNDEFINED => {
+                    return Err(Declined("a debug instruction refers to an undefined id"))
+                }
+                kind if !cx.allows(opcode, k, kind) => {
+                    return Err(Declined("an operand of a kind its consumer rejects"))
+                }
+                _ => {}
+            }
+        }
+        Ok(cx)
+    }
+
+    /// Whether `id` is OpTypeInt 32 0.
+    fn is_u32_type(&self, id: u32) -> bool {
+        match self.def.get(id as usize) {
+            Some(&at) if at != 0 => {
+                let at = at as usize;
+                self.w.head(at) == (4, op::TYPE_INT)
+                    && self.w.at(at + 2) == 32
+                    && self.w.at(at + 3) == 0
+            }
+            _ => false,
+        }
+    }
+
+    fn kind_of(&self, id: u32) -> u8 {
+        self.kind.get(id as usize).copied().unwrap_or(K_UNDEFINED)
+    }
+
+    /// A debug instruction in a function: one the set allows there, its operand counts; ids not
+    /// defined yet go to `later`.
+    fn check_in_function(
+        &self,
+        at: usize,
+        later: &mut Vec<(u32, u32, usize)>,
+    ) -> Result<(), Declined> {
+        if !IN_FUNCTION.contains(&self.w.at(at + 4)) {
+            return Err(Declined("a debug entity inside a function"));
+        }
+        let opcode = self.w.at(at + 4);
+        let mut wrong = false;
+        self.ids(at, |k, _, i| {
+            let id = self.w.at(i);
+            match self.kind_of(id) {
+                K_UNDEFINED => later.push((id, opcode, k)),
+                kind => wrong |= !self.allows(opcode, k, kind),
+            }
+        })?;
+        match wrong {
+            true => Err(Declined("an operand of a kind its consumer rejects")),
+            false => Ok(()),
+        }
+    }
+
+    /// Whether operand `k` of debug instruction `opcode` may be an id of `kind`
+    /// (`kinds::allowed`, the consumers' rules).
+    fn allows(&self, opcode: u32, k: usize, kind: u8) -> bool {
+        match self.allowed.get(opcode as usize).and_then(|ops| ops.get(k)) {
+            Some(mask) => mask[usize::from(kind >> 6)] >> (kind & 63) & 1 == 1,
+            None => true,
+        }
+    }
+
+    /// The debug opcode of the instruction defining `id`, if it is one of the set.
+    fn debug_opcode(&self, id: u32) -> Option<u32> {
+        let k = self.kind_of(id);
+        (k >= K_DEBUG).then(|| u32::from(k - K_DEBUG))
+    }
+
+    /// The value of an integer OpConstant of at most 64 bits, if `id` is one.
+    fn constant(&self, id: u32) -> Option<u64> {
+        let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
+        let (count, opcode) = self.w.head(at);
+        match (opcode, count) {
+            (op::CONSTANT, 4) => Some(u64::from(self.w.at(at + 3))),
+            (op::CONSTANT, 5) => {
+                Some(u64::from(self.w.at(at + 3)) | u64::from(self.w.at(at + 4)) << 32)
+            }
+            _ => None,
+        }
+    }
+
+    fn followed(&self, id: u32) -> u32 {
+        match self.redirect.get(id as usize) {
+            Some(&to) if to != 0 => to,
+            _ => id,
+        }
+    }
+
+    /// Calls `f(operand index, operand, word offset)` for every id word of the debug
+    /// instruction at `at`; declines when its operand count does not fit its layout.
+    fn ids(&self, at: usize, mut f: impl FnMut(usize, &Operand, usize)) -> Result<(), Declined> {
+        let (count, _) = self.w.head(at);
+        self.ids_in(&self.w.words[at..at + count], |k, o, i| f(k, o, at + i))
+    }
+
+    /// The same over an instruction's words (`i`: the offset in them).
+    fn ids_in(
+        &self,
+        words: &[u32],
+        mut f: impl FnMut(usize, &Operand, usize),
+    ) -> Result<(), Declined> {
+        let layout = self
+            .layouts
+            .get(words[4] as usize)
+            .copied()
+            .flatten()
+            .ok_or(Declined("a debug opcode the set does not define"))?;
+        let (mut i, end) = (5, words.len());
+        let literal_numbers = self.flavour.literal_numbers();
+        for (k, o) in layout.operands.iter().enumerate() {
+            let width = if o.w == W::Pair { 2 } else { 1 };
+            let times = match o.q {
+                Q::One => 1,
+                Q::Opt => usize::from(i < end),
+                Q::Many => (end - i) / width,
+            };
+            if i + times * width > end {
+                return Err(Declined("fewer operands than the layout has"));
+            }
+            for _ in 0..times {
+                match o.w {
+                    W::Id => f(k, o, i),
+                    W::Lit => {}
+                    W::Pair => {
+                        if !literal_numbers {
+                            f(k, o, i);
+                        }
+                        f(k, o, i + 1);
+                    }
+                }
+                i += width;
+            }
+        }
+        if i != end {
+            return Err(Declined("more operands than the layout has"));
+        }
+        Ok(())
+    }
+
+    /// Pass 2: the module-level section, its debug instructions ordered and repaired; the header
+    /// in front. Fills `patches` for in-function references to dropped typedefs.
+    fn order_module_section(&mut self) -> Result<Vec<u8>, Declined> {
+        let end = self.section_end;
+        let mut out: Vec<u32> = Vec::with_capacity(end);
+        extend_words(&mut out, &self.w, 0, 5);
+        let mut done = std::mem::take(&mut self.done);
+        // Instructions waiting for an id, by that id.
+        let mut waiting: HashMap<u32, Vec<u32>> = HashMap::default();
+        let mut waiters = 0usize;
+        let mut ready: Vec<u32> = Vec::new();
+        let mut i = 5;
+        while i < end {
+            let (count, opcode) = self.w.head(i);
+            let debug = opcode == op::EXT_INST && count >= 5 && self.w.at(i + 3) == self.set;
+            if !debug {
+                extend_words(&mut out, &self.w, i, count);
+                if let Some(id) = any_result_id(&self.w.words[i..i + count]) {
+                    done[id as usize] = true;
+                    if let Some(w) = waiting.remove(&id) {
+                        waiters -= w.len();
+                        ready.extend(w);
+                    }
+                }
+            } else {
+                ready.push(i as u32);
+            }
+            while let Some(at) = ready.pop() {
+                match self.blocker(at as usize, &done)? {
+                    Some(id) => {
+                        waiting.entry(id).or_default().push(at);
+                        waiters += 1;
+                    }
+                    None => {
+                        let id = self.emit(at as usize, &mut out)?;
+                        done[id as usize] = true;
+                        if let Some(w) = waiting.remove(&id) {
+                            waiters -= w.len();
+                            // In input order: the last pushed is taken first.
+                            ready.extend(w.into_iter().rev());
+                        }
+                    }
+                }
+            }
+            i += count;
+        }
+        if waiters != 0 {
+            return Err(Declined("a reference cycle among debug instructions"));
+        }
+        if !self.redirect.is_empty() {
+            self.patch_functions()?;
+        }
+        if self.new_string {
+            // Everything before `strings_end` was copied as it is.
+            let at = match self.strings_end {
+                0 => out.len(),
+                at => at,
+            };
+            let string = [3 << 16 | u32::from(op::STRING), self.empty_string, 0];
+            out.splice(at..at, string);
+            out[3] = self.empty_string + 1;
+        }
+        let mut bytes = Vec::with_capacity(4 * out.len());
+        for w in out {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        Ok(bytes)
+    }
+
+    /// The first id the debug instruction at `at` must wait for: defined later in the section
+    /// and not yet written, on an operand that may not refer forward.
+    fn blocker(&self, at: usize, done: &[bool]) -> Result<Option<u32>, Declined> {
+        let opcode = self.w.at(at + 4);
+        if IN_FUNCTION.contains(&opcode) && opcode != 31 && opcode != 26 {
+            return Err(Declined(
+                "an in-function debug instruction outside functions",
+            ));
+        }
+        let members_forward = opcode == TYPE_COMPOSITE && self.flavour != Flavour::Shader100;
+        let mut blocker = None;
+        let mut bad = false;
+        self.ids(at, |_, o, i| {
+            if blocker.is_some() || (members_forward && o.name == "Members") {
+                return;
+            }
+            let id = self.followed(self.w.at(i));
+            match self.kind_of(id) {
+                K_UNDEFINED => bad = true,
+                _ if !done[id as usize] => blocker = Some(id),
+                _ => {}
+            }
+        })?;
+        if bad {
+            return Err(Declined("a debug instruction refers to an undefined id"));
+        }
+        Ok(blocker)
+    }
+
+    /// Writes the debug instruction at `at` (repaired, references redirected); returns its id.
+    fn emit(&mut self, at: usize, out: &mut Vec<u32>) -> Result<u32, Declined> {
+        let (count, _) = self.w.head(at);
+        let id = self.w.at(at + 2);
+        let opcode = self.w.at(at + 4);
+        let start = out.len();
+        extend_words(out, &self.w, at, count);
+        let (mut unnamed, mut void_parameter, mut absent) = (None, false, false);
+        self.ids(at, |_, o, i| {
+            let k = start + (i - at);
+            out[k] = self.followed(out[k]);
+            // llvm-spirv-14 reads its own forms of `SPIRV.debug` as they are.
+            if self.flavour == Flavour::SpirvDebug
+                || self.debug_opcode(out[k]) != Some(DEBUG_INFO_NONE)
+            {
+                return;
+            }
+            match o.name {
+                // spirv-val wants an OpString; the reader takes "" as none. (DebugSource keeps
+                // its Text: llvm-spirv-14 asserts on a DebugSource without.)
+                "Linkage Name" | "Text" => unnamed = Some(k),
+                // An optional operand (always the last) that says "none" is left out, as the
+                // IR writer does (spirv-val wants e.g. a DebugFunctionDeclaration there).
+                _ if o.q == Q::Opt => absent = true,
+                // llvm-spirv's void: the reader takes DebugInfoNone and OpTypeVoid alike.
+                "Return Type" if self.void != 0 => out[k] = self.void,
+                "Return Type" | "Parameter Types" => void_parameter = true,
+                _ => {}
+            }
+        })?;
+        if let Some(k) = unnamed {
+            out[k] = self.empty_string();
+        }
+        if void_parameter {
+            return Err(Declined("a function type with a DebugInfoNone parameter"));
+        }
+        if absent {
+            out.pop();
+            out[start] = ((out.len() - start) as u32) << 16 | u32::from(op::EXT_INST);
+        }
+        let words = &out[start..];
+        match opcode {
+            TYPEDEF if self.flavour != Flavour::SpirvDebug => {
+                let base = words[6];
+                match self.debug_opcode(base) {
+                    Some(TYPE_BASIC) => {}
+                    None | Some(DEBUG_INFO_NONE) => {
+                        return Err(Declined("a typedef of no debug type"))
+                    }
+                    Some(_) => {
+                        let name = self.name(words[5]);
+                        self.diagnostics.push(
+                            LossKind::Approximated,
+                            format!("%{id} (DebugTypedef {name:?})"),
+                            "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
+                        );
+                        if self.redirect.is_empty() {
+                            self.redirect = vec![0; self.def.len()];
+                        }
+                        self.redirect[id as usize] = base;
+                        out.truncate(start);
+                    }
+                }
+            }
+            TYPE_ARRAY => {
+                let keep = self.array_counts(id, &words[6..])?;
+                out.truncate(start + 6 + keep);
+                out[start] = ((6 + keep) as u32) << 16 | u32::from(op::EXT_INST);
+            }
+            TYPE_VECTOR => {
+                let n = match self.flavour.literal_numbers() {
+                    true => Some(u64::from(words[6])),
+                    false => self.constant(words[6]),
+                };
+                if !n.is_some_and(|n| (2..=4).contains(&n))
+                    || self.debug_opcode(words[5]) != Some(TYPE_BASIC)
+                {
+                    return Err(Declined("a vector the IR writer re-encodes"));
+                }
+            }
+            TYPE_POINTER if self.flavour.literal_numbers() && words[6] == u32::MAX => {
+                return Err(Declined("llvm-spirv's storage class 0xFFFFFFFF"));
+            }
+            SOURCE => {
+                // llvm-spirv-14 writes (and reads) a missing text as DebugInfoNone.
+                let none_ok = |s: &Self, x: u32| {
+                    s.flavour == Flavour::SpirvDebug && s.debug_opcode(x) == Some(DEBUG_INFO_NONE)
+                };
+                if words[5..]
+                    .iter()
+                    .any(|&x| self.kind_of(x) != K_STRING && !none_ok(self, x))
+                {
+                    return Err(Declined("a DebugSource text that is not an OpString"));
+                }
+            }
+            // llvm-spirv-14 fails to read back the imported entities it wrote; the IR path
+            // leaves them out (ledgered).
+            IMPORTED_ENTITY if self.flavour == Flavour::SpirvDebug => {
+                return Err(Declined("an imported entity in SPIRV.debug"));
+            }
+            COMPILATION_UNIT => {
+                let language = match self.flavour {
+                    Flavour::OpenCl100 | Flavour::SpirvDebug => words.get(8).copied(),
+                    Flavour::Shader100 => words
+                        .get(8)
+                        .and_then(|&c| self.constant(c))
+                        .map(|v| v as u32),
+                    Flavour::DebugInfo => None,
+                };
+                if language.is_some_and(|l| l > LAST_SOURCE_LANGUAGE) {
+                    return Err(Declined("a source language spirv-val does not know"));
+                }
+            }
+            _ => {}
+        }
+        if out.len() > start {
+            let mut wrong = false;
+            self.ids_in(&out[start..], |k, _, i| {
+                wrong |= !self.allows(opcode, k, self.kind_of(out[start + i]));
+            })?;
+            if wrong {
+                return Err(Declined("an operand of a kind its consumer rejects"));
+            }
+        }
+        Ok(id)
+    }
+
+    /// How many of an array's Component Counts to keep: llvm-spirv's lower bounds (the second
+    /// half, as the reader takes them) go in OpenCL.100, ledgered unless DebugInfoNone; every
+    /// count must be a positive constant (or, in NonSemantic, 0: runtime-sized), as the IR
+    /// writer writes it. `SPIRV.debug` keeps llvm-spirv-14's own form, counts then bounds.
+    fn array_counts(&mut self, id: u32, ids: &[u32]) -> Result<usize, Declined> {
+        if self.flavour == Flavour::SpirvDebug {
+            return Ok(ids.len());
+        }
+        let none = |s: &Self, x: u32| s.debug_opcode(x) == Some(DEBUG_INFO_NONE);
+        let mut keep = ids.len();
+        if self.flavour == Flavour::OpenCl100 && keep >= 2 && keep % 2 == 0 {
+            let half = keep / 2;
+            let lowers = &ids[half..];
+            if self.generator >> 16 == LLVM_SPIRV_GENERATOR || lowers.iter().all(|&x| none(self, x))
+            {
+                keep = half;
+                if lowers.iter().any(|&x| !none(self, x)) {
+                    self.diagnostics.push(
+                        LossKind::Dropped,
+                        format!("%{id} (DebugTypeArray)"),
+                        "a dimension's lower/upper bound or stride: only counts are written",
+                    );
+                }
+                // Counts alone of an even number would read back as counts and bounds.
+                if keep % 2 == 0 && self.generator >> 16 == LLVM_SPIRV_GENERATOR {
+                    return Err(Declined("an array of an even number of dimensions"));
+                }
+            }
+        }
+        let zero_ok = self.flavour == Flavour::Shader100;
+        for &c in &ids[..keep] {
+            match self.constant(c) {
+                Some(n) if n > 0 && n <= i64::MAX as u64 => {}
+                Some(0) if zero_ok => {}
+                _ => return Err(Declined("an array count that is not a positive constant")),
+            }
+        }
+        Ok(keep)
+    }
+
+    /// The id of an OpString "": the module's own, else one added (`new_string`).
+    fn empty_string(&mut self) -> u32 {
+        if self.empty_string == 0 {
+            self.empty_string = self.def.len() as u32;
+            self.new_string = true;
+            self.kind.push(K_STRING);
+        }
+        self.empty_string
+    }
+
+    /// An OpString's text, for the ledger.
+    fn name(&self, id: u32) -> String {
+        match self.def.get(id as usize) {
+            Some(&at) if at != 0 && self.w.head(at as usize).1 == op::STRING => {
+                let at = at as usize;
+                let count = self.w.head(at).0;
+                self.w.string(at + 2, at + count).unwrap_or("").to_string()
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// In-function references to dropped typedefs, redirected to their bases.
+    fn patch_functions(&mut self) -> Result<(), Declined> {
+        let mut patches = Vec::new();
+        for &at in &self.in_functions {
+            self.ids(at as usize, |_, _, i| {
+                let id = self.w.at(i);
+                let to = self.followed(id);
+                if to != id {
+                    patches.push((i, to));
+                }
+            })?;
+        }
+        self.patches = patches;
+        Ok(())
+    }
+}
+
+#[inline]
+fn extend_words(out: &mut Vec<u32>, w: &Words<'_>, at: usize, count: usize) {
+    out.extend_from_slice(&w.words[at..at + count]);
+}
+
+/// Which kinds of id each debug operand may be: the consumers' rules (spirv-val's for the
+/// standard sets, which llvm-spirv-14's reader of `SPIRV.debug` shares in substance). A module
+/// that breaks one is left to the IR path, which writes it anew.
+mod kinds {
+    use super::*;
+
+    /// A set of `Cx::kind` values (bit `kind`).
+    pub type Mask = [u64; 4];
+
+    const fn of(kinds: &[u8]) -> Mask {
+        let mut m = [0u64; 4];
+        let mut i = 0;
+        while i < kinds.len() {
+            m[(kinds[i] >> 6) as usize] |= 1 << (kinds[i] & 63);
+            i += 1;
+        }
+        m
+    }
+    const fn debug(opcodes: &[u32]) -> Mask {
+        let mut m = [0u64; 4];
+        let mut i = 0;
+        while i < opcodes.len() {
+            let k = K_DEBUG as u32 + opcodes[i];
+            m[(k >> 6) as usize] |= 1 << (k & 63);
+            i += 1;
+        }
+        m
+    }
+    fn union(a: Mask, b: Mask) -> Mask {
+        [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]]
+    }
+
+    const ANY: Mask = [!1, !0, !0, !0];
+    const STRING: Mask = of(&[K_STRING]);
+    const NONE: Mask = debug(&[0]);
+    /// Debug types: basic, pointer, qualifier, array, vector, typedef, function, enum,
+    /// composite, pointer to member, template and its parameters, matrix.
+    const TYPE: Mask = debug(&[2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16, 17, 108]);
+    /// Lexical scopes: unit, function, lexical block, composite (and in `SPIRV.debug`,
+    /// llvm-spirv's DebugModuleINTEL). Not a DebugLexicalBlockDiscriminator: spirv-val rejects it.
+    const SCOPE: Mask = debug(&[1, 20, 21, 10]);
+
+    /// The kinds operand `o` of layout `l` may be. llvm-spirv-14 reads DebugInfoNone as "none"
+    /// in any operand of its `SPIRV.debug`.
+    pub fn allowed(f: Flavour, l: &Layout, o: &Operand) -> Mask {
+        match f {
+            Flavour::SpirvDebug => union(by_consumer(f, l, o), NONE),
+            _ => by_consumer(f, l, o),
+        }
+    }
+
+    fn by_consumer(f: Flavour, l: &Layout, o: &Operand) -> Mask {
+        let numbers = match f {
+            Flavour::Shader100 => of(&[K_CONSTANT_U32]),
+            _ => union(of(&[K_CONSTANT_U32, K_CONSTANT]), NONE),
+        };
+        match (l.name, o.name) {
+            ("DebugSource", "Text") if f == Flavour::SpirvDebug => union(STRING, NONE),
+            (_, "Name" | "Linkage Name" | "File" | "Text" | "Template Name") => STRING,
+            ("DebugMacroDef", "Value") => STRING,
+            (_, "Source") => debug(&[35]),
+            ("DebugTypeMember" | "DebugTypeInheritance" | "DebugTypePtrToMember", "Parent") => {
+                debug(&[10])
+            }
+            ("DebugTypeInheritance", "Child") => debug(&[10]),
+            (_, "Parent" | "Scope") if f == Flavour::SpirvDebug => union(SCOPE, debug(&[36])),
+            (_, "Parent" | "Scope") => SCOPE,
+            ("DebugFunction" | "DebugFunctionDeclaration", "Type") => debug(&[8]),
+            ("DebugFunction", "Function") => union(of(&[K_FUNCTION]), NONE),
+            ("DebugFunction", "Declaration") => debug(&[19]),
+            ("DebugFunctionDefinition", "Function") => debug(&[20]),
+            ("DebugFunctionDefinition", "Definition") => of(&[K_FUNCTION]),
+            ("DebugGlobalVariable", "Static Member Declaration") => debug(&[11]),
+            ("DebugGlobalVariable", "Variable") => ANY,
+            ("DebugDeclare", "Variable") => of(&[K_VARIABLE, K_PARAMETER]),
+            ("DebugInlinedVariable", "Variable") | (_, "Local Variable") => debug(&[26]),
+            (_, "Type" | "Base Type" | "Underlying Type" | "Member Type" | "Actual Type") => TYPE,
+            (_, "Parameter Types" | "Paramter Types") => TYPE,
+            (_, "Return Type") => union(TYPE, of(&[K_VOID])),
+            (_, "Members") => debug(&[11, 12, 20]),
+            ("DebugTypeComposite", "Size") => union(numbers, NONE),
+            (_, "Size" | "Offset") => numbers,
+            (_, "Inlined At" | "Inlined") => debug(&[25]),
+            (_, "Expression") => debug(&[31]),
+            ("DebugExpression", _) => debug(&[30]),
+            (_, "Macro") => debug(&[32]),
+            (_, "Target") => debug(&[10, 20]),
+            (_, "Parameters" | "Template Parameters") => debug(&[15, 16, 17]),
+            ("DebugEntryPoint", "Entry Point") => debug(&[20]),
+            ("DebugEntryPoint", "Compilation Unit") => debug(&[1]),
+            ("DebugEntryPoint", _) => STRING,
+            ("DebugBuildIdentifier", "Identifier") | ("DebugStoragePath", "Path") => STRING,
+            // Values, entities, counts, indexes: checked where they matter (arrays) or free.
+            (_, "Value" | "Entity" | "Component Counts" | "Indexes" | "Value, Name") => ANY,
+            // What is left are numbers: literals outside NonSemantic, never ids.
+            _ if f == Flavour::Shader100 => of(&[K_CONSTANT_U32]),
+            _ => ANY,
+        }
+    }
+}
