@@ -1,5 +1,7 @@
-//! Builds the C++ shim against LLVM 14 (`llvm-config`, or `$LLVM_CONFIG`) and links libLLVM
-//! dynamically (Debian ships no static libPolly, so the static route fails there).
+//! Builds the C++ shim against LLVM 14 (`llvm-config`, or `$LLVM_CONFIG`) as a shared object
+//! linked to libLLVM (Debian ships no static libPolly, so the static route fails there). The crate
+//! embeds it and loads it when a module is first read (`src/shim.rs`): a dwarv run that reads no
+//! LLVM never loads libLLVM, whose relocations and static constructors cost ~15 ms per process.
 use std::process::Command;
 
 fn llvm_config(arg: &str) -> String {
@@ -34,11 +36,28 @@ fn main() {
         "llvm-bridge needs LLVM 14, found {version}"
     );
     let mut b = cc::Build::new();
-    b.cpp(true).file("shim/bridge.cpp").warnings(false);
+    b.cpp(true)
+        .pic(true)
+        .file("shim/bridge.cpp")
+        .warnings(false);
     for f in llvm_config("--cxxflags").split_whitespace() {
         b.flag(f);
     }
-    b.compile("dwarv_llvm_shim");
-    println!("cargo:rustc-link-search=native={}", llvm_config("--libdir"));
-    println!("cargo:rustc-link-lib=dylib=LLVM-14");
+    let objects = b.compile_intermediates();
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    let shared = out.join("libdwarv_llvm_shim.so");
+    let libdir = llvm_config("--libdir");
+    let status = b
+        .get_compiler()
+        .to_command()
+        .arg("-shared")
+        .args(&objects)
+        .arg("-o")
+        .arg(&shared)
+        .arg(format!("-L{libdir}"))
+        .arg(format!("-Wl,-rpath,{libdir}"))
+        .arg("-lLLVM-14")
+        .status()
+        .expect("link the LLVM shim");
+    assert!(status.success(), "linking {} failed", shared.display());
 }

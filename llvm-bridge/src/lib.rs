@@ -10,6 +10,7 @@
 
 mod contain;
 pub mod model;
+mod shim;
 pub mod wire;
 
 pub use model::*;
@@ -47,22 +48,10 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-extern "C" {
-    fn dwarv_llvm_load(
-        data: *const u8,
-        len: usize,
-        name: *const std::os::raw::c_char,
-        exiting: i32,
-        out: *mut *const u8,
-        out_len: *mut usize,
-        handle: *mut *mut std::ffi::c_void,
-    ) -> i32;
-    fn dwarv_llvm_free(handle: *mut std::ffi::c_void);
-}
-
 /// Runs the shim in this process: Ok(model buffer) or Err(LLVM's message).
 pub fn load_raw(bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
-    shim(bytes, name, false, |ok, buf| match ok {
+    let shim = shim::get()?;
+    run_shim(shim, bytes, name, false, |ok, buf| match ok {
         true => Ok(buf.to_vec()),
         false => Err(String::from_utf8_lossy(buf).into_owned()),
     })
@@ -71,7 +60,13 @@ pub fn load_raw(bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
 /// Runs the shim and hands `f` whether it succeeded and its buffer (the model, or LLVM's
 /// message), borrowed from the shim. `exiting`: this process ends right after (the
 /// crash-containment child): LLVM's module is not torn down.
-fn shim<R>(bytes: &[u8], name: &str, exiting: bool, f: impl FnOnce(bool, &[u8]) -> R) -> R {
+fn run_shim<R>(
+    shim: &shim::Shim,
+    bytes: &[u8],
+    name: &str,
+    exiting: bool,
+    f: impl FnOnce(bool, &[u8]) -> R,
+) -> R {
     let cname = std::ffi::CString::new(name.replace('\0', "?")).unwrap_or_default();
     let mut out: *const u8 = std::ptr::null();
     let mut len = 0usize;
@@ -79,7 +74,7 @@ fn shim<R>(bytes: &[u8], name: &str, exiting: bool, f: impl FnOnce(bool, &[u8]) 
     // SAFETY: the shim reads `len` bytes of `bytes` and returns a buffer of `len` bytes that
     // stays valid until `handle` is freed, after `f` is done with it.
     unsafe {
-        let status = dwarv_llvm_load(
+        let status = (shim.load)(
             bytes.as_ptr(),
             bytes.len(),
             cname.as_ptr(),
@@ -93,7 +88,7 @@ fn shim<R>(bytes: &[u8], name: &str, exiting: bool, f: impl FnOnce(bool, &[u8]) 
             false => std::slice::from_raw_parts(out, len),
         };
         let r = f(status == 0, buf);
-        dwarv_llvm_free(handle);
+        (shim.free)(handle);
         r
     }
 }
@@ -101,12 +96,19 @@ fn shim<R>(bytes: &[u8], name: &str, exiting: bool, f: impl FnOnce(bool, &[u8]) 
 /// Loads a module in this process. LLVM may abort the process on corrupt bitcode: use [`load`]
 /// for untrusted input.
 pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
-    let buf = load_raw(bytes, name).map_err(Error::Rejected)?;
+    let shim = shim::get().map_err(Error::System)?;
+    let buf = run_shim(shim, bytes, name, false, |ok, buf| match ok {
+        true => Ok(buf.to_vec()),
+        false => Err(String::from_utf8_lossy(buf).into_owned()),
+    })
+    .map_err(Error::Rejected)?;
     decode(&buf).map_err(Error::Wire)
 }
 
 /// Loads a module with LLVM running in a child process (see the crate docs).
 pub fn load(bytes: &[u8], name: &str) -> Result<Model, Error> {
-    let buf = contain::run(|reply| shim(bytes, name, true, |ok, buf| reply(ok, buf)))?;
+    // Loaded here, before the fork: the child then only runs it.
+    let shim = shim::get().map_err(Error::System)?;
+    let buf = contain::run(|reply| run_shim(shim, bytes, name, true, |ok, buf| reply(ok, buf)))?;
     decode(&buf).map_err(Error::Wire)
 }

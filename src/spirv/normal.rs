@@ -418,6 +418,121 @@ pub(crate) fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
         .flatten()
 }
 
+/// Where an opcode's operand words hold ids, for a quick check of every instruction of a module
+/// (`back::spirv::own_set`); what [`id_words`] reports, table-driven where the grammar allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdLayout {
+    /// `fixed` operand words (bit k of `uses`: word k is an id use; the result id is not), then
+    /// the rest: all id uses (`rest_ids`), all literals (`rest_literals`), or else words beyond
+    /// the grammar (possible ids).
+    Simple { uses: u32, fixed: u8, rest: Rest },
+    /// Only [`id_words`] can follow it.
+    Complex,
+}
+
+/// What follows an `IdLayout::Simple`'s fixed operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rest {
+    /// Id uses.
+    Ids,
+    /// Literals (a constant's value).
+    Literals,
+    /// Words beyond the grammar (possible ids).
+    Beyond,
+    /// An optional MemoryAccess: [`id_words`] decides, unless its mask has no id parameter.
+    MemoryAccess,
+    /// A Decoration: [`id_words`] decides, unless the decoration takes literals only.
+    Decoration,
+}
+
+/// [`IdLayout`] per opcode (unknown opcodes are `Complex`).
+pub fn id_layout(opcode: u16) -> IdLayout {
+    static TABLE: OnceLock<Vec<IdLayout>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let max = INSTRUCTION_TABLE
+            .iter()
+            .map(|i| u32::from(i.opcode) as u16)
+            .max()
+            .unwrap_or(0);
+        (0..=max)
+            .map(|op| match grammar(op) {
+                Some(g) if op != op::EXT_INST => simple_layout(g),
+                _ => IdLayout::Complex,
+            })
+            .collect()
+    });
+    table
+        .get(usize::from(opcode))
+        .copied()
+        .unwrap_or(IdLayout::Complex)
+}
+
+/// The `Simple` layout of a grammar instruction, when it has one (as `id_words` walks it).
+fn simple_layout(g: &Instruction<'_>) -> IdLayout {
+    let (mut uses, mut fixed) = (0u32, 0u8);
+    let last = g.operands.len().saturating_sub(1);
+    for (k, o) in g.operands.iter().enumerate() {
+        let id = matches!(
+            o.kind,
+            OperandKind::IdResultType
+                | OperandKind::IdRef
+                | OperandKind::IdMemorySemantics
+                | OperandKind::IdScope
+        );
+        match o.kind {
+            OperandKind::MemoryAccess | OperandKind::Decoration if k == last => {
+                let rest = match o.kind {
+                    OperandKind::MemoryAccess => Rest::MemoryAccess,
+                    _ => Rest::Decoration,
+                };
+                return IdLayout::Simple { uses, fixed, rest };
+            }
+            OperandKind::LiteralString
+            | OperandKind::PairIdRefLiteralInteger
+            | OperandKind::PairIdRefIdRef
+            | OperandKind::Decoration
+            | OperandKind::MemoryAccess
+            | OperandKind::ImageOperands
+            | OperandKind::LoopControl
+            | OperandKind::ExecutionMode
+            | OperandKind::TensorAddressingOperands
+            | OperandKind::TensorOperands
+            | OperandKind::RawAccessChainOperands
+            | OperandKind::PairLiteralIntegerIdRef => return IdLayout::Complex,
+            // `id_words` stops there: the rest is the constant's value.
+            OperandKind::LiteralContextDependentNumber => {
+                return IdLayout::Simple {
+                    uses,
+                    fixed,
+                    rest: Rest::Literals,
+                }
+            }
+            _ => {}
+        }
+        match o.quantifier {
+            OperandQuantifier::One if fixed < 32 => {
+                if id {
+                    uses |= 1 << fixed;
+                }
+                fixed += 1;
+            }
+            OperandQuantifier::ZeroOrOne | OperandQuantifier::ZeroOrMore if k == last => {
+                let rest = match id {
+                    true => Rest::Ids,
+                    false => Rest::Literals,
+                };
+                return IdLayout::Simple { uses, fixed, rest };
+            }
+            _ => return IdLayout::Complex,
+        }
+    }
+    IdLayout::Simple {
+        uses,
+        fixed,
+        rest: Rest::Beyond,
+    }
+}
+
 /// Calls `f` with every id an instruction uses (not the one it defines). Where the layout cannot
 /// be followed exactly (an unknown opcode, an operand with parameters, a switch's literal pairs),
 /// every remaining word counts as a possible use: that can only keep a string or constant in the

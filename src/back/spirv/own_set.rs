@@ -31,16 +31,18 @@ use crate::diag::{Diagnostics, LossKind};
 use crate::spec::spirv::{
     Flavour, Layout, Operand, LAST_SOURCE_LANGUAGE, LLVM_SPIRV14_LAYOUTS, Q, W,
 };
-use crate::spirv::binary::{any_result_id, op, result_positions, MAGIC};
+use crate::spirv::binary::{any_result_id, op, result_positions, Insn, MAGIC};
+use crate::spirv::normal::{id_layout, id_words, IdLayout, IdWord, Rest};
 
 /// Why the module was left to the IR path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Declined(pub &'static str);
 
-/// The rewritten module: `head` (header and module-level section, rewritten), then the input's
-/// words from `tail_at` on with `patches` applied (word offset in the input, new word).
+/// The rewritten module: `head` (header and module-level section, rewritten; little-endian
+/// words), then the input's words from `tail_at` on with `patches` applied (word offset in the
+/// input, new word).
 pub struct Rewritten {
-    pub head: Vec<u8>,
+    pub head: Vec<u32>,
     pub tail_at: usize,
     pub patches: Vec<(usize, u32)>,
     pub diagnostics: Diagnostics,
@@ -50,7 +52,7 @@ pub struct Rewritten {
 impl Rewritten {
     /// Writes the whole module, taking the tail from `input` (the bytes given to [`rewrite`]).
     pub fn write_to(&self, input: &[u8], out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        out.write_all(&self.head)?;
+        out.write_all(bytemuck::cast_slice(&self.head))?;
         let mut at = 4 * self.tail_at;
         for &(word, value) in &self.patches {
             out.write_all(&input[at..4 * word])?;
@@ -61,7 +63,7 @@ impl Rewritten {
     }
     /// The output's length in bytes.
     pub fn output_len(&self, input: &[u8]) -> usize {
-        self.head.len() + input.len() - 4 * self.tail_at
+        4 * self.head.len() + input.len() - 4 * self.tail_at
     }
 }
 
@@ -100,16 +102,50 @@ pub fn own_flavour(bytes: &[u8]) -> Option<Flavour> {
 pub fn rewrite(bytes: &[u8], flavour: Flavour) -> Result<Rewritten, Declined> {
     let mut owned = Vec::new();
     let words = Words::new(bytes, &mut owned)?;
-    let mut cx = Cx::index(words, flavour)?;
-    let head = cx.order_module_section()?;
+    let tables = Tables::index(words, flavour)?;
+    let write = || {
+        let mut cx = Cx {
+            t: &tables,
+            written: vec![0; tables.def.len().div_ceil(64)],
+            empty_string: tables.empty_string,
+            new_string: false,
+            redirect: Vec::new(),
+            patches: Vec::new(),
+            diagnostics: Diagnostics::default(),
+        };
+        cx.order_module_section().map(|head| (head, cx))
+    };
+    // A large module's code is checked on a second core while its debug info is written.
+    let (checked, written) = match bytes.len() >= PARALLEL_FROM {
+        true => std::thread::scope(|s| {
+            let checks = s.spawn(|| tables.check_code());
+            let written = write();
+            let checked = checks
+                .join()
+                .unwrap_or(Err(Declined("the checks of the code failed")));
+            (checked, written)
+        }),
+        false => (tables.check_code(), write()),
+    };
+    let checked = checked?;
+    let (head, mut cx) = written?;
+    if cx.new_string && checked.bound_taken {
+        return Err(Declined("no id free for an OpString"));
+    }
+    if !cx.redirect.is_empty() {
+        cx.patch_functions(&checked.local_variables)?;
+    }
     Ok(Rewritten {
         head,
-        tail_at: cx.section_end,
+        tail_at: tables.section_end,
         patches: std::mem::take(&mut cx.patches),
         diagnostics: std::mem::take(&mut cx.diagnostics),
         flavour,
     })
 }
+
+/// Modules from this size on are checked and written on two threads.
+const PARALLEL_FROM: usize = 1 << 20;
 
 /// The module's words: a view of the input's bytes where they are aligned and the host is
 /// little-endian (no copy), else a copy.
@@ -172,6 +208,8 @@ const TYPE_COMPOSITE: u32 = 10;
 const SOURCE: u32 = 35;
 const COMPILATION_UNIT: u32 = 1;
 const IMPORTED_ENTITY: u32 = 34;
+const LOCAL_VARIABLE: u32 = 26;
+const EXPRESSION: u32 = 31;
 /// Debug instructions a function body may hold (the rest are module-level entities).
 const IN_FUNCTION: [u32; 9] = [23, 24, 26, 28, 29, 101, 103, 104, 31];
 /// Opcodes of the layout's sections up to the strings and sources (an OpString goes after them).
@@ -190,6 +228,13 @@ const BEFORE_NAMES: [u16; 13] = [
     331, // OpExecutionModeId
     op::LINE,
 ];
+/// What `Cx::emit` did.
+enum Emitted {
+    Written(u32),
+    /// Nothing: the instruction waits for this id.
+    Waits(u32),
+}
+
 /// `Cx::kind` values.
 const K_UNDEFINED: u8 = 0;
 const K_CODE: u8 = 1;
@@ -203,10 +248,15 @@ const K_VARIABLE: u8 = 6;
 const K_PARAMETER: u8 = 7;
 const K_FUNCTION: u8 = 8;
 const K_DEBUG: u8 = 16;
+/// Bit of `Cx::kind`: the id is written (pass 2), or defined where nothing waits for it (in a
+/// function).
+const DONE: u8 = 0x80;
 /// `Khronos LLVM/SPIR-V Translator` in the header's generator word (high half).
 const LLVM_SPIRV_GENERATOR: u32 = 6;
 
-struct Cx<'a> {
+/// Pass 1's index of the module, read only from then on (pass 2 and the checks of the code run
+/// side by side on it).
+struct Tables<'a> {
     w: Words<'a>,
     flavour: Flavour,
     /// The debug set's import id.
@@ -214,34 +264,55 @@ struct Cx<'a> {
     generator: u32,
     /// Per id: the word offset of the instruction defining it (0: none).
     def: Vec<u32>,
-    /// Per id: what defines it (`K_*`, or `K_DEBUG` + the debug opcode): one byte, so that the
-    /// checks of every operand stay in cache.
+    /// Per id: what defines it (`K_*`, or `K_DEBUG` + the debug opcode; `DONE` if in a
+    /// function): one byte, so that the checks of every operand stay in cache.
     kind: Vec<u8>,
-    /// Per id: written (pass 3), or defined where nothing waits for it (in a function).
-    done: Vec<bool>,
     /// Where the first function starts (the end of the module-level section).
     section_end: usize,
-    /// Debug instructions in functions (word offsets).
-    in_functions: Vec<u32>,
     /// Layouts by opcode (dense).
     layouts: Vec<Option<&'static Layout>>,
     /// Per opcode, per operand: the kinds of id it may be (`kinds::allowed`).
     allowed: Vec<Vec<kinds::Mask>>,
     /// The module's OpTypeVoid (0: none).
     void: u32,
-    /// An OpString "" (0: none yet).
+    /// The module's OpString "" (0: none).
     empty_string: u32,
-    /// `empty_string` is new: its OpString goes at `strings_end`, the bound grows by one.
-    new_string: bool,
     /// Where the module's OpStrings and OpSources end (word offset).
     strings_end: usize,
+}
+
+/// What the checks of the code found (besides a refusal).
+struct Checked {
+    /// A word that may be an id equals the bound: no new id can be allocated.
+    bound_taken: bool,
+    /// DebugLocalVariables in functions (word offsets): where references to dropped typedefs
+    /// may be (NonSemantic declares local variables in the function).
+    local_variables: Vec<u32>,
+}
+
+/// Pass 2's state: the module-level section being written.
+struct Cx<'t> {
+    t: &'t Tables<'t>,
+    /// Module-level ids written (a bit per id).
+    written: Vec<u64>,
+    /// The OpString "" references use: the module's, or a new one (`new_string`) that goes at
+    /// `strings_end`, the bound growing by one.
+    empty_string: u32,
+    new_string: bool,
     /// A dropped typedef's id → its base (0: not redirected); empty until one is dropped.
     redirect: Vec<u32>,
     patches: Vec<(usize, u32)>,
     diagnostics: Diagnostics,
 }
 
-impl<'a> Cx<'a> {
+impl<'t> std::ops::Deref for Cx<'t> {
+    type Target = Tables<'t>;
+    fn deref(&self) -> &Tables<'t> {
+        self.t
+    }
+}
+
+impl<'a> Tables<'a> {
     /// Pass 1: every instruction's counts and result id, the debug import, the sections.
     fn index(w: Words<'a>, flavour: Flavour) -> Result<Self, Declined> {
         let bound = w.at(3) as usize;
@@ -270,7 +341,7 @@ impl<'a> Cx<'a> {
                 None => Vec::new(),
             })
             .collect();
-        let mut cx = Cx {
+        let mut cx = Tables {
             w,
             flavour,
             allowed,
@@ -278,22 +349,13 @@ impl<'a> Cx<'a> {
             generator: w.at(2),
             def: vec![0; bound],
             kind: vec![K_UNDEFINED; bound],
-            done: vec![false; bound],
             section_end: w.len,
-            in_functions: Vec::new(),
             layouts,
             void: 0,
             empty_string: 0,
-            new_string: false,
             strings_end: 0,
-            redirect: Vec::new(),
-            patches: Vec::new(),
-            diagnostics: Diagnostics::default(),
         };
         let results = result_positions();
-        // Ids in-function debug instructions use before their definition, with the operand
-        // (checked at the end).
-        let mut later: Vec<(u32, u32, usize)> = Vec::new();
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
@@ -323,22 +385,6 @@ impl<'a> Cx<'a> {
                 op::STRING if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
                     cx.empty_string = w.at(i + 1);
                 }
-                // In a function: checked here, while its words are in cache.
-                op::EXT_INST
-                    if count >= 5
-                        && cx.set != 0
-                        && w.at(i + 3) == cx.set
-                        && i >= cx.section_end =>
-                {
-                    cx.in_functions.push(i as u32);
-                    cx.check_in_function(i, &mut later)?;
-                }
-                op::LINE
-                    if i >= cx.section_end
-                        && (count != 4 || cx.kind_of(w.at(i + 1)) != K_STRING) =>
-                {
-                    return Err(Declined("an OpLine without an OpString file"));
-                }
                 _ => {}
             }
             let at = usize::from(results.get(usize::from(opcode)).copied().unwrap_or(0));
@@ -361,25 +407,127 @@ impl<'a> Cx<'a> {
                     op::FUNCTION => K_FUNCTION,
                     _ => K_CODE,
                 };
-                cx.done[id as usize] = i >= cx.section_end;
+                if i >= cx.section_end {
+                    cx.kind[id as usize] |= DONE;
+                }
             }
             i += count;
         }
         if cx.set == 0 {
             return Err(Declined("no debug set"));
         }
-        for &(id, opcode, k) in &later {
-            match cx.kind_of(id) {
-                K_UNDEFINED => {
-                    return Err(Declined("a debug instruction refers to an undefined id"))
+        Ok(cx)
+    }
+
+    /// The checks of everything but the module-level debug instructions (which pass 2 checks
+    /// as it writes them): the ids every code instruction uses, the result type of every debug
+    /// instruction, OpLine's files, the debug instructions in functions.
+    fn check_code(&self) -> Result<Checked, Declined> {
+        let mut checked = Checked {
+            bound_taken: false,
+            local_variables: Vec::new(),
+        };
+        let w = &self.w;
+        let bound = w.at(3);
+        let mut i = 5;
+        while i < w.len {
+            let (count, opcode) = w.head(i);
+            let debug = opcode == op::EXT_INST && count >= 5 && w.at(i + 3) == self.set;
+            if debug {
+                // Its operands are checked by the set's layout; its result type here.
+                if !(1..bound).contains(&w.at(i + 1)) {
+                    return Err(Declined("an id out of bound in the code"));
                 }
-                kind if !cx.allows(opcode, k, kind) => {
-                    return Err(Declined("an operand of a kind its consumer rejects"))
+                if i >= self.section_end {
+                    // The one in-function instruction that may name a (dropped) typedef.
+                    if w.at(i + 4) == LOCAL_VARIABLE {
+                        checked.local_variables.push(i as u32);
+                    }
+                    self.check_in_function(i)?;
                 }
-                _ => {}
+            } else {
+                self.check_code_ids(i, count, opcode, &mut checked.bound_taken)?;
+                if opcode == op::LINE
+                    && i >= self.section_end
+                    && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
+                {
+                    return Err(Declined("an OpLine without an OpString file"));
+                }
+            }
+            i += count;
+        }
+        Ok(checked)
+    }
+
+    /// The ids a code instruction uses are below the bound (as the reader checks, by the
+    /// grammar: `spirv::normal::id_words`); a word that may be an id and equals the bound keeps
+    /// the bound from being allocated.
+    fn check_code_ids(
+        &self,
+        at: usize,
+        count: usize,
+        opcode: u16,
+        bound_taken: &mut bool,
+    ) -> Result<(), Declined> {
+        let bound = self.def.len() as u32;
+        let out_of_bound = |id: u32| id == 0 || id >= bound;
+        let operands = &self.w.words[at + 1..at + count];
+        let mut walk = false;
+        match id_layout(opcode) {
+            IdLayout::Simple { uses, fixed, rest } => {
+                let fixed = usize::from(fixed).min(operands.len());
+                let mut bits = if fixed >= 32 {
+                    uses
+                } else {
+                    uses & ((1 << fixed) - 1)
+                };
+                while bits != 0 {
+                    if out_of_bound(operands[bits.trailing_zeros() as usize]) {
+                        return Err(Declined("an id out of bound in the code"));
+                    }
+                    bits &= bits - 1;
+                }
+                let tail = &operands[fixed..];
+                match rest {
+                    Rest::Ids if tail.iter().any(|&id| out_of_bound(id)) => {
+                        return Err(Declined("an id out of bound in the code"));
+                    }
+                    Rest::Ids | Rest::Literals => {}
+                    Rest::Beyond => *bound_taken |= tail.contains(&bound),
+                    // Volatile, Aligned (a literal), Nontemporal, NonPrivatePointer: no id.
+                    Rest::MemoryAccess => {
+                        walk = tail.first().is_some_and(|m| m & !0x27 != 0);
+                        // (Literals after it count as possible ids, as `id_words` has it.)
+                        *bound_taken |= tail.contains(&bound);
+                    }
+                    // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; a
+                    // decoration beyond those `id_words` knows may.
+                    Rest::Decoration => {
+                        walk = tail
+                            .first()
+                            .is_some_and(|&d| matches!(d, 27 | 46 | 47 | 5634) || d >= 5000);
+                        *bound_taken |= tail.contains(&bound);
+                    }
+                }
+            }
+            IdLayout::Complex => walk = true,
+        }
+        if walk {
+            let mut bad = false;
+            let insn = Insn {
+                offset: at,
+                words: &self.w.words[at..at + count],
+            };
+            id_words(&insn, |id, role| match role {
+                IdWord::Use => bad |= out_of_bound(id),
+                IdWord::Maybe => *bound_taken |= id == bound,
+                IdWord::Result => {}
+            });
+            if bad {
+                return Err(Declined("an id out of bound in the code"));
             }
         }
-        Ok(cx)
+        Ok(())
     }
 
     /// Whether `id` is OpTypeInt 32 0.
@@ -396,16 +544,14 @@ impl<'a> Cx<'a> {
     }
 
     fn kind_of(&self, id: u32) -> u8 {
-        self.kind.get(id as usize).copied().unwrap_or(K_UNDEFINED)
+        self.kind
+            .get(id as usize)
+            .map_or(K_UNDEFINED, |k| k & !DONE)
     }
 
-    /// A debug instruction in a function: one the set allows there, its operand counts; ids not
-    /// defined yet go to `later`.
-    fn check_in_function(
-        &self,
-        at: usize,
-        later: &mut Vec<(u32, u32, usize)>,
-    ) -> Result<(), Declined> {
+    /// A debug instruction in a function: one the set allows there, its operand counts and
+    /// kinds.
+    fn check_in_function(&self, at: usize) -> Result<(), Declined> {
         if !IN_FUNCTION.contains(&self.w.at(at + 4)) {
             return Err(Declined("a debug entity inside a function"));
         }
@@ -413,10 +559,7 @@ impl<'a> Cx<'a> {
         let mut wrong = false;
         self.ids(at, |k, _, i| {
             let id = self.w.at(i);
-            match self.kind_of(id) {
-                K_UNDEFINED => later.push((id, opcode, k)),
-                kind => wrong |= !self.allows(opcode, k, kind),
-            }
+            wrong |= !self.allows(opcode, k, self.kind_of(id));
         })?;
         match wrong {
             true => Err(Declined("an operand of a kind its consumer rejects")),
@@ -449,13 +592,6 @@ impl<'a> Cx<'a> {
                 Some(u64::from(self.w.at(at + 3)) | u64::from(self.w.at(at + 4)) << 32)
             }
             _ => None,
-        }
-    }
-
-    fn followed(&self, id: u32) -> u32 {
-        match self.redirect.get(id as usize) {
-            Some(&to) if to != 0 => to,
-            _ => id,
         }
     }
 
@@ -510,13 +646,51 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
+    /// An OpString's text, for the ledger.
+    fn name(&self, id: u32) -> String {
+        match self.def.get(id as usize) {
+            Some(&at) if at != 0 && self.w.head(at as usize).1 == op::STRING => {
+                let at = at as usize;
+                let count = self.w.head(at).0;
+                self.w.string(at + 2, at + count).unwrap_or("").to_string()
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+impl<'t> Cx<'t> {
+    /// Written, or defined in a function (where nothing waits for it).
+    fn done(&self, id: u32) -> bool {
+        let written = self.written[id as usize / 64] >> (id % 64) & 1 == 1;
+        written || self.t.kind.get(id as usize).is_some_and(|k| k & DONE != 0)
+    }
+
+    fn mark_written(&mut self, id: u32) {
+        self.written[id as usize / 64] |= 1 << (id % 64);
+    }
+
+    /// `Tables::kind_of`, knowing the OpString this pass adds.
+    fn kind_of(&self, id: u32) -> u8 {
+        match self.new_string && id == self.empty_string {
+            true => K_STRING,
+            false => self.t.kind_of(id),
+        }
+    }
+
+    fn followed(&self, id: u32) -> u32 {
+        match self.redirect.get(id as usize) {
+            Some(&to) if to != 0 => to,
+            _ => id,
+        }
+    }
+
     /// Pass 2: the module-level section, its debug instructions ordered and repaired; the header
     /// in front. Fills `patches` for in-function references to dropped typedefs.
-    fn order_module_section(&mut self) -> Result<Vec<u8>, Declined> {
+    fn order_module_section(&mut self) -> Result<Vec<u32>, Declined> {
         let end = self.section_end;
         let mut out: Vec<u32> = Vec::with_capacity(end);
         extend_words(&mut out, &self.w, 0, 5);
-        let mut done = std::mem::take(&mut self.done);
         // Instructions waiting for an id, by that id.
         let mut waiting: HashMap<u32, Vec<u32>> = HashMap::default();
         let mut waiters = 0usize;
@@ -528,28 +702,31 @@ impl<'a> Cx<'a> {
             if !debug {
                 extend_words(&mut out, &self.w, i, count);
                 if let Some(id) = any_result_id(&self.w.words[i..i + count]) {
-                    done[id as usize] = true;
-                    if let Some(w) = waiting.remove(&id) {
-                        waiters -= w.len();
-                        ready.extend(w);
+                    self.mark_written(id);
+                    if waiters != 0 {
+                        if let Some(w) = waiting.remove(&id) {
+                            waiters -= w.len();
+                            ready.extend(w);
+                        }
                     }
                 }
             } else {
                 ready.push(i as u32);
             }
             while let Some(at) = ready.pop() {
-                match self.blocker(at as usize, &done)? {
-                    Some(id) => {
+                match self.emit(at as usize, &mut out)? {
+                    Emitted::Waits(id) => {
                         waiting.entry(id).or_default().push(at);
                         waiters += 1;
                     }
-                    None => {
-                        let id = self.emit(at as usize, &mut out)?;
-                        done[id as usize] = true;
-                        if let Some(w) = waiting.remove(&id) {
-                            waiters -= w.len();
-                            // In input order: the last pushed is taken first.
-                            ready.extend(w.into_iter().rev());
+                    Emitted::Written(id) => {
+                        self.mark_written(id);
+                        if waiters != 0 {
+                            if let Some(w) = waiting.remove(&id) {
+                                waiters -= w.len();
+                                // In input order: the last pushed is taken first.
+                                ready.extend(w.into_iter().rev());
+                            }
                         }
                     }
                 }
@@ -558,9 +735,6 @@ impl<'a> Cx<'a> {
         }
         if waiters != 0 {
             return Err(Declined("a reference cycle among debug instructions"));
-        }
-        if !self.redirect.is_empty() {
-            self.patch_functions()?;
         }
         if self.new_string {
             // Everything before `strings_end` was copied as it is.
@@ -572,57 +746,49 @@ impl<'a> Cx<'a> {
             out.splice(at..at, string);
             out[3] = self.empty_string + 1;
         }
-        let mut bytes = Vec::with_capacity(4 * out.len());
-        for w in out {
-            bytes.extend_from_slice(&w.to_le_bytes());
+        if cfg!(target_endian = "big") {
+            out.iter_mut().for_each(|w| *w = w.to_le());
         }
-        Ok(bytes)
+        Ok(out)
     }
 
-    /// The first id the debug instruction at `at` must wait for: defined later in the section
-    /// and not yet written, on an operand that may not refer forward.
-    fn blocker(&self, at: usize, done: &[bool]) -> Result<Option<u32>, Declined> {
+    /// Writes the debug instruction at `at` (repaired, references redirected, every operand of
+    /// a kind its consumer takes), or nothing when it must wait for an id: defined later in the
+    /// section and not yet written, on an operand that may not refer forward.
+    fn emit(&mut self, at: usize, out: &mut Vec<u32>) -> Result<Emitted, Declined> {
+        let (count, _) = self.w.head(at);
+        let id = self.w.at(at + 2);
         let opcode = self.w.at(at + 4);
-        if IN_FUNCTION.contains(&opcode) && opcode != 31 && opcode != 26 {
+        if IN_FUNCTION.contains(&opcode) && opcode != EXPRESSION && opcode != LOCAL_VARIABLE {
             return Err(Declined(
                 "an in-function debug instruction outside functions",
             ));
         }
         let members_forward = opcode == TYPE_COMPOSITE && self.flavour != Flavour::Shader100;
-        let mut blocker = None;
-        let mut bad = false;
-        self.ids(at, |_, o, i| {
-            if blocker.is_some() || (members_forward && o.name == "Members") {
-                return;
-            }
-            let id = self.followed(self.w.at(i));
-            match self.kind_of(id) {
-                K_UNDEFINED => bad = true,
-                _ if !done[id as usize] => blocker = Some(id),
-                _ => {}
-            }
-        })?;
-        if bad {
-            return Err(Declined("a debug instruction refers to an undefined id"));
-        }
-        Ok(blocker)
-    }
-
-    /// Writes the debug instruction at `at` (repaired, references redirected); returns its id.
-    fn emit(&mut self, at: usize, out: &mut Vec<u32>) -> Result<u32, Declined> {
-        let (count, _) = self.w.head(at);
-        let id = self.w.at(at + 2);
-        let opcode = self.w.at(at + 4);
         let start = out.len();
         extend_words(out, &self.w, at, count);
         let (mut unnamed, mut void_parameter, mut absent) = (None, false, false);
-        self.ids(at, |_, o, i| {
+        let (mut waits, mut undefined, mut wrong) = (None, false, false);
+        self.ids(at, |n, o, i| {
+            if waits.is_some() {
+                return;
+            }
             let k = start + (i - at);
-            out[k] = self.followed(out[k]);
+            let target = self.followed(out[k]);
+            out[k] = target;
+            let kind = self.kind_of(target);
+            if kind == K_UNDEFINED {
+                undefined = true;
+                return;
+            }
+            let may_refer_forward = members_forward && o.name == "Members";
+            if !(self.done(target) || may_refer_forward) {
+                waits = Some(target);
+                return;
+            }
             // llvm-spirv-14 reads its own forms of `SPIRV.debug` as they are.
-            if self.flavour == Flavour::SpirvDebug
-                || self.debug_opcode(out[k]) != Some(DEBUG_INFO_NONE)
-            {
+            if self.flavour == Flavour::SpirvDebug || kind != K_DEBUG + DEBUG_INFO_NONE as u8 {
+                wrong |= !self.allows(opcode, n, kind);
                 return;
             }
             match o.name {
@@ -635,11 +801,21 @@ impl<'a> Cx<'a> {
                 // llvm-spirv's void: the reader takes DebugInfoNone and OpTypeVoid alike.
                 "Return Type" if self.void != 0 => out[k] = self.void,
                 "Return Type" | "Parameter Types" => void_parameter = true,
-                _ => {}
+                _ => wrong |= !self.allows(opcode, n, kind),
             }
         })?;
+        if undefined {
+            return Err(Declined("a debug instruction refers to an undefined id"));
+        }
+        if let Some(waits) = waits {
+            out.truncate(start);
+            return Ok(Emitted::Waits(waits));
+        }
+        if wrong {
+            return Err(Declined("an operand of a kind its consumer rejects"));
+        }
         if let Some(k) = unnamed {
-            out[k] = self.empty_string();
+            out[k] = self.empty_string()?;
         }
         if void_parameter {
             return Err(Declined("a function type with a DebugInfoNone parameter"));
@@ -723,16 +899,7 @@ impl<'a> Cx<'a> {
             }
             _ => {}
         }
-        if out.len() > start {
-            let mut wrong = false;
-            self.ids_in(&out[start..], |k, _, i| {
-                wrong |= !self.allows(opcode, k, self.kind_of(out[start + i]));
-            })?;
-            if wrong {
-                return Err(Declined("an operand of a kind its consumer rejects"));
-            }
-        }
-        Ok(id)
+        Ok(Emitted::Written(id))
     }
 
     /// How many of an array's Component Counts to keep: llvm-spirv's lower bounds (the second
@@ -776,31 +943,22 @@ impl<'a> Cx<'a> {
     }
 
     /// The id of an OpString "": the module's own, else one added (`new_string`).
-    fn empty_string(&mut self) -> u32 {
+    /// (Whether the bound is free is known once the code is checked: `rewrite` sees to it.)
+    fn empty_string(&mut self) -> Result<u32, Declined> {
         if self.empty_string == 0 {
+            if self.def.len() >= u32::MAX as usize {
+                return Err(Declined("no id free for an OpString"));
+            }
             self.empty_string = self.def.len() as u32;
             self.new_string = true;
-            self.kind.push(K_STRING);
         }
-        self.empty_string
-    }
-
-    /// An OpString's text, for the ledger.
-    fn name(&self, id: u32) -> String {
-        match self.def.get(id as usize) {
-            Some(&at) if at != 0 && self.w.head(at as usize).1 == op::STRING => {
-                let at = at as usize;
-                let count = self.w.head(at).0;
-                self.w.string(at + 2, at + count).unwrap_or("").to_string()
-            }
-            _ => String::new(),
-        }
+        Ok(self.empty_string)
     }
 
     /// In-function references to dropped typedefs, redirected to their bases.
-    fn patch_functions(&mut self) -> Result<(), Declined> {
+    fn patch_functions(&mut self, local_variables: &[u32]) -> Result<(), Declined> {
         let mut patches = Vec::new();
-        for &at in &self.in_functions {
+        for &at in local_variables {
             self.ids(at as usize, |_, _, i| {
                 let id = self.w.at(i);
                 let to = self.followed(id);
