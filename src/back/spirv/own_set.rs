@@ -1065,6 +1065,9 @@ mod kinds {
             (_, "Macro") => debug(&[32]),
             (_, "Target") => debug(&[10, 20]),
             (_, "Parameters" | "Template Parameters") => debug(&[15, 16, 17]),
+            ("DebugTypeMatrix", "Vector Type") => debug(&[6]),
+            // A boolean constant.
+            ("DebugTypeMatrix", "Column Major") => of(&[K_CONSTANT, K_CONSTANT_U32]),
             ("DebugEntryPoint", "Entry Point") => debug(&[20]),
             ("DebugEntryPoint", "Compilation Unit") => debug(&[1]),
             ("DebugEntryPoint", _) => STRING,

@@ -1,0 +1,105 @@
+//! The in-place rewrite into a module's own set on its words (`back::spirv::own_set`), through
+//! the CLI: which path a conversion took and why (`--report`'s `in_place`), `--through-ir`,
+//! `--strict` on its ledger, and damaged input it must leave to the IR path's errors. (Every
+//! peer-corpus module it takes is judged in tests/spirv_conformance.rs.)
+
+mod common;
+
+use std::path::Path;
+
+use common::{convert_report, corpus};
+
+fn in_place(report: &serde_json::Value) -> String {
+    report["in_place"].as_str().unwrap_or_default().to_string()
+}
+
+/// Into its own set a module is rewritten on its words, and reads back as the same IR; into
+/// another set, or with --through-ir, it goes through the IR, and the report says why.
+#[test]
+fn the_report_says_which_path_a_rewrite_took() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus().join("kernel.ocl100.spv");
+    let out = dir.path().join("out.spv");
+    let own = convert_report(&input, &out, &["--flavour", "opencl100"]);
+    assert_eq!(in_place(&own), "own set, on its words");
+    let d = common::dwarv(&["diff", input.to_str().unwrap(), out.to_str().unwrap()]);
+    let ledgered = own["diagnostics"]["losses"].as_array().unwrap().len();
+    // Only the ledgered typedefs differ (tests/spirv_conformance.rs applies the ledger).
+    assert_eq!(d.status.success(), ledgered == 0, "{own}");
+
+    let other = convert_report(&input, &out, &["--flavour", "shader100"]);
+    assert_eq!(
+        in_place(&other),
+        "through the IR: another set than the module's"
+    );
+    let forced = convert_report(&input, &out, &["--flavour", "opencl100", "--through-ir"]);
+    assert_eq!(in_place(&forced), "through the IR: --through-ir");
+    // Both paths give the same IR.
+    let words = dir.path().join("words.spv");
+    convert_report(&input, &words, &["--flavour", "opencl100"]);
+    let d = common::dwarv(&["diff", words.to_str().unwrap(), out.to_str().unwrap()]);
+    assert!(d.status.success(), "{}", String::from_utf8_lossy(&d.stdout));
+}
+
+/// A NonSemantic module already valid for its set comes back byte for byte.
+#[test]
+fn a_valid_module_into_its_own_set_is_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["particles.spv", "shade.spv"] {
+        let input = corpus().join(name);
+        let out = dir.path().join(name);
+        let r = convert_report(&input, &out, &[]);
+        assert_eq!(in_place(&r), "own set, on its words", "{name}");
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            std::fs::read(&out).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+/// `--strict` refuses what the words path ledgers (exit 3), and writes nothing.
+#[test]
+fn strict_refuses_a_ledgered_repair() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus().join("kernel.ocl100.spv");
+    let out = dir.path().join("out.spv");
+    let o = common::dwarv(&[
+        "convert",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--strict",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("DebugTypedef"));
+    assert!(!out.exists());
+}
+
+/// Fuzz finding: an OpFunctionCall with an id beyond the bound. The words path checks the code's
+/// ids as the reader does, so the module gets the reader's error (exit 2, no output).
+#[test]
+fn damaged_code_gets_the_readers_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/fuzz_own_set_code_id.spv");
+    let out = dir.path().join("out.spv");
+    let o = common::dwarv(&[
+        "convert",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("word 4709: id %771752279 is outside the module's id bound 572"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.exists());
+}
