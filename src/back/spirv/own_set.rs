@@ -1037,6 +1037,8 @@ mod kinds {
             ("DebugSource", "Text") if f == Flavour::SpirvDebug => union(STRING, NONE),
             (_, "Name" | "Linkage Name" | "File" | "Text" | "Template Name") => STRING,
             ("DebugMacroDef", "Value") => STRING,
+            // DebugInfo 0.99 names a source by its OpString; the later sets have DebugSource.
+            (_, "Source") if f == Flavour::DebugInfo => STRING,
             (_, "Source") => debug(&[35]),
             ("DebugTypeMember" | "DebugTypeInheritance" | "DebugTypePtrToMember", "Parent") => {
                 debug(&[10])
