@@ -81,27 +81,38 @@ fn strict_refuses_a_ledgered_repair() {
     assert!(!out.exists());
 }
 
-/// Fuzz finding: an OpFunctionCall with an id beyond the bound. The words path checks the code's
-/// ids as the reader does, so the module gets the reader's error (exit 2, no output).
+/// Fuzz findings, each a module the words path took but the reader refuses: an OpFunctionCall
+/// with an id beyond the bound (the code's ids are now checked as the reader does); an array
+/// count that is an instruction of the code (operands the words path had let be anything now
+/// follow the reader's rules). Each gets the reader's error (exit 2, no output).
 #[test]
-fn damaged_code_gets_the_readers_error() {
+fn damaged_input_gets_the_readers_error() {
     let dir = tempfile::tempdir().unwrap();
-    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/fuzz_own_set_code_id.spv");
-    let out = dir.path().join("out.spv");
-    let o = common::dwarv(&[
-        "convert",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr)
-            .contains("word 4709: id %771752279 is outside the module's id bound 572"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(!out.exists());
+    for (file, error) in [
+        (
+            "fuzz_own_set_code_id.spv",
+            "word 4709: id %771752279 is outside the module's id bound 572",
+        ),
+        (
+            "fuzz_own_set_array_count.spv",
+            "DebugTypeArray operand `Component Counts` must be a constant, variable or expression",
+        ),
+    ] {
+        let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/spirv")
+            .join(file);
+        let out = dir.path().join("out.spv");
+        let o = common::dwarv(&[
+            "convert",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{file}: {stderr}");
+        assert!(stderr.contains(error), "{file}: {stderr}");
+        assert!(!out.exists(), "{file}");
+    }
 }
 
 /// What the IR path writes is valid for its set: rewritten in place into that set, every corpus

@@ -241,7 +241,8 @@ const K_CODE: u8 = 1;
 const K_STRING: u8 = 2;
 /// An OpConstant of a 32-bit unsigned integer type (what NonSemantic numbers must be).
 const K_CONSTANT_U32: u8 = 3;
-/// Any other OpConstant*.
+/// Any other integer or boolean constant (OpConstant of an integer or boolean type,
+/// OpConstantTrue/False/Null): what the reader takes for a number.
 const K_CONSTANT: u8 = 4;
 const K_VOID: u8 = 5;
 const K_VARIABLE: u8 = 6;
@@ -251,6 +252,9 @@ const K_DEBUG: u8 = 16;
 /// Bit of `Cx::kind`: the id is written (pass 2), or defined where nothing waits for it (in a
 /// function).
 const DONE: u8 = 0x80;
+/// The operand index `Tables::ids` gives the name of an enumerator pair (the value has the
+/// pair's own index).
+const PAIR_NAME: usize = usize::MAX;
 /// `Khronos LLVM/SPIR-V Translator` in the header's generator word (high half).
 const LLVM_SPIRV_GENERATOR: u32 = 6;
 
@@ -399,8 +403,12 @@ impl<'a> Tables<'a> {
                     op::EXT_INST if count >= 5 && w.at(i + 3) == cx.set => {
                         K_DEBUG.saturating_add(w.at(i + 4).min(255) as u8)
                     }
-                    op::CONSTANT if count == 4 && cx.is_u32_type(w.at(i + 1)) => K_CONSTANT_U32,
-                    op::CONSTANT_TRUE..=op::CONSTANT_NULL => K_CONSTANT,
+                    op::CONSTANT => match cx.int_type(w.at(i + 1)) {
+                        Some((32, 0)) if count == 4 => K_CONSTANT_U32,
+                        Some(_) => K_CONSTANT,
+                        None => K_CODE,
+                    },
+                    op::CONSTANT_TRUE | op::CONSTANT_FALSE | op::CONSTANT_NULL => K_CONSTANT,
                     op::TYPE_VOID => K_VOID,
                     op::VARIABLE => K_VARIABLE,
                     op::FUNCTION_PARAMETER => K_PARAMETER,
@@ -530,16 +538,13 @@ impl<'a> Tables<'a> {
         Ok(())
     }
 
-    /// Whether `id` is OpTypeInt 32 0.
-    fn is_u32_type(&self, id: u32) -> bool {
-        match self.def.get(id as usize) {
-            Some(&at) if at != 0 => {
-                let at = at as usize;
-                self.w.head(at) == (4, op::TYPE_INT)
-                    && self.w.at(at + 2) == 32
-                    && self.w.at(at + 3) == 0
-            }
-            _ => false,
+    /// (width, signedness) of an OpTypeInt, (1, 0) of an OpTypeBool; `None` for other ids.
+    fn int_type(&self, id: u32) -> Option<(u32, u32)> {
+        let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
+        match self.w.head(at) {
+            (4, op::TYPE_INT) => Some((self.w.at(at + 2), self.w.at(at + 3))),
+            (2, op::TYPE_BOOL) => Some((1, 0)),
+            _ => None,
         }
     }
 
@@ -570,6 +575,9 @@ impl<'a> Tables<'a> {
     /// Whether operand `k` of debug instruction `opcode` may be an id of `kind`
     /// (`kinds::allowed`, the consumers' rules).
     fn allows(&self, opcode: u32, k: usize, kind: u8) -> bool {
+        if k == PAIR_NAME {
+            return kind == K_STRING;
+        }
         match self.allowed.get(opcode as usize).and_then(|ops| ops.get(k)) {
             Some(mask) => mask[usize::from(kind >> 6)] >> (kind & 63) & 1 == 1,
             None => true,
@@ -634,7 +642,7 @@ impl<'a> Tables<'a> {
                         if !literal_numbers {
                             f(k, o, i);
                         }
-                        f(k, o, i + 1);
+                        f(PAIR_NAME, o, i + 1);
                     }
                 }
                 i += width;
@@ -1015,6 +1023,21 @@ mod kinds {
     /// Debug types: basic, pointer, qualifier, array, vector, typedef, function, enum,
     /// composite, pointer to member, template and its parameters, matrix.
     const TYPE: Mask = debug(&[2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16, 17, 108]);
+    /// Ids of the code (what the reader takes for a variable or value): no string, no void.
+    const CODE: Mask = of(&[
+        K_CODE,
+        K_CONSTANT,
+        K_CONSTANT_U32,
+        K_VARIABLE,
+        K_PARAMETER,
+        K_FUNCTION,
+    ]);
+    /// Debug instructions that are IR entities: all but DebugInfoNone, the in-function ones,
+    /// DebugOperation, DebugSourceContinued, DebugBuildIdentifier and DebugStoragePath.
+    const ENTITY: Mask = debug(&[
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 25, 26, 27,
+        31, 32, 33, 34, 35, 36, 107, 108,
+    ]);
     /// Lexical scopes: unit, function, lexical block, composite (and in `SPIRV.debug`,
     /// llvm-spirv's DebugModuleINTEL). Not a DebugLexicalBlockDiscriminator: spirv-val rejects it.
     const SCOPE: Mask = debug(&[1, 20, 21, 10]);
@@ -1052,7 +1075,8 @@ mod kinds {
             ("DebugFunctionDefinition", "Function") => debug(&[20]),
             ("DebugFunctionDefinition", "Definition") => of(&[K_FUNCTION]),
             ("DebugGlobalVariable", "Static Member Declaration") => debug(&[11]),
-            ("DebugGlobalVariable", "Variable") => ANY,
+            ("DebugGlobalVariable", "Variable") => union(union(CODE, NONE), debug(&[31])),
+            ("DebugValue", "Value") => union(CODE, NONE),
             ("DebugDeclare", "Variable") => of(&[K_VARIABLE, K_PARAMETER]),
             ("DebugInlinedVariable", "Variable") | (_, "Local Variable") => debug(&[26]),
             (_, "Type" | "Base Type" | "Underlying Type" | "Member Type" | "Actual Type") => TYPE,
@@ -1074,8 +1098,15 @@ mod kinds {
             ("DebugEntryPoint", "Compilation Unit") => debug(&[1]),
             ("DebugEntryPoint", _) => STRING,
             ("DebugBuildIdentifier", "Identifier") | ("DebugStoragePath", "Path") => STRING,
-            // Values, entities, counts, indexes: checked where they matter (arrays) or free.
-            (_, "Value" | "Entity" | "Component Counts" | "Indexes" | "Value, Name") => ANY,
+            // What the reader takes for them (front/spirv/resolve.rs).
+            (_, "Component Counts") => union(
+                union(of(&[K_CONSTANT_U32, K_CONSTANT]), NONE),
+                union(TYPE, debug(&[18, 26, 31])),
+            ),
+            (_, "Value") => union(union(CODE, of(&[K_STRING, K_VOID])), union(ENTITY, NONE)),
+            (_, "Entity") => union(ENTITY, union(NONE, of(&[K_VOID]))),
+            (_, "Indexes") => of(&[K_CONSTANT_U32]),
+            (_, "Value, Name") => of(&[K_CONSTANT_U32, K_CONSTANT]),
             // What is left are numbers: literals outside NonSemantic, never ids.
             _ if f == Flavour::Shader100 => of(&[K_CONSTANT_U32]),
             _ => ANY,
