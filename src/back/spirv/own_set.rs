@@ -1,29 +1,20 @@
 //! The in-place rewrite of a module's debug info into the set it already carries, done on the
-//! words without the IR. What such a module needs to pass spirv-val is an order in which nothing
-//! refers forward and a few repairs of llvm-spirv-14's forms; re-encoding every entity through
-//! the IR costs some 30× more (bench/README.md). Everything else keeps its words, its ids and its
-//! place, so the code positions (the normal form) do not move and the module reads back as the
-//! same IR, but for the ledgered repairs.
+//! words without the IR. What such a module needs to pass its consumer is an order in which
+//! nothing refers forward and a few repairs of llvm-spirv-14's forms; re-encoding every entity
+//! through the IR costs some 15× more (bench/README.md). Everything else keeps its words, its
+//! ids and its place, so the code positions (the normal form) do not move and the module reads
+//! back as the same IR, but for the ledgered repairs; a module already valid comes back byte for
+//! byte.
 //!
 //! [`rewrite`] takes a module only when it can vouch for the result, and declines otherwise (with
 //! the reason): the caller then re-encodes through the IR, whose reader also gives damaged input
-//! its error. It
-//! - orders the module-level debug instructions so that none refers forward but where the set
-//!   allows it (a composite's Members outside NonSemantic: the composite goes first, its members
-//!   name it as Parent), keeping the input's order otherwise;
-//! - drops a DebugTypedef of a non-basic type and points its references at the base, as the IR
-//!   writer does (spirv-val takes only a DebugTypeBasic base; not in `SPIRV.debug`, whose judge
-//!   llvm-spirv-14 takes any) — ledgered, like there;
-//! - drops the lower bounds llvm-spirv appends to DebugTypeArray's counts in OpenCL.100 (read so
-//!   by the reader, `front::spirv::types::array`); one that is not DebugInfoNone is ledgered.
-//!
-//! It declines: a big-endian module or one whose bound is beyond its length (dense id tables);
-//! damage of any kind (word counts, ids out of bound, defined twice or nowhere, operand counts,
-//! unknown opcodes of the set); more than one debug set, or another set than the one asked for;
-//! a reference cycle (NonSemantic needs forward declarations for one, written through the IR);
-//! an array count that is not a positive constant, a vector of more than 4 components or of a
-//! non-basic component, llvm-spirv's 0xFFFFFFFF storage class, a DebugSource whose texts are not
-//! OpStrings, a debug type or in-function instruction other than the usual ones in a function.
+//! its error. Pass 1 (`Tables::index`) indexes every id; then, side by side for a large module,
+//! pass 2 (`Cx::order_module_section`) writes the module-level section — debug instructions
+//! ordered so that none refers forward but where the set allows it (a composite's Members outside
+//! NonSemantic), repaired as the IR writer repairs them, every operand checked against its
+//! consumer's rules (`kinds`) — while `Tables::check_code` checks the rest as the reader would.
+//! The repairs and the reasons to decline are listed in docs/spirv-mapping.md ("In place into
+//! the module's own set").
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -604,25 +595,17 @@ impl<'a> Tables<'a> {
     }
 
     /// Calls `f(operand index, operand, word offset)` for every id word of the debug
-    /// instruction at `at`; declines when its operand count does not fit its layout.
+    /// instruction at `at` (an enumerator pair's name with index `PAIR_NAME`); declines when its
+    /// operand count does not fit its layout.
     fn ids(&self, at: usize, mut f: impl FnMut(usize, &Operand, usize)) -> Result<(), Declined> {
         let (count, _) = self.w.head(at);
-        self.ids_in(&self.w.words[at..at + count], |k, o, i| f(k, o, at + i))
-    }
-
-    /// The same over an instruction's words (`i`: the offset in them).
-    fn ids_in(
-        &self,
-        words: &[u32],
-        mut f: impl FnMut(usize, &Operand, usize),
-    ) -> Result<(), Declined> {
         let layout = self
             .layouts
-            .get(words[4] as usize)
+            .get(self.w.at(at + 4) as usize)
             .copied()
             .flatten()
             .ok_or(Declined("a debug opcode the set does not define"))?;
-        let (mut i, end) = (5, words.len());
+        let (mut i, end) = (at + 5, at + count);
         let literal_numbers = self.flavour.literal_numbers();
         for (k, o) in layout.operands.iter().enumerate() {
             let width = if o.w == W::Pair { 2 } else { 1 };
@@ -670,7 +653,10 @@ impl<'a> Tables<'a> {
 impl<'t> Cx<'t> {
     /// Written, or defined in a function (where nothing waits for it).
     fn done(&self, id: u32) -> bool {
-        let written = self.written[id as usize / 64] >> (id % 64) & 1 == 1;
+        let written = self
+            .written
+            .get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 == 1);
         written || self.t.kind.get(id as usize).is_some_and(|k| k & DONE != 0)
     }
 
@@ -784,7 +770,8 @@ impl<'t> Cx<'t> {
             let k = start + (i - at);
             let target = self.followed(out[k]);
             out[k] = target;
-            let kind = self.kind_of(target);
+            // (The input's words: an id at the bound is none, even once a string takes it.)
+            let kind = self.t.kind_of(target);
             if kind == K_UNDEFINED {
                 undefined = true;
                 return;
