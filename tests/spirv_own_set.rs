@@ -84,7 +84,8 @@ fn strict_refuses_a_ledgered_repair() {
 /// Fuzz findings, each a module the words path took but the reader refuses: an OpFunctionCall
 /// with an id beyond the bound (the code's ids are now checked as the reader does); an array
 /// count that is an instruction of the code (operands the words path had let be anything now
-/// follow the reader's rules). Each gets the reader's error (exit 2, no output).
+/// follow the reader's rules); an OpString without its NUL (the operands the reader decodes are
+/// now checked too). Each gets the reader's error (exit 2, no output).
 #[test]
 fn damaged_input_gets_the_readers_error() {
     let dir = tempfile::tempdir().unwrap();
@@ -96,6 +97,10 @@ fn damaged_input_gets_the_readers_error() {
         (
             "fuzz_own_set_array_count.spv",
             "DebugTypeArray operand `Component Counts` must be a constant, variable or expression",
+        ),
+        (
+            "fuzz_own_set_string.spv",
+            "word 130: a literal string runs past the end of its instruction (no NUL)",
         ),
     ] {
         let input = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -181,6 +181,10 @@ impl<'a> Words<'a> {
         let w = self.at(i);
         ((w >> 16) as usize, w as u16)
     }
+    /// Whether words `from..to` hold a NUL byte.
+    fn terminated(&self, from: usize, to: usize) -> bool {
+        from < to && self.bytes[4 * from..4 * to].contains(&0)
+    }
     /// The NUL-terminated string in words `from..to`, if it is UTF-8 and terminated.
     fn string(&self, from: usize, to: usize) -> Option<&'a str> {
         let raw = &self.bytes[4 * from..4 * to];
@@ -351,6 +355,7 @@ impl<'a> Tables<'a> {
             strings_end: 0,
         };
         let results = result_positions();
+        let mut seen_ext_inst = false;
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
@@ -359,6 +364,25 @@ impl<'a> Tables<'a> {
             }
             if cx.strings_end == 0 && !BEFORE_NAMES.contains(&opcode) {
                 cx.strings_end = i;
+            }
+            // The reader decodes these instructions' operands: too few of them, or a string that
+            // runs past its instruction, is damage.
+            let least = match opcode {
+                op::EXT_INST_IMPORT | op::STRING => 3,
+                op::CONSTANT | op::CONSTANT_TRUE | op::CONSTANT_FALSE | op::CONSTANT_NULL => 3,
+                op::TYPE_INT | op::EXT_INST => 4,
+                op::TYPE_VOID | op::TYPE_BOOL | op::SOURCE => 2,
+                _ => 1,
+            };
+            if count < least {
+                return Err(Declined("an instruction without the operands it needs"));
+            }
+            if matches!(opcode, op::STRING | op::EXT_INST_IMPORT) && !w.terminated(i + 2, i + count)
+            {
+                return Err(Declined("a string without its NUL"));
+            }
+            if opcode == op::EXT_INST && cx.set != 0 && w.at(i + 3) == cx.set && count < 5 {
+                return Err(Declined("a debug instruction without its opcode"));
             }
             match opcode {
                 op::EXT_INST_IMPORT if count >= 3 => {
@@ -369,12 +393,17 @@ impl<'a> Tables<'a> {
                         if cx.set != 0 {
                             return Err(Declined("more than one debug set"));
                         }
+                        // (The reader would take the set's instructions before it too.)
+                        if seen_ext_inst {
+                            return Err(Declined("an OpExtInst before the debug import"));
+                        }
                         if f != flavour {
                             return Err(Declined("another debug set than the one asked for"));
                         }
                         cx.set = w.at(i + 1);
                     }
                 }
+                op::EXT_INST => seen_ext_inst = true,
                 op::FUNCTION if cx.section_end == w.len => cx.section_end = i,
                 op::TYPE_VOID if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
                 op::STRING if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
@@ -396,6 +425,9 @@ impl<'a> Tables<'a> {
                     }
                     op::CONSTANT => match cx.int_type(w.at(i + 1)) {
                         Some((32, 0)) if count == 4 => K_CONSTANT_U32,
+                        Some((width, _)) if count < 4 || (width > 32 && count < 5) => {
+                            return Err(Declined("an integer constant without its value"))
+                        }
                         Some(_) => K_CONSTANT,
                         None => K_CODE,
                     },
