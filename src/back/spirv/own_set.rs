@@ -452,7 +452,7 @@ impl<'a> Tables<'a> {
 
     /// The checks of everything but the module-level debug instructions (which pass 2 checks
     /// as it writes them): the ids every code instruction uses, the result type of every debug
-    /// instruction, OpLine's files, the debug instructions in functions.
+    /// instruction, every OpLine's file, the debug instructions in functions.
     fn check_code(&self) -> Result<Checked, Declined> {
         let mut checked = Checked {
             bound_taken: false,
@@ -478,10 +478,7 @@ impl<'a> Tables<'a> {
                 }
             } else {
                 self.check_code_ids(i, count, opcode, &mut checked.bound_taken)?;
-                if opcode == op::LINE
-                    && i >= self.section_end
-                    && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
-                {
+                if opcode == op::LINE && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING) {
                     return Err(Declined("an OpLine without an OpString file"));
                 }
             }
