@@ -1083,6 +1083,8 @@ mod kinds {
                 debug(&[10])
             }
             ("DebugTypeInheritance", "Child") => debug(&[10]),
+            // The reader takes only a function or block there.
+            ("DebugInlinedAt", "Scope") => debug(&[20, 21]),
             (_, "Parent" | "Scope") if f == Flavour::SpirvDebug => union(SCOPE, debug(&[36])),
             (_, "Parent" | "Scope") => SCOPE,
             ("DebugFunction" | "DebugFunctionDeclaration", "Type") => debug(&[8]),
