@@ -183,11 +183,13 @@ impl<'a> Words<'a> {
     }
     /// Whether words `from..to` hold a NUL byte.
     fn terminated(&self, from: usize, to: usize) -> bool {
-        from < to && self.bytes[4 * from..4 * to].contains(&0)
+        self.bytes
+            .get(4 * from..4 * to)
+            .is_some_and(|raw| raw.contains(&0))
     }
     /// The NUL-terminated string in words `from..to`, if it is UTF-8 and terminated.
     fn string(&self, from: usize, to: usize) -> Option<&'a str> {
-        let raw = &self.bytes[4 * from..4 * to];
+        let raw = self.bytes.get(4 * from..4 * to)?;
         let end = raw.iter().position(|&b| b == 0)?;
         std::str::from_utf8(&raw[..end]).ok()
     }
