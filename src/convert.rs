@@ -222,10 +222,12 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         // Into the set it carries: ordered and repaired on its own words, when that is safe.
         use crate::back::spirv::own_set;
         let own = own_set::own_flavour(&inp.bytes);
-        let words = match opts.flavour.or(own) {
-            Some(flavour) if Some(flavour) == own => own_set::rewrite(&inp.bytes, flavour),
-            Some(_) => Err(own_set::Declined("another set than the module's")),
+        let words = match own {
             None => Err(own_set::Declined("no debug set, or more than one")),
+            Some(own) if opts.flavour.is_some_and(|f| f != own) => {
+                Err(own_set::Declined("another set than the module's"))
+            }
+            Some(own) => own_set::rewrite(&inp.bytes, own),
         };
         report.in_place = Some(match &words {
             Ok(_) => "own set, on its words".into(),

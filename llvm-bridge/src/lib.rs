@@ -96,12 +96,9 @@ fn run_shim<R>(
 /// Loads a module in this process. LLVM may abort the process on corrupt bitcode: use [`load`]
 /// for untrusted input.
 pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
-    let shim = shim::get().map_err(Error::System)?;
-    let buf = run_shim(shim, bytes, name, false, |ok, buf| match ok {
-        true => Ok(buf.to_vec()),
-        false => Err(String::from_utf8_lossy(buf).into_owned()),
-    })
-    .map_err(Error::Rejected)?;
+    // A shim that cannot be loaded is the system's failure, not the input's.
+    shim::get().map_err(Error::System)?;
+    let buf = load_raw(bytes, name).map_err(Error::Rejected)?;
     decode(&buf).map_err(Error::Wire)
 }
 
