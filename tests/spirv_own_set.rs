@@ -86,7 +86,8 @@ fn strict_refuses_a_ledgered_repair() {
 /// count that is an instruction of the code (operands the words path had let be anything now
 /// follow the reader's rules); an OpString without its NUL (the operands the reader decodes are
 /// now checked too); an OpLine before the functions naming no OpString (every OpLine is); an
-/// OpExtInstImport of one word (the words path panicked looking for its name). Each gets the reader's error (exit 2, no output).
+/// OpExtInstImport of one word (the words path panicked looking for its name); a DebugOperation
+/// with more operands than its operation takes. Each gets the reader's error (exit 2, no output).
 #[test]
 fn damaged_input_gets_the_readers_error() {
     let dir = tempfile::tempdir().unwrap();
@@ -106,6 +107,10 @@ fn damaged_input_gets_the_readers_error() {
         (
             "fuzz_own_set_short_import.spv",
             "word 18: instruction (opcode 0) with word count 0",
+        ),
+        (
+            "fuzz_own_set_operation.spv",
+            "operation `xor` takes 0 operand(s) of kinds [], has [Int(0)]",
         ),
         (
             "fuzz_own_set_string.spv",

@@ -19,8 +19,9 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::{Diagnostics, LossKind};
+use crate::spec::dwarf::{row, ArgKind, OPS};
 use crate::spec::spirv::{
-    Flavour, Layout, Operand, LAST_SOURCE_LANGUAGE, LLVM_SPIRV14_LAYOUTS, Q, W,
+    from_set, Flavour, Layout, Operand, LAST_SOURCE_LANGUAGE, LLVM_SPIRV14_LAYOUTS, Q, W,
 };
 use crate::spirv::binary::{any_result_id, op, result_positions, Insn, MAGIC};
 use crate::spirv::normal::{id_layout, id_words, IdLayout, IdWord, Rest};
@@ -205,6 +206,7 @@ const TYPE_COMPOSITE: u32 = 10;
 const SOURCE: u32 = 35;
 const COMPILATION_UNIT: u32 = 1;
 const IMPORTED_ENTITY: u32 = 34;
+const OPERATION: u32 = 30;
 const LOCAL_VARIABLE: u32 = 26;
 const EXPRESSION: u32 = 31;
 /// Debug instructions a function body may hold (the rest are module-level entities).
@@ -903,6 +905,28 @@ impl<'t> Cx<'t> {
                     .any(|&x| self.kind_of(x) != K_STRING && !none_ok(self, x))
                 {
                     return Err(Declined("a DebugSource text that is not an OpString"));
+                }
+            }
+            // The reader maps the operation to DWARF's (one it cannot map is a loss in its
+            // report) and holds it to the operands DWARF gives it.
+            OPERATION => {
+                let code = match self.flavour.literal_numbers() {
+                    true => Some(words[5]),
+                    false => self.constant(words[5]).map(|v| v as u32),
+                };
+                let Some(code) = code.and_then(|n| from_set(self.flavour.operations(), n)) else {
+                    return Err(Declined("a DebugOperation with no DWARF meaning in dwarv"));
+                };
+                let numbers = |kinds: &[ArgKind]| {
+                    kinds.len() == words.len() - 6
+                        && kinds
+                            .iter()
+                            .all(|k| matches!(k, ArgKind::U | ArgKind::S | ArgKind::Addr))
+                };
+                if row(OPS, code).is_some_and(|(_, _, kinds)| !numbers(kinds)) {
+                    return Err(Declined(
+                        "a DebugOperation with other operands than it takes",
+                    ));
                 }
             }
             // llvm-spirv-14 fails to read back the imported entities it wrote; the IR path
