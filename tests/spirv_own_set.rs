@@ -87,7 +87,7 @@ fn strict_refuses_a_ledgered_repair() {
 /// follow the reader's rules); an OpString without its NUL (the operands the reader decodes are
 /// now checked too); an OpLine before the functions naming no OpString (every OpLine is); an
 /// OpExtInstImport of one word (the words path panicked looking for its name); a DebugOperation
-/// with more operands than its operation takes. Each gets the reader's error (exit 2, no output).
+/// with more operands than its operation takes; a DebugScope whose scope is a composite. Each gets the reader's error (exit 2, no output).
 #[test]
 fn damaged_input_gets_the_readers_error() {
     let dir = tempfile::tempdir().unwrap();
@@ -111,6 +111,10 @@ fn damaged_input_gets_the_readers_error() {
         (
             "fuzz_own_set_operation.spv",
             "operation `xor` takes 0 operand(s) of kinds [], has [Int(0)]",
+        ),
+        (
+            "fuzz_own_set_scope_type.spv",
+            "`scope` refers to t17 (type), but must be a unit or scope",
         ),
         (
             "fuzz_own_set_string.spv",

@@ -1109,8 +1109,10 @@ mod kinds {
                 debug(&[10])
             }
             ("DebugTypeInheritance", "Child") => debug(&[10]),
-            // The reader takes only a function or block there.
+            // The reader takes only a function or block there; a scope run's scope is a unit
+            // or scope by the IR's rules (no composite).
             ("DebugInlinedAt", "Scope") => debug(&[20, 21]),
+            ("DebugScope", "Scope") => debug(&[1, 20, 21]),
             (_, "Parent" | "Scope") if f == Flavour::SpirvDebug => union(SCOPE, debug(&[36])),
             (_, "Parent" | "Scope") => SCOPE,
             ("DebugFunction" | "DebugFunctionDeclaration", "Type") => debug(&[8]),
