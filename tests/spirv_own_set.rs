@@ -13,6 +13,29 @@ fn in_place(report: &serde_json::Value) -> String {
     report["in_place"].as_str().unwrap_or_default().to_string()
 }
 
+/// `dwarv convert INPUT -o OUT EXTRA…`, whatever its exit.
+fn convert(input: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "convert",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    common::dwarv(&args)
+}
+
+/// `input` rewritten in place into its own set goes the words path and comes back byte for byte.
+fn assert_unchanged_on_words(input: &Path, out: &Path, what: &str) {
+    let r = convert_report(input, out, &[]);
+    assert_eq!(in_place(&r), "own set, on its words", "{what}");
+    assert_eq!(
+        std::fs::read(input).unwrap(),
+        std::fs::read(out).unwrap(),
+        "{what}"
+    );
+}
+
 /// Into its own set a module is rewritten on its words, and reads back as the same IR; into
 /// another set, or with --through-ir, it goes through the IR, and the report says why.
 #[test]
@@ -46,15 +69,7 @@ fn the_report_says_which_path_a_rewrite_took() {
 fn a_valid_module_into_its_own_set_is_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["particles.spv", "shade.spv"] {
-        let input = corpus().join(name);
-        let out = dir.path().join(name);
-        let r = convert_report(&input, &out, &[]);
-        assert_eq!(in_place(&r), "own set, on its words", "{name}");
-        assert_eq!(
-            std::fs::read(&input).unwrap(),
-            std::fs::read(&out).unwrap(),
-            "{name}"
-        );
+        assert_unchanged_on_words(&corpus().join(name), &dir.path().join(name), name);
     }
 }
 
@@ -64,13 +79,7 @@ fn strict_refuses_a_ledgered_repair() {
     let dir = tempfile::tempdir().unwrap();
     let input = corpus().join("kernel.ocl100.spv");
     let out = dir.path().join("out.spv");
-    let o = common::dwarv(&[
-        "convert",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--strict",
-    ]);
+    let o = convert(&input, &out, &["--strict"]);
     assert_eq!(
         o.status.code(),
         Some(3),
@@ -125,12 +134,7 @@ fn damaged_input_gets_the_readers_error() {
             .join("tests/spirv")
             .join(file);
         let out = dir.path().join("out.spv");
-        let o = common::dwarv(&[
-            "convert",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+        let o = convert(&input, &out, &[]);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{file}: {stderr}");
         assert!(stderr.contains(error), "{file}: {stderr}");
@@ -157,13 +161,7 @@ fn dwarvs_own_output_in_every_set_comes_back_unchanged() {
                 &["--flavour", flavour, "--through-ir"],
             );
             let again = dir.path().join(format!("{name}.{flavour}.again.spv"));
-            let r = convert_report(&first, &again, &[]);
-            assert_eq!(in_place(&r), "own set, on its words", "{name} {flavour}");
-            assert_eq!(
-                std::fs::read(&first).unwrap(),
-                std::fs::read(&again).unwrap(),
-                "{name} {flavour}"
-            );
+            assert_unchanged_on_words(&first, &again, &format!("{name} {flavour}"));
         }
     }
 }

@@ -516,7 +516,19 @@ fn simple_layout(g: &Instruction<'_>) -> IdLayout {
                 }
                 fixed += 1;
             }
-            OperandQuantifier::ZeroOrOne | OperandQuantifier::ZeroOrMore if k == last => {
+            // At most one, as `id_words` reads it: a fixed position that may be missing; what
+            // follows it is beyond the grammar.
+            OperandQuantifier::ZeroOrOne if k == last && fixed < 32 => {
+                if id {
+                    uses |= 1 << fixed;
+                }
+                return IdLayout::Simple {
+                    uses,
+                    fixed: fixed + 1,
+                    rest: Rest::Beyond,
+                };
+            }
+            OperandQuantifier::ZeroOrMore if k == last => {
                 let rest = match id {
                     true => Rest::Ids,
                     false => Rest::Literals,
@@ -686,4 +698,51 @@ pub fn id_words(insn: &Insn<'_>, mut f: impl FnMut(u32, IdWord)) {
         .iter()
         .map(maybe)
         .for_each(|(w, r)| f(w, r));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `id_layout` is a table of what `id_words` reports: for every opcode it calls Simple and
+    /// every operand count up to a few past its fixed part, the id uses it names are the ones
+    /// `id_words` reports (words numbered so that each position is its own value).
+    #[test]
+    fn id_layout_agrees_with_id_words() {
+        let mut checked = 0;
+        for g in INSTRUCTION_TABLE.iter() {
+            let opcode = u32::from(g.opcode) as u16;
+            let IdLayout::Simple { uses, fixed, rest } = id_layout(opcode) else {
+                continue;
+            };
+            for n in 0..usize::from(fixed) + 4 {
+                // Operand words 1000, 1001, …: distinct, and no literal pattern id_words stops at.
+                let mut words = vec![(((n + 1) as u32) << 16) | u32::from(opcode)];
+                words.extend((0..n as u32).map(|k| 1000 + k));
+                let insn = Insn {
+                    offset: 0,
+                    words: &words,
+                };
+                let mut by_walk = Vec::new();
+                id_words(&insn, |id, role| {
+                    if role == IdWord::Use {
+                        by_walk.push(id - 1000);
+                    }
+                });
+                let mut by_table: Vec<u32> = (0..n.min(usize::from(fixed)) as u32)
+                    .filter(|k| uses >> k & 1 == 1)
+                    .collect();
+                if rest == Rest::Ids {
+                    by_table.extend(u32::from(fixed)..n as u32);
+                }
+                if matches!(rest, Rest::MemoryAccess | Rest::Decoration) {
+                    // The table leaves those tails to id_words but for the fixed part.
+                    by_walk.retain(|&k| k < u32::from(fixed));
+                }
+                assert_eq!(by_table, by_walk, "{} with {n} operands", g.opname);
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
 }
