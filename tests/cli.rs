@@ -407,3 +407,45 @@ fn roundtrip_via_spirv_diffs_and_prints_the_ledger() {
     let o = dwarv(&["roundtrip", "tests/does-not-exist.spv", "--via", "spirv"]);
     assert_eq!(code(&o), 2);
 }
+
+/// A closed stdout ends every verb that prints quietly, as it ends a Unix tool: by SIGPIPE,
+/// with nothing on stderr (it was a panic, exit 101, "failed printing to stdout").
+#[test]
+fn a_closed_stdout_ends_each_printing_verb_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let tmp = tempfile::tempdir().unwrap();
+    // Enough text to fill the pipe (64 KiB) many times over.
+    let mut ir = String::from("; dwarv-ir 1 source=ir\n");
+    for i in 0..20_000 {
+        ir.push_str(&format!(
+            "t{i} = base \"type_number_{i}\" enc=signed bits=32\n"
+        ));
+    }
+    let (a, b) = (tmp.path().join("a.dwir"), tmp.path().join("b.dwir"));
+    std::fs::write(&a, &ir).unwrap();
+    std::fs::write(&b, ir.replace("bits=32", "bits=64")).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    for args in [
+        vec!["dump", a],
+        vec!["diff", a, b, "--limit", "100000"],
+        vec!["roundtrip", a, "--via", "spirv"],
+        vec!["stats", a, "--json"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dwarv"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        let _ = child.stdout.as_mut().unwrap().read(&mut first);
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        let quiet =
+            out.status.signal() == Some(libc::SIGPIPE) || out.status.code().is_some_and(|c| c <= 1);
+        assert!(quiet, "{args:?}: {:?}, stderr: {stderr}", out.status);
+    }
+}
