@@ -449,3 +449,54 @@ fn a_closed_stdout_ends_each_printing_verb_quietly() {
         assert!(quiet, "{args:?}: {:?}, stderr: {stderr}", out.status);
     }
 }
+
+/// `roundtrip --via spirv` of a SPIR-V input takes the path `convert` takes and says which on
+/// stderr: this valid module, which `convert` returns byte for byte on its own words, round-trips
+/// exactly; through the IR (`--through-ir`) the event on a debug-only constant is a real loss,
+/// ledgered (issue 19, finding 1).
+#[test]
+fn roundtrip_via_spirv_takes_converts_path_and_says_which() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spv = tmp.path().join("v.spv");
+    let asm = root().join("tests/spirv/value_of_a_debug_only_constant.spvasm");
+    let tools = std::env::var_os("DWARV_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".tools/bin"));
+    let made = Command::new(tools.join("spirv-as"))
+        .args(["--target-env", "spv1.1"])
+        .arg(&asm)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .expect("spirv-as runs (scripts/setup.sh installs it)");
+    assert!(made.success());
+    let spv = spv.to_str().unwrap();
+    let out_path = tmp.path().join("o.spv");
+    let o = dwarv(&["convert", spv, "-o", out_path.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{o:?}");
+    assert_eq!(
+        std::fs::read(&out_path).unwrap(),
+        std::fs::read(spv).unwrap()
+    );
+
+    let o = dwarv(&["roundtrip", spv, "--via", "spirv"]);
+    assert_eq!((code(&o), text(&o.stdout).as_str()), (0, ""), "{o:?}");
+    assert!(
+        text(&o.stderr).contains("in place, own set, on its words"),
+        "{o:?}"
+    );
+
+    let o = dwarv(&["roundtrip", spv, "--via", "spirv", "--through-ir"]);
+    assert_eq!(code(&o), 1, "{o:?}");
+    assert!(
+        text(&o.stderr).contains("in place, through the IR: --through-ir"),
+        "{o:?}"
+    );
+    assert!(
+        text(&o.stdout).contains("ledger: unmatched: module: 1 declare/value events"),
+        "{o:?}"
+    );
+
+    let o = dwarv(&["roundtrip", spv, "--via", "dwarf", "--through-ir"]);
+    assert_eq!(code(&o), 2, "{o:?}");
+}
