@@ -24,8 +24,11 @@ log() { echo "[setup $(date +%H:%M:%S)] $*"; }
 # llvm gives the unversioned opt/llvm-as/llvm-dwarfdump/llvm-dis (all LLVM 14
 # on bookworm); llvm-14-dev gives llvm-config for llvm-bridge, g++ compiles its C++ shim;
 # strace watches the files dwarv opens (tests/input_paths.rs); time is GNU time for bench/run.sh;
-# spirv-headers has the grammars src/spec/spirv_grammar.rs is generated from (scripts/habits.sh).
-apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm llvm-14-dev lld-14 gdb g++ strace time)
+# spirv-headers has the grammars src/spec/spirv_grammar.rs is generated from (scripts/habits.sh);
+# Mesa's lavapipe (mesa-vulkan-drivers), the loader and the validation layer run shader outputs
+# (tests/vulkan_shaders.rs).
+apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm llvm-14-dev lld-14 gdb g++ strace time
+          mesa-vulkan-drivers libvulkan1 vulkan-validationlayers)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
@@ -97,6 +100,10 @@ check gdb               gdb --version
 check spirv-val         "$tools/bin/spirv-val" --version
 check spirv-as          "$tools/bin/spirv-as" --version
 check spirv-dis         "$tools/bin/spirv-dis" --version
+
+for f in /usr/share/vulkan/icd.d/lvp_icd.x86_64.json /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json; do
+  if [ -f "$f" ]; then printf '  %-18s %s\n' vulkan "$f"; else echo "  $f missing"; fail=1; fi
+done
 
 # llvm-bridge links LLVM 14; another llvm-config first on PATH would break it.
 if command -v llvm-config >/dev/null && [[ "$(llvm-config --version)" != 14.* ]]; then
