@@ -123,16 +123,40 @@ if wants llvm; then
   row "opt -disable-output (LLVM parse + verify)" "$bytes" opt-14 -disable-output "$bc"
 fi
 
+# The sqlite amalgamation as the crate libsqlite3-sys 0.30.1 ships it, fetched by cargo itself
+# (a throwaway manifest, `cargo fetch`), so that a mirror, a proxy or an offline vendor directory
+# that cargo is configured for serves it too; prints the path of sqlite3.c.
+sqlite_source() {
+  local dir="$1/fetch-sqlite" registry="${CARGO_HOME:-$HOME/.cargo}/registry" src crate
+  mkdir -p "$dir/src"
+  touch "$dir/src/lib.rs"
+  cat >"$dir/Cargo.toml" <<'TOML'
+[package]
+name = "fetch-sqlite"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+libsqlite3-sys = { version = "=0.30.1", features = ["bundled"] }
+
+[workspace]
+TOML
+  echo "fetching the sqlite amalgamation through cargo (crate libsqlite3-sys 0.30.1)…" >&2
+  cargo fetch --quiet --manifest-path "$dir/Cargo.toml" >&2
+  src=$(ls "$registry"/src/*/libsqlite3-sys-0.30.1/sqlite3/sqlite3.c 2>/dev/null | head -1 || true)
+  if [ -z "$src" ]; then # fetched but not unpacked: take it from the downloaded crate
+    crate=$(ls "$registry"/cache/*/libsqlite3-sys-0.30.1.crate | head -1)
+    tar -xzf "$crate" -C "$dir" libsqlite3-sys-0.30.1/sqlite3/sqlite3.c
+    src="$dir/libsqlite3-sys-0.30.1/sqlite3/sqlite3.c"
+  fi
+  echo "$src"
+}
+
 if wants dwarf; then
   obj="$out/sqlite3.O2.o"
   if [ ! -f "$obj" ]; then
-    src=$(ls ~/.cargo/registry/src/*/libsqlite3-sys-*/sqlite3/sqlite3.c 2>/dev/null | head -1 || true)
-    if [ -z "$src" ]; then
-      echo "fetching the sqlite amalgamation (crate libsqlite3-sys 0.30.1)…" >&2
-      curl -sSL https://static.crates.io/crates/libsqlite3-sys/libsqlite3-sys-0.30.1.crate |
-        tar -xzf - -C "$out" libsqlite3-sys-0.30.1/sqlite3/sqlite3.c
-      src="$out/libsqlite3-sys-0.30.1/sqlite3/sqlite3.c"
-    fi
+    src=$(sqlite_source "$out")
     echo "compiling $src (clang-14 -g -O2)…" >&2
     clang-14 -g -O2 -c "$src" -o "$obj"
   fi
