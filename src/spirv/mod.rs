@@ -36,6 +36,7 @@
 //! module's build id.
 
 pub mod binary;
+pub mod grammar;
 pub mod normal;
 
 /// [`build_id`] of a normal form given as its view (`NormalForm::into_view`).

@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
-use crate::spirv::binary::{self, op, result_id, Module as Bin};
+use crate::spirv::binary::{op, Module as Bin};
 
 /// One OpFunction of the base module: instruction indices of OpFunction and OpFunctionEnd.
 #[derive(Clone, Debug)]
@@ -67,7 +67,7 @@ impl CodeInfo {
                     c.kernel |= insn.operands().first() == Some(&6);
                 }
                 op::FUNCTION => {
-                    let id = result_id(insn).unwrap_or(0);
+                    let id = insn.result_id().unwrap_or(0);
                     c.funcs.push(Func {
                         id,
                         first: i,
@@ -80,14 +80,14 @@ impl CodeInfo {
                         c.funcs[f].end = i;
                     }
                 }
-                op::TYPE_VOID if func.is_none() => c.void = c.void.or(result_id(insn)),
-                op::TYPE_BOOL if func.is_none() => c.bool_ = c.bool_.or(result_id(insn)),
+                op::TYPE_VOID if func.is_none() => c.void = c.void.or(insn.result_id()),
+                op::TYPE_BOOL if func.is_none() => c.bool_ = c.bool_.or(insn.result_id()),
                 op::TYPE_INT if insn.operands().get(1..3) == Some(&[32, 0]) => {
-                    c.uint = c.uint.or(result_id(insn))
+                    c.uint = c.uint.or(insn.result_id())
                 }
                 _ => {}
             }
-            if let Some(id) = any_result_id(insn) {
+            if let Some(id) = insn.result_id() {
                 c.defs.insert(
                     id,
                     Def {
@@ -248,23 +248,6 @@ impl CodeInfo {
         let pos = self.insns.get(self.funcs[f].first + 1)?.0;
         self.insertion(pos)
     }
-}
-
-/// The result id of any instruction that has one, per the core grammar.
-pub(crate) fn any_result_id(insn: &binary::Insn<'_>) -> Option<u32> {
-    if let Some(id) = result_id(insn) {
-        return Some(id);
-    }
-    let g = crate::spirv::normal::grammar(insn.opcode())?;
-    let mut at = 0;
-    for o in g.operands {
-        match o.kind {
-            rspirv::grammar::OperandKind::IdResultType => at += 1,
-            rspirv::grammar::OperandKind::IdResult => return insn.operands().get(at).copied(),
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// Names the base module gives functions: OpName, entry-point names, linkage names.

@@ -23,8 +23,8 @@ use crate::spec::dwarf::{row, ArgKind, OPS};
 use crate::spec::spirv::{
     from_set, Flavour, Layout, Operand, LAST_SOURCE_LANGUAGE, LLVM_SPIRV14_LAYOUTS, Q, W,
 };
-use crate::spirv::binary::{any_result_id, op, result_positions, Insn, MAGIC};
-use crate::spirv::normal::{id_layout, id_words, IdLayout, IdWord, Rest};
+use crate::spirv::binary::{op, Insn, MAGIC};
+use crate::spirv::grammar::{id_layout, id_words, result_id, result_word, IdLayout, IdWord, Rest};
 
 /// Why the module was left to the IR path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -358,7 +358,6 @@ impl<'a> Tables<'a> {
             empty_string: 0,
             strings_end: 0,
         };
-        let results = result_positions();
         let mut seen_ext_inst = false;
         let mut i = 5;
         while i < w.len {
@@ -415,7 +414,7 @@ impl<'a> Tables<'a> {
                 }
                 _ => {}
             }
-            let at = usize::from(results.get(usize::from(opcode)).copied().unwrap_or(0));
+            let at = result_word(opcode);
             if at != 0 {
                 let id = if at < count { w.at(i + at) } else { 0 };
                 match cx.def.get_mut(id as usize) {
@@ -492,7 +491,7 @@ impl<'a> Tables<'a> {
     }
 
     /// The ids a code instruction uses are below the bound (as the reader checks, by the
-    /// grammar: `spirv::normal::id_words`); a word that may be an id and equals the bound keeps
+    /// grammar: `spirv::grammar::id_words`); a word that may be an id and equals the bound keeps
     /// the bound from being allocated.
     fn check_code_ids(
         &self,
@@ -728,7 +727,7 @@ impl<'t> Cx<'t> {
             let debug = opcode == op::EXT_INST && count >= 5 && self.w.at(i + 3) == self.set;
             if !debug {
                 extend_words(&mut out, &self.w, i, count);
-                if let Some(id) = any_result_id(&self.w.words[i..i + count]) {
+                if let Some(id) = result_id(&self.w.words[i..i + count]) {
                     self.mark_written(id);
                     if waiters != 0 {
                         if let Some(w) = waiting.remove(&id) {

@@ -210,7 +210,7 @@ impl<'a> Ctx<'a> {
                 op::EXT_INST => self.debug_insn(i, insn)?,
                 _ => {}
             }
-            if let Some(id) = binary::any_result_id(insn.words) {
+            if let Some(id) = insn.result_id() {
                 self.defined.insert(id);
             }
         }
