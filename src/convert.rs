@@ -86,7 +86,7 @@ pub struct Options {
     /// Source-level debug info merged into vISA tables' IR (`ir::merge`).
     pub with: Option<String>,
     pub strict: bool,
-    /// SPIR-V in place into its own set through the IR, not `back::spirv::own_set`.
+    /// SPIR-V in place into its own set through the IR, not `spirv::own_set`.
     pub through_ir: bool,
     /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
     pub dwarf: DwarfOptions,
@@ -220,7 +220,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     let in_place = target == Target::Spirv && opts.into.is_none() && is_spirv;
     if in_place && !opts.through_ir {
         // Into the set it carries: ordered and repaired on its own words, when that is safe.
-        use crate::back::spirv::own_set;
+        use crate::spirv::own_set;
         let own = own_set::own_flavour(&inp.bytes);
         let words = match own {
             None => Err(own_set::Declined("no debug set, or more than one")),

@@ -74,7 +74,7 @@ impl Insn<'_> {
 }
 
 /// Where an opcode's operand words hold ids, for a quick check of every instruction of a module
-/// (`back::spirv::own_set`); what [`id_words`] reports, table-driven where the grammar allows.
+/// (`spirv::own_set`); what [`id_words`] reports, table-driven where the grammar allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IdLayout {
     /// `fixed` operand words (bit k of `uses`: word k is an id use; the result id is not), then

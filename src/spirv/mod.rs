@@ -38,6 +38,7 @@
 pub mod binary;
 pub mod grammar;
 pub mod normal;
+pub mod own_set;
 
 /// [`build_id`] of a normal form given as its view (`NormalForm::into_view`).
 pub fn build_id_of_view(view: &binary::Module<'_>) -> String {

@@ -17,7 +17,6 @@ pub mod ledger;
 mod module;
 mod operands;
 mod order;
-pub mod own_set;
 mod scc;
 mod scopes;
 mod types;
