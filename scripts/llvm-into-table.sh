@@ -8,7 +8,7 @@
 # stdout, the summary on stderr.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-corpus=${1:-/work/shared/corpus/llvm-spirv-debuginfo}
+corpus=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/corpus/llvm-spirv-debuginfo}
 out=${2:-$(mktemp -d)}
 dwarv=${DWARV:-$root/target/release/dwarv}
 val=${SPIRV_VAL:-$root/.tools/bin/spirv-val}

@@ -23,8 +23,9 @@ log() { echo "[setup $(date +%H:%M:%S)] $*"; }
 # --- 1. Debian packages ----------------------------------------------------
 # llvm gives the unversioned opt/llvm-as/llvm-dwarfdump/llvm-dis (all LLVM 14
 # on bookworm); llvm-14-dev gives llvm-config for llvm-bridge, g++ compiles its C++ shim;
-# strace watches the files dwarv opens (tests/input_paths.rs); time is GNU time for bench/run.sh.
-apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools llvm llvm-14-dev lld-14 gdb g++ strace time)
+# strace watches the files dwarv opens (tests/input_paths.rs); time is GNU time for bench/run.sh;
+# spirv-headers has the grammars src/spec/spirv_grammar.rs is generated from (scripts/habits.sh).
+apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm llvm-14-dev lld-14 gdb g++ strace time)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Run the whole test suite against the project-local SPIRV-Tools.
+# Run the whole test suite against the project-local SPIRV-Tools, after the
+# habits the README states (scripts/habits.sh: fmt, clippy, doc, generated
+# grammar tables).
 #
 #   bash scripts/test.sh [cargo test args...]
+#   HABITS=0 bash scripts/test.sh ...    # the tests alone (while iterating)
 #
-# Exit code is cargo's. The last line is a "N passed, N failed" summary
-# summed over all of cargo's "test result:" lines.
+# Exit code is cargo's, or 1 when a habit check failed. The last line is a
+# "N passed, N failed" summary summed over all of cargo's "test result:" lines.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,6 +20,11 @@ export PATH="$DWARV_TOOLS:$PATH"
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+
+habits_rc=0
+if [ "${HABITS:-1}" != 0 ]; then
+  bash scripts/habits.sh || habits_rc=1
+fi
 
 # --no-fail-fast: run every test binary even after one fails, so the
 # summary counts the whole suite. tee keeps the output live; PIPESTATUS
@@ -38,5 +46,7 @@ read -r passed failed ignored < <(awk '
   END { printf "%d %d %d\n", p, f, g }' "$log")
 
 # Exactly "word: N passed, N failed, N skipped" so CI log readers recognise it.
+[ "$habits_rc" -eq 0 ] || echo "habits: FAILED (see the habit lines above)"
 echo "summary: $passed passed, $failed failed, $ignored skipped"
-exit "$rc"
+[ "$rc" -ne 0 ] && exit "$rc"
+exit "$habits_rc"

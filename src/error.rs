@@ -59,11 +59,6 @@ pub enum Error {
     },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
-    #[error("writing {target} is not supported yet: {reason}")]
-    UnsupportedOutput {
-        target: &'static str,
-        reason: &'static str,
-    },
     #[error("{0}")]
     Usage(String),
     #[error("refused under --strict: {count} loss(es); the first: {first}")]

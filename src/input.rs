@@ -173,21 +173,26 @@ pub fn lower(input: &Input) -> Result<Module> {
 /// Lowers an input to IR without validating it, with the reader's diagnostics (what it skipped
 /// or approximated).
 pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
-    let format = detect(&input.bytes).ok_or_else(|| Error::UnknownFormat {
-        path: input.name.clone(),
+    lower_bytes(&input.bytes, &input.name)
+}
+
+/// [`lower_with_diagnostics`] of bytes named `name` (for messages).
+pub fn lower_bytes(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics)> {
+    let format = detect(bytes).ok_or_else(|| Error::UnknownFormat {
+        path: name.to_string(),
     })?;
     #[cfg(not(feature = "llvm"))]
     let unsupported = |reason| Error::UnsupportedInput {
-        path: input.name.clone(),
+        path: name.to_string(),
         format: format.name(),
         reason,
     };
     match format {
         Format::Ir => {
-            let text = std::str::from_utf8(&input.bytes).map_err(|e| {
+            let text = std::str::from_utf8(bytes).map_err(|e| {
                 Error::Parse(ir::text::ParseError {
-                    file: input.name.clone(),
-                    line: 1 + input.bytes[..e.valid_up_to()]
+                    file: name.to_string(),
+                    line: 1 + bytes[..e.valid_up_to()]
                         .iter()
                         .filter(|b| **b == b'\n')
                         .count() as u32,
@@ -195,19 +200,17 @@ pub fn lower_with_diagnostics(input: &Input) -> Result<(Module, Diagnostics)> {
                     message: format!("invalid UTF-8 at byte offset {}", e.valid_up_to()),
                 })
             })?;
-            Ok((ir::text::parse(text, &input.name)?, Diagnostics::default()))
+            Ok((ir::text::parse(text, name)?, Diagnostics::default()))
         }
-        Format::Spirv => crate::front::spirv::read(&input.bytes, &input.name),
-        Format::Elf => crate::front::dwarf::read(&input.bytes, &input.name),
+        Format::Spirv => crate::front::spirv::read(bytes, name),
+        Format::Elf => crate::front::dwarf::read(bytes, name),
         #[cfg(feature = "llvm")]
-        Format::LlvmBitcode | Format::LlvmText => {
-            crate::front::llvm::read(&input.bytes, &input.name)
-        }
+        Format::LlvmBitcode | Format::LlvmText => crate::front::llvm::read(bytes, name),
         #[cfg(not(feature = "llvm"))]
         Format::LlvmBitcode | Format::LlvmText => {
             Err(unsupported("dwarv was built without the `llvm` feature"))
         }
-        Format::Visa => crate::front::visa::read(&input.bytes, &input.name),
+        Format::Visa => crate::front::visa::read(bytes, name),
     }
 }
 

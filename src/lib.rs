@@ -29,4 +29,14 @@ pub mod spirv;
 pub mod stats;
 pub mod visa;
 
+mod api;
+
+pub use api::{diff, read, read_file, write_dwarf, write_spirv, write_text, Read, Written};
+pub use back::dwarf::{OpEncoding, WriteOptions as DwarfOptions};
+pub use back::spirv::{Base as SpirvBase, WriteOptions as SpirvOptions};
+pub use diag::{Diagnostics, Loss, LossKind};
 pub use error::{Error, Result};
+pub use input::Format;
+pub use ir::verify::Verified;
+pub use ir::Module;
+pub use spec::spirv::Flavour;

@@ -734,11 +734,8 @@ fn own_set_outcome(
 /// the module's own set, a rewrite with an empty ledger reads back as the same IR.
 #[test]
 fn peer_corpus_rewritten_in_place_into_every_flavour_validates() {
-    let src = Path::new(common::PEER);
-    if !src.is_dir() {
-        eprintln!("peer corpus not present: skipped");
-        return;
-    }
+    let Some(src) = common::peer() else { return };
+    let src = src.as_path();
     // DWARV_KEEP_PEER=1 keeps the built modules and outputs (the path is printed).
     let tmp = tempfile::tempdir().unwrap();
     let (_guard, dir) = match std::env::var_os("DWARV_KEEP_PEER") {

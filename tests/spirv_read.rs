@@ -4,7 +4,6 @@
 mod common;
 
 use std::collections::HashSet;
-use std::path::Path;
 use std::process::Command;
 
 use dwarv::front::spirv::read;
@@ -241,11 +240,8 @@ fn a_module_without_debug_info_reads_empty() {
 /// Nothing may panic; every module with debug info must read and validate.
 #[test]
 fn peer_corpus_reads_cleanly() {
-    let src = Path::new("/work/shared/corpus/llvm-spirv-debuginfo");
-    if !src.is_dir() {
-        eprintln!("peer corpus not present: skipped");
-        return;
-    }
+    let Some(src) = common::peer() else { return };
+    let src = src.as_path();
     let out = tempfile::tempdir().unwrap();
     let modules = common::build_peer(src, out.path());
     let (mut clean, mut with_debug, mut errors) = (0, 0, Vec::new());

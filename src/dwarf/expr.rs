@@ -1,6 +1,6 @@
 //! DWARF location expressions: bytes ⇄ `ir::expr` operations.
 //!
-//! Operation names and operand kinds are the rows of `spec::dwarf::OPS`; [`WIDTHS`] adds the
+//! Operation names and operand kinds are the rows of `spec::dwarf::OPS`; `WIDTHS` adds the
 //! byte layout where it is not the default for the kind (ULEB128 for U, SLEB128 for S, a target
 //! address for Addr, ULEB128 length + bytes for Block, a ULEB128 unit offset for Type, an offset
 //! of `offset_size` bytes for Die, ULEB128 length + expression for Ops). An opcode the tables do

@@ -51,6 +51,31 @@ pub fn check(m: &Module) -> Result<(), Findings> {
     }
 }
 
+/// A module that keeps every IR rule: what the writers take, so that none is handed a module
+/// nobody checked. [`Verified::new`] is the only way to make one; it reads as the module it holds.
+#[derive(Clone, Debug)]
+pub struct Verified(Module);
+
+impl Verified {
+    /// Checks `m`; `Err` lists every finding (and `m` is dropped).
+    pub fn new(m: Module) -> Result<Verified, Findings> {
+        check(&m)?;
+        Ok(Verified(m))
+    }
+
+    /// The module, to change it (it must be checked again to be written).
+    pub fn into_inner(self) -> Module {
+        self.0
+    }
+}
+
+impl std::ops::Deref for Verified {
+    type Target = Module;
+    fn deref(&self) -> &Module {
+        &self.0
+    }
+}
+
 /// All findings, in a deterministic order.
 pub fn verify(m: &Module) -> Vec<Finding> {
     let mut v = Verifier {
