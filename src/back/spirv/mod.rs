@@ -2,17 +2,24 @@
 //! layouts (`spec::spirv_grammar`) and enum tables (`spec::spirv`), following
 //! docs/spirv-mapping.md in the writing direction.
 //!
+//! Its files mirror the reader's (`front/spirv`) where they have the same concern:
+//! - `writer`: the writer's state (`Writer`), a leaf every entity writer uses;
+//! - `types`, `scopes`, `expr`: what each IR entity becomes; `operands`: the operands they share
+//!   (numbers, flags, enum values, places);
+//! - `code`: the in-function instructions (lines, scope runs, declare/value events);
 //! - `encode`: operands by name → words (literals or interned OpConstants, OpStrings, DebugInfoNone);
-//! - `order`: emission order (no forward references but those the set allows);
-//! - `types`, `scopes`, `operands`: what each IR entity becomes;
-//! - `code`, `infunc`: the given module's functions and the in-function instructions;
+//! - `order`: emission order (no forward references but those the set allows), with `scc`;
+//! - `base`: the given module's code (functions, ids, names) and where instructions may go;
 //! - `module`: the layout of a standalone module, or the weaving into a given one;
-//! - `ledger`: what the set cannot express, with the IR place;
-//! - `own_set`: the in-place rewrite into the set a module already carries, on its words (no IR).
+//! - `ledger`: what the set cannot express, with the IR place.
+//!
+//! The in-place rewrite into the set a module already carries works on its words without the
+//! IR: `spirv::own_set`.
 
-pub(crate) mod code;
+mod base;
+mod code;
 mod encode;
-mod infunc;
+mod expr;
 pub mod ledger;
 mod module;
 mod operands;
@@ -20,6 +27,7 @@ mod order;
 mod scc;
 mod scopes;
 mod types;
+mod writer;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
@@ -27,6 +35,7 @@ use crate::ir::{Handle, Language, Module, Ref};
 use crate::spec::spirv::Flavour;
 use crate::spirv::binary::{to_words, Module as Bin};
 use crate::spirv::NormalForm;
+use writer::Writer;
 
 /// What to write the debug info into.
 #[derive(Clone, Copy, Debug)]
@@ -128,10 +137,10 @@ fn write_here(
         }
         _ => m,
     };
-    let mut code = bin.map(code::CodeInfo::analyse).unwrap_or_default();
+    let mut code = bin.map(base::CodeInfo::analyse).unwrap_or_default();
     code.own_code = own_code;
     let unmatched = match &bin {
-        Some(_) => code::match_functions(&mut code, m),
+        Some(_) => base::match_functions(&mut code, m),
         None => Vec::new(),
     };
     let kernel = match &bin {
@@ -152,7 +161,7 @@ fn write_here(
     let bound = bin.map_or(1, |b| b.bound.max(1));
     let taken = bin.map(|b| b.taken.clone()).unwrap_or_default();
     let e = encode::Emitter::new(flavour, bound, interned, taken);
-    let mut w = order::Writer::new(m, e, code);
+    let mut w = Writer::new(m, e, code);
     for h in unmatched {
         let p = w.ledger.place(Ref::Scope(h));
         w.ledger.push(
@@ -162,7 +171,7 @@ fn write_here(
         );
     }
     emit_all(&mut w);
-    let inserts = infunc::write(&mut w, bin.is_none());
+    let inserts = code::write(&mut w, bin.is_none());
     let cuts = [
         (
             w.e.cut,
@@ -205,7 +214,7 @@ fn all<T>(n: usize, f: impl Fn(Handle<T>) -> Ref) -> impl Iterator<Item = Ref> {
 }
 
 /// Every entity, in the text form's order, each after what it needs.
-fn emit_all(w: &mut order::Writer) {
+fn emit_all(w: &mut Writer) {
     let m = w.m;
     let refs = all(m.units.len(), Ref::Unit)
         .chain(all(m.files.len(), Ref::File))
@@ -240,7 +249,7 @@ fn emit_all(w: &mut order::Writer) {
     }
 }
 
-fn module_info(w: &mut order::Writer) {
+fn module_info(w: &mut Writer) {
     use encode::V;
     use ledger::{holds, Feature};
     let info = &w.m.info;

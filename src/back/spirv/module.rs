@@ -1,8 +1,8 @@
 //! Module layout: a standalone module around the debug info, or the debug info woven into a given
 //! module's normal form (logical layout sections of the SPIR-V spec, 2.4).
 
+use super::code::Inserts;
 use super::encode::{insn, string_words, Emitter};
-use super::infunc::Inserts;
 use crate::spec::spirv::Flavour;
 use crate::spirv::binary::{op, Module as Bin};
 

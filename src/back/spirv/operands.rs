@@ -1,7 +1,7 @@
 //! Operand helpers shared by the entity writers: places, sizes, flags, enum values.
 
 use super::encode::V;
-use super::order::Writer;
+use super::writer::Writer;
 use crate::ir::{Bound, Flags, Handle, Loc, Ref, Type, FLAG_NAMES};
 use crate::spec::spirv::{to_set, Flavour, Map};
 

@@ -3,9 +3,9 @@
 
 use super::encode::{max_string_bytes, V};
 use super::ledger::{holds, split_utf8, Feature};
-use super::order::Writer;
+use super::writer::Writer;
 use crate::ir::{
-    Arg, File, Handle, InlinedAt, Language, Macro, MacroKind, Ref, Scope, ScopeKind, Unit, Value,
+    File, Handle, InlinedAt, Language, Macro, MacroKind, Ref, Scope, ScopeKind, Unit, Value,
     VarKind, Variable,
 };
 use crate::spec::spirv::{to_set, IMPORTS, LANGUAGES};
@@ -226,7 +226,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     args.push(("Linkage Name", V::Str(fit(w, r, &linkage, "linkage name"))));
     args.push(("Flags", V::Num(w.flags(r, s.flags))));
     // A method declaration listed among its composite's Members (`method_as_function`).
-    let listed = decl && w.method_as_function(h) && member_of_composite(w, s);
+    let listed = decl && w.method_as_function(h) && w.member_of_composite(s);
     if decl && !listed {
         let id = w.ext(r, "DebugFunctionDeclaration", &args);
         if !f.templates.is_empty() {
@@ -255,11 +255,6 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     let id = w.ext(r, "DebugFunction", &args);
     super::types::template_of(w, r, id, &f.templates);
     id
-}
-
-/// Whether a scope's parent is a composite type.
-pub fn member_of_composite(w: &Writer, s: &Scope) -> bool {
-    matches!(s.parent, Some(Ref::Type(t)) if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Composite { .. }))
 }
 
 pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
@@ -461,59 +456,6 @@ pub fn inlined(w: &mut Writer, h: Handle<InlinedAt>) -> u32 {
     w.ext(r, "DebugInlinedAt", &args)
 }
 
-pub fn expr(w: &mut Writer, h: Handle<crate::ir::Expr>) -> u32 {
-    let r = Ref::Expr(h);
-    let mut ops = Vec::new();
-    for op in &w.m.exprs.get(h).ops {
-        let code = op.code.0;
-        let set = writable_operations(w.e.flavour)
-            .iter()
-            .find(|(_, c)| *c == code);
-        let n = match set {
-            Some((n, _)) => *n,
-            None if (crate::ir::OpCode::SPIRV_BASE..crate::ir::OpCode::RAW.0).contains(&code)
-                && w.same_set()
-                && w.e.flavour == crate::spec::spirv::Flavour::Shader100 =>
-            {
-                code - crate::ir::OpCode::SPIRV_BASE
-            }
-            None => {
-                w.ledger.dropped(
-                    r,
-                    format!("operation {code:#x}: the set has no DebugOperation for it"),
-                );
-                continue;
-            }
-        };
-        let mut args = Vec::new();
-        for a in &op.args {
-            match a {
-                Arg::Int(v) if (0..=i128::from(u32::MAX)).contains(v) => {
-                    args.push(V::Num(*v as u32))
-                }
-                Arg::Int(v) if (i128::from(i32::MIN)..0).contains(v) => {
-                    args.push(V::Num(*v as i32 as u32))
-                }
-                _ => break,
-            }
-        }
-        if args.len() != op.args.len() {
-            // A DebugOperation missing an operand is invalid: drop the whole operation.
-            w.ledger.dropped(
-                r,
-                format!("operation {code:#x}: an operand that is not a 32-bit number"),
-            );
-            continue;
-        }
-        let id = w.e.ext(
-            "DebugOperation",
-            &[("OpCode", V::Num(n)), ("Operands ...", V::List(args))],
-        );
-        ops.extend(id.map(V::Id));
-    }
-    w.ext(r, "DebugExpression", &[("Operands ...", V::List(ops))])
-}
-
 pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
     let r = Ref::Macro(h);
     let m = w.m.macros.get(h);
@@ -649,16 +591,4 @@ pub fn entry_point(w: &mut Writer, h: Handle<crate::ir::EntryPoint>) -> u32 {
         ("Command-line Arguments", V::Str(ep.arguments.clone())),
     ];
     w.ext(r, "DebugEntryPoint", &args)
-}
-
-/// The DebugOperations dwarv writes: the set's own. spirv-val rejects llvm-spirv's extra
-/// operations in OpenCL.DebugInfo.100, and llvm-spirv-14 aborts on some of them.
-fn writable_operations(f: crate::spec::spirv::Flavour) -> crate::spec::spirv::Map<u32> {
-    let all = f.operations();
-    match f {
-        crate::spec::spirv::Flavour::OpenCl100 | crate::spec::spirv::Flavour::SpirvDebug => {
-            &all[..all.len().min(10)]
-        }
-        _ => all,
-    }
 }

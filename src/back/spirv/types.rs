@@ -2,7 +2,7 @@
 
 use super::encode::V;
 use super::ledger::{holds, Feature};
-use super::order::Writer;
+use super::writer::Writer;
 use crate::ir::{Bound, Handle, Memory, PtrKind, Ref, TemplateParamKind, Type, TypeKind, Value};
 use crate::spec::spirv::{to_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
 
@@ -747,7 +747,7 @@ fn listable(w: &Writer, e: Ref) -> bool {
         Ref::Scope(h) => match w.m.scopes.get(h).kind {
             crate::ir::ScopeKind::Function(_) => true,
             crate::ir::ScopeKind::FunctionDecl(_) => {
-                w.method_as_function(h) && super::scopes::member_of_composite(w, w.m.scopes.get(h))
+                w.method_as_function(h) && w.member_of_composite(w.m.scopes.get(h))
             }
             _ => false,
         },
