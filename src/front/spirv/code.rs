@@ -14,8 +14,8 @@ use crate::ir::{
 use crate::spirv::binary::{op, Insn};
 
 use super::operands::{fail, Dec, Kind, RResult};
+use super::reader::{Ctx, Row};
 use super::resolve::Tgt;
-use super::{Ctx, Row};
 
 /// A scope or line in force: where it started, what it says, and the instruction it came from.
 struct Open<T> {

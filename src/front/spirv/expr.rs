@@ -5,8 +5,8 @@ use crate::ir::{Arg, Expr, Op, OpCode, Ref};
 use crate::spec::spirv::from_set;
 
 use super::operands::{fail, Dec, Kind, RResult};
+use super::reader::Ctx;
 use super::resolve::Tgt;
-use super::Ctx;
 
 pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()> {
     let Some(Ref::Expr(h)) = r else {

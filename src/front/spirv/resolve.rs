@@ -6,7 +6,7 @@ use crate::diag::LossKind;
 use crate::ir::{Bound, File, Flags, Handle, Loc, Ref, Type};
 
 use super::operands::{fail, Dec, Kind, RResult};
-use super::Ctx;
+use super::reader::Ctx;
 
 /// What an id is.
 pub(super) enum Tgt<'s> {

@@ -11,8 +11,8 @@ use crate::ir::{
 use crate::spec::spirv::{from_set, IMPORTS, LANGUAGES};
 
 use super::operands::{Dec, Kind, RResult};
+use super::reader::Ctx;
 use super::resolve::Tgt;
-use super::Ctx;
 
 /// DebugSource / DebugSourceContinued. Returns the file a following DebugSourceContinued
 /// continues.

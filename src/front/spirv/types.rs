@@ -9,8 +9,8 @@ use crate::ir::{
 use crate::spec::spirv::{from_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
 
 use super::operands::{fail, Dec, Kind, RResult};
+use super::reader::Ctx;
 use super::resolve::Tgt;
-use super::Ctx;
 
 /// The generator id (high half of header word 2) of the Khronos LLVM/SPIR-V Translator.
 const LLVM_SPIRV_GENERATOR: u32 = 6;
