@@ -1,11 +1,12 @@
 //! The core instruction grammar (rspirv's tables) as the word layer asks it: where an instruction
 //! holds its result id, and which of its words are or may be ids.
 
+use rspirv::spirv::Op;
 use std::sync::OnceLock;
 
 use rspirv::grammar::{Instruction, OperandKind, OperandQuantifier, INSTRUCTION_TABLE};
 
-use super::binary::{op, Insn};
+use super::binary::Insn;
 
 /// The largest opcode of the core grammar.
 fn max_opcode() -> u16 {
@@ -66,6 +67,21 @@ pub fn result_id(words: &[u32]) -> Option<u32> {
     }
 }
 
+/// Whether an opcode ends a block.
+pub fn is_terminator(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Branch
+            | Op::BranchConditional
+            | Op::Switch
+            | Op::Kill
+            | Op::Return
+            | Op::ReturnValue
+            | Op::Unreachable
+            | Op::TerminateInvocation
+    )
+}
+
 impl Insn<'_> {
     /// The instruction's result id, per the core grammar ([`result_id`]).
     pub fn result_id(&self) -> Option<u32> {
@@ -106,7 +122,7 @@ pub fn id_layout(opcode: u16) -> IdLayout {
     let table = TABLE.get_or_init(|| {
         (0..=max_opcode())
             .map(|op| match instruction(op) {
-                Some(g) if op != op::EXT_INST => simple_layout(g),
+                Some(g) if op != Op::ExtInst as u16 => simple_layout(g),
                 _ => IdLayout::Complex,
             })
             .collect()
@@ -222,7 +238,7 @@ pub enum IdWord {
 pub fn id_words(insn: &Insn<'_>, mut f: impl FnMut(u32, IdWord)) {
     let words = insn.operands();
     let maybe = |w: &u32| (*w, IdWord::Maybe);
-    if insn.opcode() == op::EXT_INST && words.len() >= 4 {
+    if insn.opcode() == Op::ExtInst as u16 && words.len() >= 4 {
         // What the grammar's walk below gives OpExtInst (most of a module with debug info):
         // result type, result id, set, instruction number, then ids (of most sets; a literal
         // operand of a set is reported as a possible id).

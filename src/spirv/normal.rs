@@ -1,9 +1,10 @@
 //! The debug-stripped normal form (defined in `super`): which instructions it keeps, and the word
 //! offset each kept instruction has in it.
 
-use super::binary::{op, Module, SResult, SpirvError};
+use super::binary::{Module, SResult, SpirvError};
 use super::grammar::{id_words, IdWord};
 use crate::spec::spirv::Flavour;
+use rspirv::spirv::Op;
 use std::collections::HashMap;
 
 /// A debug set a module imports.
@@ -44,7 +45,7 @@ impl NormalForm {
 
         // 1–2: debug imports, their instructions, OpLine/OpNoLine.
         for (i, insn) in m.insns.iter().enumerate() {
-            if insn.opcode() == op::EXT_INST_IMPORT {
+            if insn.opcode() == Op::ExtInstImport as u16 {
                 let (name, _) = insn.string(1)?;
                 if let Some(flavour) = debug_flavour(&name) {
                     imports.push(DebugImport {
@@ -57,9 +58,9 @@ impl NormalForm {
             }
         }
         for (i, insn) in m.insns.iter().enumerate() {
-            match insn.opcode() {
-                op::LINE | op::NO_LINE => removed[i] = true,
-                op::EXT_INST => {
+            match insn.op() {
+                Some(Op::Line | Op::NoLine) => removed[i] = true,
+                Some(Op::ExtInst) => {
                     let set = insn.operand(2)?;
                     if imports.iter().any(|d| d.id == set) {
                         removed[i] = true;
@@ -180,14 +181,14 @@ impl NormalForm {
         // 3: the non-semantic extension, when no NonSemantic import is left.
         let non_semantic_left = m.insns.iter().enumerate().any(|(i, insn)| {
             !removed[i]
-                && insn.opcode() == op::EXT_INST_IMPORT
+                && insn.opcode() == Op::ExtInstImport as u16
                 && insn
                     .string(1)
                     .is_ok_and(|(s, _)| s.starts_with("NonSemantic."))
         });
         if !non_semantic_left {
             for (i, insn) in m.insns.iter().enumerate() {
-                if insn.opcode() == op::EXTENSION
+                if insn.opcode() == Op::Extension as u16
                     && insn
                         .string(0)
                         .is_ok_and(|(s, _)| s == NON_SEMANTIC_EXTENSION)
@@ -377,16 +378,18 @@ impl IdSet {
 
 fn is_candidate(opcode: u16) -> bool {
     matches!(
-        opcode,
-        op::STRING
-            | op::CONSTANT
-            | op::CONSTANT_TRUE
-            | op::CONSTANT_FALSE
-            | op::CONSTANT_NULL
-            | op::CONSTANT_COMPOSITE
-            | op::TYPE_INT
-            | op::TYPE_FLOAT
-            | op::TYPE_BOOL
-            | op::TYPE_VOID
+        Op::from_u32(u32::from(opcode)),
+        Some(
+            Op::String
+                | Op::Constant
+                | Op::ConstantTrue
+                | Op::ConstantFalse
+                | Op::ConstantNull
+                | Op::ConstantComposite
+                | Op::TypeInt
+                | Op::TypeFloat
+                | Op::TypeBool
+                | Op::TypeVoid
+        )
     )
 }

@@ -1,10 +1,11 @@
 //! The code a module's debug info is woven into: its functions and ids, how IR functions match
 //! them, and where an in-function instruction anchored at a normal-form offset may go.
 
+use rspirv::spirv::Op;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
-use crate::spirv::binary::{op, Module as Bin};
+use crate::spirv::binary::Module as Bin;
 
 /// One OpFunction of the base module: instruction indices of OpFunction and OpFunctionEnd.
 #[derive(Clone, Debug)]
@@ -16,7 +17,7 @@ pub struct Func {
 
 #[derive(Clone, Copy, Debug)]
 pub struct Def {
-    pub opcode: u16,
+    pub opcode: Option<Op>,
     pub func: Option<usize>,
     pub index: usize,
 }
@@ -31,7 +32,7 @@ pub struct CodeInfo {
     pub version: u32,
     pub extensions: Vec<String>,
     /// (offset, opcode) of every instruction of the normal form.
-    pub insns: Vec<(u32, u16)>,
+    pub insns: Vec<(u32, Option<Op>)>,
     pub defs: HashMap<u32, Def>,
     pub funcs: Vec<Func>,
     /// IR function → (base function index, whether its code positions can be trusted).
@@ -58,15 +59,15 @@ impl CodeInfo {
         };
         let mut func: Option<usize> = None;
         for (i, insn) in bin.insns.iter().enumerate() {
-            let opcode = insn.opcode();
+            let opcode = insn.op();
             c.insns.push((insn.offset as u32, opcode));
             match opcode {
-                op::EXTENSION => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
-                op::CAPABILITY => {
+                Some(Op::Extension) => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
+                Some(Op::Capability) => {
                     c.caps.extend(insn.operands().first());
                     c.kernel |= insn.operands().first() == Some(&6);
                 }
-                op::FUNCTION => {
+                Some(Op::Function) => {
                     let id = insn.result_id().unwrap_or(0);
                     c.funcs.push(Func {
                         id,
@@ -75,14 +76,14 @@ impl CodeInfo {
                     });
                     func = Some(c.funcs.len() - 1);
                 }
-                op::FUNCTION_END => {
+                Some(Op::FunctionEnd) => {
                     if let Some(f) = func.take() {
                         c.funcs[f].end = i;
                     }
                 }
-                op::TYPE_VOID if func.is_none() => c.void = c.void.or(insn.result_id()),
-                op::TYPE_BOOL if func.is_none() => c.bool_ = c.bool_.or(insn.result_id()),
-                op::TYPE_INT if insn.operands().get(1..3) == Some(&[32, 0]) => {
+                Some(Op::TypeVoid) if func.is_none() => c.void = c.void.or(insn.result_id()),
+                Some(Op::TypeBool) if func.is_none() => c.bool_ = c.bool_.or(insn.result_id()),
+                Some(Op::TypeInt) if insn.operands().get(1..3) == Some(&[32, 0]) => {
                     c.uint = c.uint.or(insn.result_id())
                 }
                 _ => {}
@@ -135,12 +136,14 @@ impl CodeInfo {
             d.func.is_none()
                 && matches!(
                     d.opcode,
-                    op::VARIABLE
-                        | op::CONSTANT
-                        | op::CONSTANT_COMPOSITE
-                        | op::CONSTANT_TRUE
-                        | op::CONSTANT_FALSE
-                        | op::CONSTANT_NULL
+                    Some(
+                        Op::Variable
+                            | Op::Constant
+                            | Op::ConstantComposite
+                            | Op::ConstantTrue
+                            | Op::ConstantFalse
+                            | Op::ConstantNull
+                    )
                 )
         })
     }
@@ -162,7 +165,7 @@ impl CodeInfo {
         let mut found = self
             .defs
             .iter()
-            .filter(|(id, d)| d.opcode == op::VARIABLE && self.is_global(**id))
+            .filter(|(id, d)| d.opcode == Some(Op::Variable) && self.is_global(**id))
             .filter(|(id, _)| self.named(**id, wanted))
             .map(|(id, _)| *id);
         let first = found.next()?;
@@ -226,7 +229,7 @@ impl CodeInfo {
         while i < self.funcs[f].end
             && matches!(
                 self.insns[i].1,
-                op::FUNCTION | op::FUNCTION_PARAMETER | op::LABEL | op::PHI | op::VARIABLE
+                Some(Op::Function | Op::FunctionParameter | Op::Label | Op::Phi | Op::Variable)
             )
         {
             i += 1;
@@ -234,7 +237,7 @@ impl CodeInfo {
         if i >= self.funcs[f].end {
             return None;
         }
-        let merge = |o: u16| matches!(o, op::LOOP_MERGE | op::SELECTION_MERGE);
+        let merge = |o: Option<Op>| matches!(o, Some(Op::LoopMerge | Op::SelectionMerge));
         // Only a branch is kept with its merge; an anchor that is itself a merge (llvm-spirv-14
         // writes a loop's OpLoopMerge twice) takes its instructions right before it.
         if i > 0 && merge(self.insns[i - 1].1) && !merge(self.insns[i].1) {
@@ -254,10 +257,10 @@ impl CodeInfo {
 fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
     let mut out: HashMap<u32, Vec<String>> = HashMap::default();
     for insn in &bin.insns {
-        let (target, at) = match insn.opcode() {
-            op::NAME => (insn.operand(0).ok(), 1),
-            op::ENTRY_POINT => (insn.operand(1).ok(), 2),
-            op::DECORATE if insn.operand(1).ok() == Some(LINKAGE_ATTRIBUTES) => {
+        let (target, at) = match insn.op() {
+            Some(Op::Name) => (insn.operand(0).ok(), 1),
+            Some(Op::EntryPoint) => (insn.operand(1).ok(), 2),
+            Some(Op::Decorate) if insn.operand(1).ok() == Some(LINKAGE_ATTRIBUTES) => {
                 (insn.operand(0).ok(), 2)
             }
             _ => continue,

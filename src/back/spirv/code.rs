@@ -2,16 +2,19 @@
 //! DebugDeclare/DebugValue, each inserted before the normal-form instruction it is anchored at
 //! (moved past OpPhi/OpVariable, never between a merge and its branch).
 
+use rspirv::spirv::Op;
+
+use crate::spirv::binary::insn;
+use crate::spirv::grammar::is_terminator;
 use std::collections::BTreeMap;
 
-use super::encode::{insn, V};
+use super::encode::V;
 use super::ledger::{holds, Feature};
 use super::scopes::fit;
 use super::writer::Writer;
 use crate::diag::LossKind;
 use crate::ir::{CodePos, Event, EventKind, Handle, InlinedAt, Loc, Ref, Scope, Value};
 use crate::spec::spirv::Flavour;
-use crate::spirv::binary::op;
 
 /// Instructions to insert, by the index of the normal-form instruction they precede: their words
 /// in one buffer and a list of parts (index, layer, range of `words`). At one index the parts go
@@ -130,7 +133,7 @@ fn later_blocks(w: &Writer, range: crate::ir::CodeRange) -> Vec<usize> {
     w.code.insns[first + 1..]
         .iter()
         .take_while(|(o, _)| *o < b)
-        .filter(|(_, opcode)| *opcode == op::LABEL)
+        .filter(|(_, opcode)| *opcode == Some(Op::Label))
         .filter_map(|(o, _)| w.code.insertion(*o))
         .collect()
 }
@@ -163,7 +166,7 @@ fn mid_block(w: &Writer, pos: u32) -> bool {
     let Some(i) = w.code.index_at(pos) else {
         return false;
     };
-    i > 0 && !op::is_terminator(w.code.insns[i - 1].1)
+    i > 0 && !w.code.insns[i - 1].1.is_some_and(is_terminator)
 }
 
 fn spirv_pos(p: CodePos) -> Option<u32> {
@@ -317,7 +320,7 @@ fn no_line(w: &mut Writer) -> Vec<u32> {
         w.e.ext_words("DebugNoLine", &[])
             .map_or(Vec::new(), |(_, ws)| ws)
     } else {
-        insn(op::NO_LINE, &[])
+        insn(Op::NoLine, &[])
     }
 }
 
@@ -453,7 +456,7 @@ fn coarse(w: &mut Writer, out: &mut Inserts) {
         let sc = w.id(Ref::Scope(h));
         let (first, end) = (w.code.funcs[f].first, w.code.funcs[f].end);
         let labels: Vec<u32> = (first..end)
-            .filter(|i| w.code.insns[*i].1 == op::LABEL)
+            .filter(|i| w.code.insns[*i].1 == Some(Op::Label))
             .map(|i| w.code.insns[i].0)
             .collect();
         for pos in labels {
@@ -479,7 +482,7 @@ fn line_words(
 ) -> Vec<u32> {
     if !holds(w.e.flavour, Feature::LineRange) {
         let file = file_string(w, at.file);
-        return insn(op::LINE, &[file, at.line, at.column]);
+        return insn(Op::Line, &[file, at.line, at.column]);
     }
     let (src, line, col) = w.loc_args(Some(at));
     let args = [
@@ -514,7 +517,7 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
             match before_function(w, row.range.start) {
                 Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
                     let file = file_string_cached(w, row.at.file, &mut last_file);
-                    let words = insn(op::LINE, &[file, row.at.line, row.at.column]);
+                    let words = insn(Op::Line, &[file, row.at.line, row.at.column]);
                     out.push(i, REST, &words);
                 }
                 _ => lost.lines += 1,
@@ -531,7 +534,7 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
             // so that it reads back without one (DebugLine would give it end = start).
             let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
                 let file = file_string_cached(w, row.at.file, &mut last_file);
-                insn(op::LINE, &[file, row.at.line, row.at.column])
+                insn(Op::Line, &[file, row.at.line, row.at.column])
             } else {
                 line_words(w, row.at, row.end_line, row.end_column)
             };
@@ -576,7 +579,7 @@ fn usable(w: &Writer, id: u32, at: usize, declare: bool) -> bool {
     let Some(d) = w.code.defs.get(&id) else {
         return false;
     };
-    if declare && !matches!(d.opcode, op::VARIABLE | op::FUNCTION_PARAMETER) {
+    if declare && !matches!(d.opcode, Some(Op::Variable | Op::FunctionParameter)) {
         return false;
     }
     match d.func {

@@ -1,10 +1,12 @@
 //! Operands by name → words, per the target set's [`Layout`]: numbers as literal words or interned
 //! `OpConstant`s, strings as interned `OpString`s, absent references as one `DebugInfoNone`.
 
+use rspirv::spirv::Op;
+
+use crate::spirv::binary::{first_word, insn, string_words};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::spec::spirv::{Flavour, Layout, Operand, Q, W};
-use crate::spirv::binary::op;
 
 /// The most words one instruction may have.
 pub const MAX_WORDS: usize = 0xffff;
@@ -40,8 +42,6 @@ pub struct Interned {
     pub undef: Option<u32>,
 }
 
-const OP_UNDEF: u16 = 1;
-
 /// The module being written: id allocation and the sections debug info adds.
 pub struct Emitter {
     pub flavour: Flavour,
@@ -66,25 +66,6 @@ pub struct Emitter {
     /// Ids at or above the bound the base module may use: never allocated.
     taken: Vec<u32>,
     taken_at: usize,
-}
-
-pub fn insn(opcode: u16, operands: &[u32]) -> Vec<u32> {
-    let mut w = Vec::with_capacity(operands.len() + 1);
-    w.push(((operands.len() as u32 + 1) << 16) | u32::from(opcode));
-    w.extend_from_slice(operands);
-    w
-}
-
-pub fn string_words(s: &str) -> Vec<u32> {
-    let mut bytes = s.as_bytes().to_vec();
-    bytes.push(0);
-    while bytes.len() % 4 != 0 {
-        bytes.push(0);
-    }
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// Operand names compared without case, spaces, punctuation and the grammars' spelling slips.
@@ -247,7 +228,7 @@ impl Emitter {
             return v;
         }
         let id = self.id();
-        self.types.extend(insn(op::TYPE_VOID, &[id]));
+        self.types.extend(insn(Op::TypeVoid, &[id]));
         self.interned.void = Some(id);
         id
     }
@@ -257,7 +238,7 @@ impl Emitter {
             return v;
         }
         let id = self.id();
-        self.types.extend(insn(op::TYPE_INT, &[id, 32, 0]));
+        self.types.extend(insn(Op::TypeInt, &[id, 32, 0]));
         self.interned.uint = Some(id);
         id
     }
@@ -268,7 +249,7 @@ impl Emitter {
         }
         let ty = self.uint();
         let id = self.id();
-        self.types.extend(insn(op::CONSTANT, &[ty, id, n]));
+        self.types.extend(insn(Op::Constant, &[ty, id, n]));
         self.interned.consts.insert(n, id);
         id
     }
@@ -280,7 +261,7 @@ impl Emitter {
         }
         let ty = self.uint();
         let id = self.id();
-        self.types.extend(insn(OP_UNDEF, &[ty, id]));
+        self.types.extend(insn(Op::Undef, &[ty, id]));
         self.interned.undef = Some(id);
         id
     }
@@ -293,16 +274,16 @@ impl Emitter {
             Some(t) => t,
             None => {
                 let t = self.id();
-                self.types.extend(insn(op::TYPE_BOOL, &[t]));
+                self.types.extend(insn(Op::TypeBool, &[t]));
                 self.interned.bool_ = Some(t);
                 t
             }
         };
         let id = self.id();
         let opcode = if b {
-            op::CONSTANT_TRUE
+            Op::ConstantTrue
         } else {
-            op::CONSTANT_FALSE
+            Op::ConstantFalse
         };
         self.types.extend(insn(opcode, &[ty, id]));
         self.interned.bools[usize::from(b)] = Some(id);
@@ -325,7 +306,7 @@ impl Emitter {
         let id = self.id();
         let mut ops = vec![id];
         ops.extend(string_words(s));
-        self.strings.extend(insn(op::STRING, &ops));
+        self.strings.extend(insn(Op::String, &ops));
         self.interned.strings.insert(s.to_string(), id);
         id
     }
@@ -425,7 +406,7 @@ impl Emitter {
             words.truncate(MAX_WORDS);
             self.cut += 1;
         }
-        words[0] = ((words.len() as u32) << 16) | u32::from(op::EXT_INST);
+        words[0] = first_word(words.len(), Op::ExtInst);
         Some((id, words))
     }
 

@@ -6,12 +6,15 @@
 //! end of the block (just after its terminator, or at the next label where a damaged block has
 //! none), whichever comes first; it is recorded only when it covers something. Events keep their order and carry the scope and line in force.
 
+use rspirv::spirv::Op;
+
 use crate::diag::LossKind;
 use crate::ir::{
     CodePos, CodeRange, EntityKind as K, Event, EventKind, Handle, InlinedAt, LineFlags, LineRow,
     Loc, Ref, ScopeRun, Value,
 };
-use crate::spirv::binary::{op, Insn};
+use crate::spirv::binary::Insn;
+use crate::spirv::grammar::is_terminator;
 
 use super::operands::{fail, Dec, Kind, RResult};
 use super::reader::{Ctx, Row};
@@ -64,19 +67,19 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
             debug(cx, &mut st, &d, here)?;
             continue;
         }
-        match insn.opcode() {
-            op::LINE => core_line(cx, &mut st, insn, here)?,
-            op::NO_LINE => close_line(cx, &mut st, here),
-            op::FUNCTION => {
+        match insn.op() {
+            Some(Op::Line) => core_line(cx, &mut st, insn, here)?,
+            Some(Op::NoLine) => close_line(cx, &mut st, here),
+            Some(Op::Function) => {
                 st.in_function = true;
                 st.labelled = false;
             }
-            op::FUNCTION_END => {
+            Some(Op::FunctionEnd) => {
                 close_all(cx, &mut st, here);
                 st.in_function = false;
                 st.in_block = false;
             }
-            o if op::is_terminator(o) => {
+            Some(o) if is_terminator(o) => {
                 let after = here + insn.words.len() as u32;
                 close_all(cx, &mut st, after);
                 st.in_block = false;
@@ -84,7 +87,7 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
             // A block that lacks its terminator, or code between a terminator and the next
             // label (a damaged module), still ends at the next label: nothing runs on into the
             // next block. (What precedes a function's first label does run on into it.)
-            op::LABEL => {
+            Some(Op::Label) => {
                 if st.in_block || st.labelled {
                     close_all(cx, &mut st, here);
                 }

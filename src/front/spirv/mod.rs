@@ -25,8 +25,9 @@ mod types;
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
 use crate::ir::{self, EntityKind, File, Handle, Ref};
-use crate::spirv::binary::{self, op};
+use crate::spirv::binary;
 use crate::spirv::NormalForm;
+use rspirv::spirv::Op;
 
 use operands::{fail, Dec, Kind, RErr, RResult};
 use reader::Ctx;
@@ -109,29 +110,29 @@ impl<'a> Ctx<'a> {
     fn index(&mut self) -> RResult<()> {
         let m = self.m;
         for (i, insn) in m.insns.iter().enumerate() {
-            match insn.opcode() {
-                op::STRING => {
+            match insn.op() {
+                Some(Op::String) => {
                     let id = m.check_id(insn, insn.operand(0)?)?;
                     self.strings.insert(id, insn.string(1)?.0);
                 }
-                op::TYPE_VOID => {
+                Some(Op::TypeVoid) => {
                     self.voids.insert(insn.operand(0)?);
                 }
-                op::TYPE_INT => {
+                Some(Op::TypeInt) => {
                     let signed = insn.operand(2)? != 0;
                     self.int_types
                         .insert(insn.operand(0)?, (insn.operand(1)?, signed));
                 }
-                op::TYPE_BOOL => {
+                Some(Op::TypeBool) => {
                     self.int_types.insert(insn.operand(0)?, (1, false));
                 }
-                op::CONSTANT => self.constant(insn)?,
-                op::CONSTANT_TRUE | op::CONSTANT_FALSE | op::CONSTANT_NULL => {
-                    let v = i128::from(insn.opcode() == op::CONSTANT_TRUE);
+                Some(Op::Constant) => self.constant(insn)?,
+                Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => {
+                    let v = i128::from(insn.op() == Some(Op::ConstantTrue));
                     self.consts.insert(insn.operand(1)?, v);
                 }
-                op::SOURCE => self.source_language = Some(insn.operand(0)?),
-                op::EXT_INST => self.debug_insn(i, insn)?,
+                Some(Op::Source) => self.source_language = Some(insn.operand(0)?),
+                Some(Op::ExtInst) => self.debug_insn(i, insn)?,
                 _ => {}
             }
             if let Some(id) = insn.result_id() {

@@ -2,12 +2,13 @@
 //! instructions by id), the IR being filled and where each entity came from. A leaf: the passes
 //! (`mod.rs`) and the entity readers (`types`, `scopes`, `expr`, `code`) take a `Ctx`.
 
+use rspirv::spirv::Op;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::operands::Dec;
 use crate::diag::{Diagnostics, LossKind};
 use crate::ir::{self, EntityKind, File, Handle, Ref, Source, SourceFormat};
-use crate::spirv::binary::{self, op};
+use crate::spirv::binary;
 use crate::spirv::{IdSet, NormalForm};
 
 /// Which table a code-anchored row sits in (for error messages about rows).
@@ -125,7 +126,10 @@ impl<'a> Ctx<'a> {
 
 /// Address size from OpMemoryModel: 4 for Physical32, 8 for Physical64/PhysicalStorageBuffer64.
 fn address_size(m: &binary::Module<'_>) -> Option<u8> {
-    let insn = m.insns.iter().find(|i| i.opcode() == op::MEMORY_MODEL)?;
+    let insn = m
+        .insns
+        .iter()
+        .find(|i| i.opcode() == Op::MemoryModel as u16)?;
     match insn.operand(0).ok()? {
         1 => Some(4),
         2 | 5348 => Some(8),

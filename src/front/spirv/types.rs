@@ -12,9 +12,6 @@ use super::operands::{fail, Dec, Kind, RResult};
 use super::reader::Ctx;
 use super::resolve::Tgt;
 
-/// The generator id (high half of header word 2) of the Khronos LLVM/SPIR-V Translator.
-const LLVM_SPIRV_GENERATOR: u32 = 6;
-
 pub(super) fn is_type(k: Kind) -> bool {
     matches!(
         k,
@@ -259,7 +256,7 @@ fn has_lower_bounds(cx: &Ctx<'_>, d: &Dec<'_>, ids: &[u32]) -> bool {
         return false;
     }
     d.flavour == Flavour::SpirvDebug
-        || cx.m.generator >> 16 == LLVM_SPIRV_GENERATOR
+        || cx.m.generator >> 16 == crate::spirv::binary::LLVM_SPIRV_GENERATOR
         || ids[ids.len() / 2..]
             .iter()
             .all(|id| matches!(cx.target(*id), Tgt::None))

@@ -23,7 +23,7 @@ mod words;
 
 use crate::diag::Diagnostics;
 use crate::spec::spirv::Flavour;
-use crate::spirv::binary::op;
+use rspirv::spirv::Op;
 
 use order::Cx;
 use tables::Tables;
@@ -71,7 +71,7 @@ pub fn own_flavour(bytes: &[u8]) -> Option<Flavour> {
             return None;
         }
         match opcode {
-            op::EXT_INST_IMPORT => {
+            o if o == Op::ExtInstImport as u16 => {
                 if let Some(f) = words
                     .string(i + 2, i + count)
                     .and_then(Flavour::from_import_name)
@@ -82,7 +82,7 @@ pub fn own_flavour(bytes: &[u8]) -> Option<Flavour> {
                 }
             }
             // Imports precede every type, constant and function.
-            op::TYPE_VOID..=op::FUNCTION => break,
+            o if (Op::TypeVoid as u16..=Op::Function as u16).contains(&o) => break,
             _ => {}
         }
         i += count;

@@ -1,17 +1,18 @@
 //! Pass 2 (`Cx::order_module_section`): the module-level section written with its debug
 //! instructions ordered so that none refers forward, and repaired.
 
+use rspirv::spirv::Op;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::spec::dwarf::{row, ArgKind, OPS};
 use crate::spec::spirv::{from_set, Flavour, LAST_SOURCE_LANGUAGE, Q};
-use crate::spirv::binary::op;
+use crate::spirv::binary::{first_word, LLVM_SPIRV_GENERATOR};
 use crate::spirv::grammar::result_id;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
 use super::kinds::*;
-use super::tables::{Tables, LLVM_SPIRV_GENERATOR};
+use super::tables::Tables;
 use super::words::{extend_words, Declined};
 
 /// What `Cx::emit` did.
@@ -85,7 +86,7 @@ impl<'t> Cx<'t> {
         let mut i = 5;
         while i < end {
             let (count, opcode) = self.w.head(i);
-            let debug = opcode == op::EXT_INST && count >= 5 && self.w.at(i + 3) == self.set;
+            let debug = opcode == Op::ExtInst as u16 && count >= 5 && self.w.at(i + 3) == self.set;
             if !debug {
                 extend_words(&mut out, &self.w, i, count);
                 if let Some(id) = result_id(&self.w.words[i..i + count]) {
@@ -129,7 +130,7 @@ impl<'t> Cx<'t> {
                 0 => out.len(),
                 at => at,
             };
-            let string = [3 << 16 | u32::from(op::STRING), self.empty_string, 0];
+            let string = [first_word(3, Op::String), self.empty_string, 0];
             out.splice(at..at, string);
             out[3] = self.empty_string + 1;
         }
@@ -215,7 +216,7 @@ impl<'t> Cx<'t> {
         }
         if absent {
             out.pop();
-            out[start] = ((out.len() - start) as u32) << 16 | u32::from(op::EXT_INST);
+            out[start] = first_word(out.len() - start, Op::ExtInst);
         }
         self.repair(id, opcode, start, out)?;
         Ok(Emitted::Written(id))
@@ -261,7 +262,7 @@ impl<'t> Cx<'t> {
             DebugOp::DebugTypeArray => {
                 let keep = self.array_counts(id, &words[6..])?;
                 out.truncate(start + 6 + keep);
-                out[start] = ((6 + keep) as u32) << 16 | u32::from(op::EXT_INST);
+                out[start] = first_word(6 + keep, Op::ExtInst);
             }
             DebugOp::DebugTypeVector => {
                 let n = match self.flavour.literal_numbers() {

@@ -1,8 +1,9 @@
 //! Pass 1 (`Tables::index`): every id of the module indexed; the checks of the code.
 
 use crate::spec::spirv::{Flavour, Layout, Operand, LLVM_SPIRV14_LAYOUTS, Q, W};
-use crate::spirv::binary::{op, Insn};
+use crate::spirv::binary::Insn;
 use crate::spirv::grammar::{id_layout, id_words, result_word, IdLayout, IdWord, Rest};
+use rspirv::spirv::Op;
 
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
@@ -10,26 +11,24 @@ use super::kinds::{self, *};
 use super::words::{Declined, Words};
 
 /// Opcodes of the layout's sections up to the strings and sources (an OpString goes after them).
-pub(super) const BEFORE_NAMES: [u16; 13] = [
-    op::NOP,
-    op::SOURCE_CONTINUED,
-    op::SOURCE,
-    op::SOURCE_EXTENSION,
-    op::STRING,
-    op::EXTENSION,
-    op::EXT_INST_IMPORT,
-    op::MEMORY_MODEL,
-    op::ENTRY_POINT,
-    op::EXECUTION_MODE,
-    op::CAPABILITY,
-    331, // OpExecutionModeId
-    op::LINE,
+pub(super) const BEFORE_NAMES: [Op; 13] = [
+    Op::Nop,
+    Op::SourceContinued,
+    Op::Source,
+    Op::SourceExtension,
+    Op::String,
+    Op::Extension,
+    Op::ExtInstImport,
+    Op::MemoryModel,
+    Op::EntryPoint,
+    Op::ExecutionMode,
+    Op::Capability,
+    Op::ExecutionModeId,
+    Op::Line,
 ];
 /// The operand index `Tables::ids` gives the name of an enumerator pair (the value has the
 /// pair's own index).
 pub(super) const PAIR_NAME: usize = usize::MAX;
-/// `Khronos LLVM/SPIR-V Translator` in the header's generator word (high half).
-pub(super) const LLVM_SPIRV_GENERATOR: u32 = 6;
 
 /// Pass 1's index of the module, read only from then on (pass 2 and the checks of the code run
 /// side by side on it).
@@ -117,30 +116,31 @@ impl<'a> Tables<'a> {
             if count == 0 || i + count > w.len {
                 return Err(Declined("damaged word count"));
             }
-            if cx.strings_end == 0 && !BEFORE_NAMES.contains(&opcode) {
+            let op = Op::from_u32(u32::from(opcode));
+            if cx.strings_end == 0 && !op.is_some_and(|o| BEFORE_NAMES.contains(&o)) {
                 cx.strings_end = i;
             }
             // The reader decodes these instructions' operands: too few of them, or a string that
             // runs past its instruction, is damage.
-            let least = match opcode {
-                op::EXT_INST_IMPORT | op::STRING => 3,
-                op::CONSTANT | op::CONSTANT_TRUE | op::CONSTANT_FALSE | op::CONSTANT_NULL => 3,
-                op::TYPE_INT | op::EXT_INST => 4,
-                op::TYPE_VOID | op::TYPE_BOOL | op::SOURCE => 2,
+            let least = match op {
+                Some(Op::ExtInstImport | Op::String) => 3,
+                Some(Op::Constant | Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => 3,
+                Some(Op::TypeInt | Op::ExtInst) => 4,
+                Some(Op::TypeVoid | Op::TypeBool | Op::Source) => 2,
                 _ => 1,
             };
             if count < least {
                 return Err(Declined("an instruction without the operands it needs"));
             }
-            if matches!(opcode, op::STRING | op::EXT_INST_IMPORT) && !w.terminated(i + 2, i + count)
+            if matches!(op, Some(Op::String | Op::ExtInstImport)) && !w.terminated(i + 2, i + count)
             {
                 return Err(Declined("a string without its NUL"));
             }
-            if opcode == op::EXT_INST && cx.set != 0 && w.at(i + 3) == cx.set && count < 5 {
+            if opcode == Op::ExtInst as u16 && cx.set != 0 && w.at(i + 3) == cx.set && count < 5 {
                 return Err(Declined("a debug instruction without its opcode"));
             }
-            match opcode {
-                op::EXT_INST_IMPORT if count >= 3 => {
+            match op {
+                Some(Op::ExtInstImport) if count >= 3 => {
                     if let Some(f) = w
                         .string(i + 2, i + count)
                         .and_then(Flavour::from_import_name)
@@ -158,10 +158,10 @@ impl<'a> Tables<'a> {
                         cx.set = w.at(i + 1);
                     }
                 }
-                op::EXT_INST => seen_ext_inst = true,
-                op::FUNCTION if cx.section_end == w.len => cx.section_end = i,
-                op::TYPE_VOID if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
-                op::STRING if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
+                Some(Op::ExtInst) => seen_ext_inst = true,
+                Some(Op::Function) if cx.section_end == w.len => cx.section_end = i,
+                Some(Op::TypeVoid) if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
+                Some(Op::String) if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
                     cx.empty_string = w.at(i + 1);
                 }
                 _ => {}
@@ -173,12 +173,12 @@ impl<'a> Tables<'a> {
                     Some(d) if *d == 0 && id != 0 => *d = i as u32,
                     _ => return Err(Declined("an id out of bound or defined twice")),
                 }
-                cx.kind[id as usize] = match opcode {
-                    op::STRING => K_STRING,
-                    op::EXT_INST if count >= 5 && w.at(i + 3) == cx.set => {
+                cx.kind[id as usize] = match op {
+                    Some(Op::String) => K_STRING,
+                    Some(Op::ExtInst) if count >= 5 && w.at(i + 3) == cx.set => {
                         K_DEBUG.saturating_add(w.at(i + 4).min(255) as u8)
                     }
-                    op::CONSTANT => match cx.int_type(w.at(i + 1)) {
+                    Some(Op::Constant) => match cx.int_type(w.at(i + 1)) {
                         Some((32, 0)) if count == 4 => K_CONSTANT_U32,
                         Some((width, _)) if count < 4 || (width > 32 && count < 5) => {
                             return Err(Declined("an integer constant without its value"))
@@ -186,11 +186,11 @@ impl<'a> Tables<'a> {
                         Some(_) => K_CONSTANT,
                         None => K_CODE,
                     },
-                    op::CONSTANT_TRUE | op::CONSTANT_FALSE | op::CONSTANT_NULL => K_CONSTANT,
-                    op::TYPE_VOID => K_VOID,
-                    op::VARIABLE => K_VARIABLE,
-                    op::FUNCTION_PARAMETER => K_PARAMETER,
-                    op::FUNCTION => K_FUNCTION,
+                    Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => K_CONSTANT,
+                    Some(Op::TypeVoid) => K_VOID,
+                    Some(Op::Variable) => K_VARIABLE,
+                    Some(Op::FunctionParameter) => K_PARAMETER,
+                    Some(Op::Function) => K_FUNCTION,
                     _ => K_CODE,
                 };
                 if i >= cx.section_end {
@@ -218,7 +218,7 @@ impl<'a> Tables<'a> {
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
-            let debug = opcode == op::EXT_INST && count >= 5 && w.at(i + 3) == self.set;
+            let debug = opcode == Op::ExtInst as u16 && count >= 5 && w.at(i + 3) == self.set;
             if debug {
                 // Its operands are checked by the set's layout; its result type here.
                 if !(1..bound).contains(&w.at(i + 1)) {
@@ -233,7 +233,9 @@ impl<'a> Tables<'a> {
                 }
             } else {
                 self.check_code_ids(i, count, opcode, &mut checked.bound_taken)?;
-                if opcode == op::LINE && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING) {
+                if opcode == Op::Line as u16
+                    && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
+                {
                     return Err(Declined("an OpLine without an OpString file"));
                 }
             }
@@ -316,9 +318,10 @@ impl<'a> Tables<'a> {
     /// (width, signedness) of an OpTypeInt, (1, 0) of an OpTypeBool; `None` for other ids.
     pub(super) fn int_type(&self, id: u32) -> Option<(u32, u32)> {
         let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
-        match self.w.head(at) {
-            (4, op::TYPE_INT) => Some((self.w.at(at + 2), self.w.at(at + 3))),
-            (2, op::TYPE_BOOL) => Some((1, 0)),
+        let (count, opcode) = self.w.head(at);
+        match (count, Op::from_u32(u32::from(opcode))) {
+            (4, Some(Op::TypeInt)) => Some((self.w.at(at + 2), self.w.at(at + 3))),
+            (2, Some(Op::TypeBool)) => Some((1, 0)),
             _ => None,
         }
     }
@@ -369,9 +372,9 @@ impl<'a> Tables<'a> {
     pub(super) fn constant(&self, id: u32) -> Option<u64> {
         let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
         let (count, opcode) = self.w.head(at);
-        match (opcode, count) {
-            (op::CONSTANT, 4) => Some(u64::from(self.w.at(at + 3))),
-            (op::CONSTANT, 5) => {
+        match (Op::from_u32(u32::from(opcode)), count) {
+            (Some(Op::Constant), 4) => Some(u64::from(self.w.at(at + 3))),
+            (Some(Op::Constant), 5) => {
                 Some(u64::from(self.w.at(at + 3)) | u64::from(self.w.at(at + 4)) << 32)
             }
             _ => None,
@@ -428,7 +431,7 @@ impl<'a> Tables<'a> {
     /// An OpString's text, for the ledger.
     pub(super) fn name(&self, id: u32) -> String {
         match self.def.get(id as usize) {
-            Some(&at) if at != 0 && self.w.head(at as usize).1 == op::STRING => {
+            Some(&at) if at != 0 && self.w.head(at as usize).1 == Op::String as u16 => {
                 let at = at as usize;
                 let count = self.w.head(at).0;
                 self.w.string(at + 2, at + count).unwrap_or("").to_string()
