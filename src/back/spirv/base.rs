@@ -1,7 +1,7 @@
 //! The code a module's debug info is woven into: its functions and ids, how IR functions match
 //! them, and where an in-function instruction anchored at a normal-form offset may go.
 
-use rspirv::spirv::Op;
+use rspirv::spirv::{Capability, Decoration, Op, StorageClass};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
@@ -49,8 +49,6 @@ pub struct CodeInfo {
     hint: std::cell::Cell<usize>,
 }
 
-const LINKAGE_ATTRIBUTES: u32 = 41;
-
 impl CodeInfo {
     pub fn analyse(bin: &Bin<'_>) -> CodeInfo {
         let mut c = CodeInfo {
@@ -65,7 +63,7 @@ impl CodeInfo {
                 Some(Op::Extension) => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
                 Some(Op::Capability) => {
                     c.caps.extend(insn.operands().first());
-                    c.kernel |= insn.operands().first() == Some(&6);
+                    c.kernel |= insn.operands().first() == Some(&(Capability::Kernel as u32));
                 }
                 Some(Op::Function) => {
                     let id = insn.result_id().unwrap_or(0);
@@ -106,20 +104,23 @@ impl CodeInfo {
 
     /// Whether the module may use a storage class (its capability, per the core grammar).
     pub fn allows_storage_class(&self, sc: u32) -> bool {
-        let needs = match sc {
-            2 | 3 | 6 | 9 | 12 => Some(1), // Shader
-            8 => Some(38),                 // GenericPointer
-            10 => Some(21),                // AtomicStorage
-            0 | 1 | 4 | 5 | 7 | 11 => None,
+        use StorageClass::*;
+        let needs = match StorageClass::from_u32(sc) {
+            Some(Uniform | Output | Private | PushConstant | StorageBuffer) => {
+                Some(Capability::Shader)
+            }
+            Some(Generic) => Some(Capability::GenericPointer),
+            Some(AtomicCounter) => Some(Capability::AtomicStorage),
+            Some(UniformConstant | Input | Workgroup | CrossWorkgroup | Function | Image) => None,
             _ => return false,
         };
         // StorageBuffer is core from SPIR-V 1.3, an extension before.
-        let storage_buffer_ok = sc != 12
+        let storage_buffer_ok = sc != StorageBuffer as u32
             || self.version >= 0x0001_0300
             || self.extensions.iter().any(|e| {
                 e == "SPV_KHR_storage_buffer_storage_class" || e == "SPV_KHR_variable_pointers"
             });
-        storage_buffer_ok && needs.map_or(true, |c| self.caps.contains(&c))
+        storage_buffer_ok && needs.map_or(true, |c| self.caps.contains(&(c as u32)))
     }
 
     pub fn defines(&self, id: u32) -> bool {
@@ -260,7 +261,9 @@ fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
         let (target, at) = match insn.op() {
             Some(Op::Name) => (insn.operand(0).ok(), 1),
             Some(Op::EntryPoint) => (insn.operand(1).ok(), 2),
-            Some(Op::Decorate) if insn.operand(1).ok() == Some(LINKAGE_ATTRIBUTES) => {
+            Some(Op::Decorate)
+                if insn.operand(1).ok() == Some(Decoration::LinkageAttributes as u32) =>
+            {
                 (insn.operand(0).ok(), 2)
             }
             _ => continue,

@@ -6,12 +6,11 @@ use super::encode::Emitter;
 use crate::spec::spirv::Flavour;
 use crate::spirv::binary::Module as Bin;
 use crate::spirv::binary::{insn, string_words};
-use rspirv::spirv::Op;
+use rspirv::spirv::{AddressingModel, Capability, ExecutionMode, ExecutionModel, MemoryModel, Op};
 
 pub const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
 /// DebugModuleINTEL's extension and capability.
 const INTEL_MODULE_EXTENSION: &str = "SPV_INTEL_debug_module";
-const DEBUG_INFO_MODULE_INTEL: u32 = 6114;
 
 fn with_string(opcode: Op, head: &[u32], s: &str) -> Vec<u32> {
     let mut ops = head.to_vec();
@@ -25,10 +24,16 @@ fn import(e: &Emitter) -> Vec<u32> {
 
 /// Capabilities of a standalone module: Addresses, Linkage, Kernel, GenericPointer; or Shader.
 pub fn standalone_caps(kernel: bool) -> &'static [u32] {
+    use Capability::*;
     if kernel {
-        &[4, 5, 6, 38]
+        &[
+            Addresses as u32,
+            Linkage as u32,
+            Kernel as u32,
+            GenericPointer as u32,
+        ]
     } else {
-        &[1]
+        &[Shader as u32]
     }
 }
 
@@ -52,7 +57,10 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
         head.extend(insn(Op::Capability, &[*cap]));
     }
     if e.intel_module {
-        head.extend(insn(Op::Capability, &[DEBUG_INFO_MODULE_INTEL]));
+        head.extend(insn(
+            Op::Capability,
+            &[Capability::DebugInfoModuleINTEL as u32],
+        ));
     }
     if e.flavour == Flavour::Shader100 {
         head.extend(with_string(Op::Extension, &[], NON_SEMANTIC_EXTENSION));
@@ -62,16 +70,23 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
     }
     head.extend(import(&e));
     if kernel {
-        head.extend(insn(Op::MemoryModel, &[2, 2])); // Physical64 OpenCL
+        let model = [
+            AddressingModel::Physical64 as u32,
+            MemoryModel::OpenCL as u32,
+        ];
+        head.extend(insn(Op::MemoryModel, &model));
     } else {
-        head.extend(insn(Op::MemoryModel, &[0, 1])); // Logical GLSL450
+        let model = [AddressingModel::Logical as u32, MemoryModel::GLSL450 as u32];
+        head.extend(insn(Op::MemoryModel, &model));
         let void = e.void();
         let fnty = e.id();
         let main = e.id();
         let label = e.id();
         e.types.extend(insn(Op::TypeFunction, &[fnty, void]));
-        entry.extend(with_string(Op::EntryPoint, &[5, main], "main")); // GLCompute
-        entry.extend(insn(Op::ExecutionMode, &[main, 17, 1, 1, 1])); // LocalSize
+        let gl_compute = ExecutionModel::GLCompute as u32;
+        entry.extend(with_string(Op::EntryPoint, &[gl_compute, main], "main"));
+        let local_size = ExecutionMode::LocalSize as u32;
+        entry.extend(insn(Op::ExecutionMode, &[main, local_size, 1, 1, 1]));
         tail.extend(insn(Op::Function, &[void, main, 0, fnty]));
         tail.extend(insn(Op::Label, &[label]));
         tail.extend(insn(Op::Return, &[]));
@@ -160,7 +175,7 @@ pub fn weave(mut e: Emitter, bin: &Bin<'_>, inserts: Inserts) -> Vec<u8> {
     }
     if e.intel_module && !has_extension(bin, INTEL_MODULE_EXTENSION) {
         // Capabilities come first: the new one goes after the module's own.
-        let mut decls = insn(Op::Capability, &[DEBUG_INFO_MODULE_INTEL]);
+        let mut decls = insn(Op::Capability, &[Capability::DebugInfoModuleINTEL as u32]);
         decls.extend(with_string(Op::Extension, &[], INTEL_MODULE_EXTENSION));
         at.push((p.extension, decls));
     }

@@ -2,7 +2,7 @@
 //! instructions by id), the IR being filled and where each entity came from. A leaf: the passes
 //! (`mod.rs`) and the entity readers (`types`, `scopes`, `expr`, `code`) take a `Ctx`.
 
-use rspirv::spirv::Op;
+use rspirv::spirv::{AddressingModel, Op};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::operands::Dec;
@@ -130,9 +130,9 @@ fn address_size(m: &binary::Module<'_>) -> Option<u8> {
         .insns
         .iter()
         .find(|i| i.opcode() == Op::MemoryModel as u16)?;
-    match insn.operand(0).ok()? {
-        1 => Some(4),
-        2 | 5348 => Some(8),
+    match AddressingModel::from_u32(insn.operand(0).ok()?)? {
+        AddressingModel::Physical32 => Some(4),
+        AddressingModel::Physical64 | AddressingModel::PhysicalStorageBuffer64 => Some(8),
         _ => None,
     }
 }
