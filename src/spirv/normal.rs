@@ -179,41 +179,14 @@ impl NormalForm {
         }
 
         // 3: the non-semantic extension, when no NonSemantic import is left.
-        let non_semantic_left = m.insns.iter().enumerate().any(|(i, insn)| {
-            !removed[i]
-                && insn.opcode() == Op::ExtInstImport as u16
-                && insn
-                    .string(1)
-                    .is_ok_and(|(s, _)| s.starts_with("NonSemantic."))
-        });
-        if !non_semantic_left {
-            for (i, insn) in m.insns.iter().enumerate() {
-                if insn.opcode() == Op::Extension as u16
-                    && insn
-                        .string(0)
-                        .is_ok_and(|(s, _)| s == NON_SEMANTIC_EXTENSION)
-                {
-                    removed[i] = true;
-                }
-            }
-        }
-
-        let mut offsets = Vec::with_capacity(n);
-        let mut at = 5usize;
-        for (i, insn) in m.insns.iter().enumerate() {
-            if removed[i] {
-                offsets.push(None);
-            } else {
-                offsets.push(Some(at as u32));
-                at += insn.words.len();
-            }
-        }
+        drop_non_semantic_extension(m, &mut removed);
+        let (offsets, len) = offsets(m, &removed);
         taken.sort_unstable();
         taken.dedup();
         Ok(NormalForm {
             offsets,
             imports,
-            len: at,
+            len,
             taken,
         })
     }
@@ -251,6 +224,44 @@ impl NormalForm {
     pub fn import(&self, set: u32) -> Option<&DebugImport> {
         self.imports.iter().find(|d| d.id == set)
     }
+}
+
+/// Step 3 of the normal form: `SPV_KHR_non_semantic_info` goes when no `NonSemantic.*` import is
+/// left.
+fn drop_non_semantic_extension(m: &Module<'_>, removed: &mut [bool]) {
+    let non_semantic_left = m.insns.iter().enumerate().any(|(i, insn)| {
+        !removed[i]
+            && insn.opcode() == Op::ExtInstImport as u16
+            && insn
+                .string(1)
+                .is_ok_and(|(s, _)| s.starts_with("NonSemantic."))
+    });
+    if !non_semantic_left {
+        for (i, insn) in m.insns.iter().enumerate() {
+            if insn.opcode() == Op::Extension as u16
+                && insn
+                    .string(0)
+                    .is_ok_and(|(s, _)| s == NON_SEMANTIC_EXTENSION)
+            {
+                removed[i] = true;
+            }
+        }
+    }
+}
+
+/// Each instruction's offset in the normal form (`None`: removed), and the form's length.
+fn offsets(m: &Module<'_>, removed: &[bool]) -> (Vec<Option<u32>>, usize) {
+    let mut offsets = Vec::with_capacity(m.insns.len());
+    let mut at = 5usize;
+    for (i, insn) in m.insns.iter().enumerate() {
+        if removed[i] {
+            offsets.push(None);
+        } else {
+            offsets.push(Some(at as u32));
+            at += insn.words.len();
+        }
+    }
+    (offsets, at)
 }
 
 struct Candidate {

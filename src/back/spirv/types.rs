@@ -81,127 +81,14 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             w.ext(r, "DebugTypedef", &args)
         }
         TypeKind::Array { element, dims, .. } => array(w, h, *element, dims),
-        TypeKind::Vector { element, count } => {
-            // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
-            let base = w.base_or_void(r, *element);
-            if !vector_writable(w.e.flavour, *count) {
-                w.ledger.approx(
-                    r,
-                    "a vector of more than 4 components: written as an array (spirv-val takes at most 4)",
-                );
-                let counts = V::List(vec![V::Num(*count)]);
-                let args = [("Base Type", base), ("Component Counts", counts)];
-                return w.ext(r, "DebugTypeArray", &args);
-            }
-            let args = [("Base Type", base), ("Component Count", V::Num(*count))];
-            w.ext(r, "DebugTypeVector", &args)
-        }
+        TypeKind::Vector { element, count } => vector(w, r, element, count),
         TypeKind::Matrix {
             column,
             count,
             column_major,
-        } => {
-            let col = w.ty(*column);
-            // A column vector written as an array (too many components) makes no matrix.
-            let column_is_vector = column.is_some_and(|c| match w.m.types.get(c).kind {
-                TypeKind::Vector { count, .. } => vector_writable(w.e.flavour, count),
-                _ => true,
-            });
-            if holds(w.e.flavour, Feature::Matrix) && column_is_vector {
-                let args = [
-                    ("Vector Type", col),
-                    ("Vector Count", V::Num(*count)),
-                    ("Column Major", V::Bool(*column_major)),
-                ];
-                return w.ext(r, "DebugTypeMatrix", &args);
-            }
-            w.ledger.approx(
-                r,
-                if column_is_vector {
-                    "the set has no DebugTypeMatrix: written as an array of its column vectors"
-                } else {
-                    "a column of more than 4 components (written as an array): the matrix as an array of its columns"
-                },
-            );
-            let counts = V::List(vec![V::Num(*count)]);
-            w.ext(
-                r,
-                "DebugTypeArray",
-                &[("Base Type", col), ("Component Counts", counts)],
-            )
-        }
-        TypeKind::Function {
-            ret,
-            params,
-            variadic,
-            ..
-        } => {
-            if *variadic {
-                w.ledger.dropped(r, "variadic: the set cannot say so");
-            }
-            let ret = match ret {
-                Some(h) => V::Id(w.id(Ref::Type(*h))),
-                None => V::Id(w.e.void()),
-            };
-            let ps = params.iter().map(|p| w.base_or_void(r, *p)).collect();
-            if !t.flags.is_empty() && !w.layout_has("DebugTypeFunction", "Flags") {
-                w.ledger
-                    .dropped(r, "flags: the set's DebugTypeFunction has no Flags");
-            }
-            let args = [
-                ("Flags", V::Num(w.flags(r, t.flags))),
-                ("Return Type", ret),
-                ("Parameter Types", V::List(ps)),
-            ];
-            w.ext(r, "DebugTypeFunction", &args)
-        }
-        TypeKind::Enum {
-            underlying,
-            enumerators,
-            ..
-        } => {
-            let under = w.base_or_void(r, *underlying);
-            let mut pairs = Vec::new();
-            for en in enumerators {
-                let v = u32::try_from(en.value)
-                    .ok()
-                    .or_else(|| i32::try_from(en.value).ok().map(|v| v as u32));
-                let word = v.unwrap_or(en.value as u32);
-                // What a reader makes of the word (an unsigned constant) for this type.
-                let read =
-                    crate::ir::types::enum_value_in(&w.m.types, *underlying, i128::from(word));
-                if v.is_none() {
-                    w.ledger.approx(
-                        r,
-                        format!("enumerator {} = {} cut to 32 bits", en.name, en.value),
-                    );
-                } else if read != en.value {
-                    w.ledger.approx(
-                        r,
-                        format!(
-                            "enumerator {} = {}: reads back as {read}, as its underlying type holds it",
-                            en.name, en.value
-                        ),
-                    );
-                }
-                pairs.push((word, en.name.clone()));
-            }
-            let mut args = vec![("Name", name(t)), ("Underlying Type", under)];
-            args.extend(w.place(r, t.at, t.scope));
-            // spirv-val wants a positive constant size even for a declaration (DWARF's has none).
-            let size = match t.size {
-                None => {
-                    w.ledger
-                        .approx(r, "an enumeration without a size written as 32 bits");
-                    V::Num(w.num(r, 32))
-                }
-                s => w.size(r, s),
-            };
-            args.push(("Size", size));
-            args.push(("Flags", V::Num(w.flags(r, t.flags))));
-            args.push(("Value, Name", V::Pairs(pairs)));
-            w.ext(r, "DebugTypeEnum", &args)
-        }
+        } => matrix(w, r, column, count, column_major),
+        TypeKind::Function { .. } => function(w, r, t),
+        TypeKind::Enum { .. } => enumeration(w, r, t),
         TypeKind::Composite {
             tag,
             elements,
@@ -222,22 +109,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             );
             w.e.none()
         }
-        TypeKind::Inheritance { base, offset_bits } => {
-            let child = if w.layout_has("DebugTypeInheritance", "Child") {
-                w.opt(t.scope)
-            } else {
-                V::Absent
-            };
-            let parent = w.ty(*base);
-            let args = [
-                ("Child", child),
-                ("Parent", parent),
-                ("Offset", V::Num(w.num(r, offset_bits.unwrap_or(0)))),
-                ("Size", w.size(r, t.size).or_zero()),
-                ("Flags", V::Num(w.flags(r, t.flags))),
-            ];
-            w.ext(r, "DebugTypeInheritance", &args)
-        }
+        TypeKind::Inheritance { .. } => inheritance(w, r, t),
         TypeKind::PtrToMember { pointee, class } => {
             let args = [("Member Type", w.ty(*pointee)), ("Parent", w.ty(*class))];
             w.ext(r, "DebugTypePtrToMember", &args)
@@ -269,6 +141,167 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             w.ext(r, "DebugTypeBasic", &args)
         }
     }
+}
+
+/// An inheritance entry (with its Child where the set's layout has one).
+fn inheritance(w: &mut Writer, r: Ref, t: &Type) -> u32 {
+    let TypeKind::Inheritance { base, offset_bits } = &t.kind else {
+        return w.e.none();
+    };
+    let child = if w.layout_has("DebugTypeInheritance", "Child") {
+        w.opt(t.scope)
+    } else {
+        V::Absent
+    };
+    let parent = w.ty(*base);
+    let args = [
+        ("Child", child),
+        ("Parent", parent),
+        ("Offset", V::Num(w.num(r, offset_bits.unwrap_or(0)))),
+        ("Size", w.size(r, t.size).or_zero()),
+        ("Flags", V::Num(w.flags(r, t.flags))),
+    ];
+    w.ext(r, "DebugTypeInheritance", &args)
+}
+
+/// A vector: DebugTypeVector of at most 4 components (spirv-val), else an array (ledgered).
+fn vector(w: &mut Writer, r: Ref, element: &Option<Handle<Type>>, count: &u32) -> u32 {
+    // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
+    let base = w.base_or_void(r, *element);
+    if !vector_writable(w.e.flavour, *count) {
+        w.ledger.approx(
+            r,
+            "a vector of more than 4 components: written as an array (spirv-val takes at most 4)",
+        );
+        let counts = V::List(vec![V::Num(*count)]);
+        let args = [("Base Type", base), ("Component Counts", counts)];
+        return w.ext(r, "DebugTypeArray", &args);
+    }
+    let args = [("Base Type", base), ("Component Count", V::Num(*count))];
+    w.ext(r, "DebugTypeVector", &args)
+}
+
+/// A matrix: DebugTypeMatrix where the set has it and the column is a vector, else an array of
+/// its columns (ledgered).
+fn matrix(
+    w: &mut Writer,
+    r: Ref,
+    column: &Option<Handle<Type>>,
+    count: &u32,
+    column_major: &bool,
+) -> u32 {
+    let col = w.ty(*column);
+    // A column vector written as an array (too many components) makes no matrix.
+    let column_is_vector = column.is_some_and(|c| match w.m.types.get(c).kind {
+        TypeKind::Vector { count, .. } => vector_writable(w.e.flavour, count),
+        _ => true,
+    });
+    if holds(w.e.flavour, Feature::Matrix) && column_is_vector {
+        let args = [
+            ("Vector Type", col),
+            ("Vector Count", V::Num(*count)),
+            ("Column Major", V::Bool(*column_major)),
+        ];
+        return w.ext(r, "DebugTypeMatrix", &args);
+    }
+    w.ledger.approx(
+            r,
+            if column_is_vector {
+                "the set has no DebugTypeMatrix: written as an array of its column vectors"
+            } else {
+                "a column of more than 4 components (written as an array): the matrix as an array of its columns"
+            },
+        );
+    let counts = V::List(vec![V::Num(*count)]);
+    w.ext(
+        r,
+        "DebugTypeArray",
+        &[("Base Type", col), ("Component Counts", counts)],
+    )
+}
+
+/// A function type: void return as OpTypeVoid, unknown parameters as `void`.
+fn function(w: &mut Writer, r: Ref, t: &Type) -> u32 {
+    let TypeKind::Function {
+        ret,
+        params,
+        variadic,
+        ..
+    } = &t.kind
+    else {
+        return w.e.none();
+    };
+    if *variadic {
+        w.ledger.dropped(r, "variadic: the set cannot say so");
+    }
+    let ret = match ret {
+        Some(h) => V::Id(w.id(Ref::Type(*h))),
+        None => V::Id(w.e.void()),
+    };
+    let ps = params.iter().map(|p| w.base_or_void(r, *p)).collect();
+    if !t.flags.is_empty() && !w.layout_has("DebugTypeFunction", "Flags") {
+        w.ledger
+            .dropped(r, "flags: the set's DebugTypeFunction has no Flags");
+    }
+    let args = [
+        ("Flags", V::Num(w.flags(r, t.flags))),
+        ("Return Type", ret),
+        ("Parameter Types", V::List(ps)),
+    ];
+    w.ext(r, "DebugTypeFunction", &args)
+}
+
+/// An enumeration: values as 32-bit words (ledgered where they do not fit or read back
+/// otherwise), a size even for a declaration.
+fn enumeration(w: &mut Writer, r: Ref, t: &Type) -> u32 {
+    let TypeKind::Enum {
+        underlying,
+        enumerators,
+        ..
+    } = &t.kind
+    else {
+        return w.e.none();
+    };
+    let under = w.base_or_void(r, *underlying);
+    let mut pairs = Vec::new();
+    for en in enumerators {
+        let v = u32::try_from(en.value)
+            .ok()
+            .or_else(|| i32::try_from(en.value).ok().map(|v| v as u32));
+        let word = v.unwrap_or(en.value as u32);
+        // What a reader makes of the word (an unsigned constant) for this type.
+        let read = crate::ir::types::enum_value_in(&w.m.types, *underlying, i128::from(word));
+        if v.is_none() {
+            w.ledger.approx(
+                r,
+                format!("enumerator {} = {} cut to 32 bits", en.name, en.value),
+            );
+        } else if read != en.value {
+            w.ledger.approx(
+                r,
+                format!(
+                    "enumerator {} = {}: reads back as {read}, as its underlying type holds it",
+                    en.name, en.value
+                ),
+            );
+        }
+        pairs.push((word, en.name.clone()));
+    }
+    let mut args = vec![("Name", name(t)), ("Underlying Type", under)];
+    args.extend(w.place(r, t.at, t.scope));
+    // spirv-val wants a positive constant size even for a declaration (DWARF's has none).
+    let size = match t.size {
+        None => {
+            w.ledger
+                .approx(r, "an enumeration without a size written as 32 bits");
+            V::Num(w.num(r, 32))
+        }
+        s => w.size(r, s),
+    };
+    args.push(("Size", size));
+    args.push(("Flags", V::Num(w.flags(r, t.flags))));
+    args.push(("Value, Name", V::Pairs(pairs)));
+    w.ext(r, "DebugTypeEnum", &args)
 }
 
 fn name(t: &Type) -> V {
