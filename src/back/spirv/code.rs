@@ -2,6 +2,7 @@
 //! DebugDeclare/DebugValue, each inserted before the normal-form instruction it is anchored at
 //! (moved past OpPhi/OpVariable, never between a merge and its branch).
 
+use crate::spec::spirv_names::{instruction, operand};
 use rspirv::spirv::Op;
 
 use crate::spirv::binary::insn;
@@ -86,8 +87,11 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
             .map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
         for at in std::iter::once(i).chain(later_blocks(w, run.range)) {
             if let Some((_, words)) = w.e.ext_words(
-                "DebugScope",
-                &[("Scope", V::Id(sc)), ("Inlined At", inl.clone())],
+                instruction::DEBUG_SCOPE,
+                &[
+                    (operand::SCOPE, V::Id(sc)),
+                    (operand::INLINED_AT, inl.clone()),
+                ],
             ) {
                 out.push(at, REST, &words);
             }
@@ -246,8 +250,11 @@ struct Group {
 fn scope_words(w: &mut Writer, (sc, inl): InScope) -> Vec<u32> {
     let sc = w.id(sc);
     let inl = inl.map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
-    w.e.ext_words("DebugScope", &[("Scope", V::Id(sc)), ("Inlined At", inl)])
-        .map_or(Vec::new(), |(_, ws)| ws)
+    w.e.ext_words(
+        instruction::DEBUG_SCOPE,
+        &[(operand::SCOPE, V::Id(sc)), (operand::INLINED_AT, inl)],
+    )
+    .map_or(Vec::new(), |(_, ws)| ws)
 }
 
 impl Group {
@@ -311,13 +318,13 @@ impl Group {
 }
 
 fn no_scope(w: &mut Writer) -> Vec<u32> {
-    w.e.ext_words("DebugNoScope", &[])
+    w.e.ext_words(instruction::DEBUG_NO_SCOPE, &[])
         .map_or(Vec::new(), |(_, ws)| ws)
 }
 
 fn no_line(w: &mut Writer) -> Vec<u32> {
     if holds(w.e.flavour, Feature::LineRange) {
-        w.e.ext_words("DebugNoLine", &[])
+        w.e.ext_words(instruction::DEBUG_NO_LINE, &[])
             .map_or(Vec::new(), |(_, ws)| ws)
     } else {
         insn(Op::NoLine, &[])
@@ -428,8 +435,11 @@ fn definitions(w: &mut Writer, out: &mut Inserts) {
         let Some(i) = w.code.entry(f) else { continue };
         let dbg = w.id(Ref::Scope(h));
         let def = w.code.funcs[f].id;
-        let args = [("Function", V::Id(dbg)), ("Definition", V::Id(def))];
-        if let Some((_, words)) = w.e.ext_words("DebugFunctionDefinition", &args) {
+        let args = [
+            (operand::FUNCTION, V::Id(dbg)),
+            (operand::DEFINITION, V::Id(def)),
+        ];
+        if let Some((_, words)) = w.e.ext_words(instruction::DEBUG_FUNCTION_DEFINITION, &args) {
             out.push(i, REST, &words);
         }
     }
@@ -464,7 +474,9 @@ fn coarse(w: &mut Writer, out: &mut Inserts) {
                 continue;
             };
             let mut words = Vec::new();
-            if let Some((_, ws)) = w.e.ext_words("DebugScope", &[("Scope", V::Id(sc))]) {
+            if let Some((_, ws)) =
+                w.e.ext_words(instruction::DEBUG_SCOPE, &[(operand::SCOPE, V::Id(sc))])
+            {
                 words.extend(ws);
             }
             words.extend(line_words(w, at, None, None));
@@ -486,13 +498,13 @@ fn line_words(
     }
     let (src, line, col) = w.loc_args(Some(at));
     let args = [
-        ("Source", src),
-        ("Line Start", line),
-        ("Line End", V::Num(end_line.unwrap_or(at.line))),
-        ("Column Start", col),
-        ("Column End", V::Num(end_col.unwrap_or(at.column))),
+        (operand::SOURCE, src),
+        (operand::LINE_START, line),
+        (operand::LINE_END, V::Num(end_line.unwrap_or(at.line))),
+        (operand::COLUMN_START, col),
+        (operand::COLUMN_END, V::Num(end_col.unwrap_or(at.column))),
     ];
-    w.e.ext_words("DebugLine", &args)
+    w.e.ext_words(instruction::DEBUG_LINE, &args)
         .map_or(Vec::new(), |(_, ws)| ws)
 }
 
@@ -619,27 +631,30 @@ fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32
     let var = w.id(Ref::Var(ev.var));
     let expr = match ev.expr {
         Some(e) => w.id(Ref::Expr(e)),
-        None => w.e.ext("DebugExpression", &[]).unwrap_or(0),
+        None => w.e.ext(instruction::DEBUG_EXPRESSION, &[]).unwrap_or(0),
     };
     let idx = V::List(ev.indexes.iter().map(|n| V::Num(*n)).collect());
     let (name, operand) = if declare {
-        ("DebugDeclare", "Variable")
+        (instruction::DEBUG_DECLARE, operand::VARIABLE)
     } else {
-        ("DebugValue", "Value")
+        (instruction::DEBUG_VALUE, operand::VALUE)
     };
     let args = [
-        ("Local Variable", V::Id(var)),
+        (operand::LOCAL_VARIABLE, V::Id(var)),
         (operand, V::Id(value)),
-        ("Expression", V::Id(expr)),
-        ("Indexes", idx),
+        (operand::EXPRESSION, V::Id(expr)),
+        (operand::INDEXES, idx),
     ];
-    if !declare && !w.layout_has("DebugValue", "Local Variable") {
+    if !declare && !w.layout_has(instruction::DEBUG_VALUE, operand::LOCAL_VARIABLE) {
         w.ledger.approx(
             Ref::Var(ev.var),
             "DebugValue of the 0.99 set names no variable",
         );
     }
-    if declare && !ev.indexes.is_empty() && !w.layout_has("DebugDeclare", "Indexes") {
+    if declare
+        && !ev.indexes.is_empty()
+        && !w.layout_has(instruction::DEBUG_DECLARE, operand::INDEXES)
+    {
         w.ledger
             .dropped(Ref::Var(ev.var), "indexes of a DebugDeclare");
     }

@@ -5,6 +5,7 @@ use super::encode::V;
 use super::writer::Writer;
 use crate::ir::{Arg, Expr, Handle, OpCode, Ref};
 use crate::spec::spirv::{Flavour, Map};
+use crate::spec::spirv_names::{instruction, operand};
 
 pub fn expr(w: &mut Writer, h: Handle<Expr>) -> u32 {
     let r = Ref::Expr(h);
@@ -51,12 +52,19 @@ pub fn expr(w: &mut Writer, h: Handle<Expr>) -> u32 {
             continue;
         }
         let id = w.e.ext(
-            "DebugOperation",
-            &[("OpCode", V::Num(n)), ("Operands ...", V::List(args))],
+            instruction::DEBUG_OPERATION,
+            &[
+                (operand::OP_CODE, V::Num(n)),
+                (operand::OPERANDS, V::List(args)),
+            ],
         );
         ops.extend(id.map(V::Id));
     }
-    w.ext(r, "DebugExpression", &[("Operands ...", V::List(ops))])
+    w.ext(
+        r,
+        instruction::DEBUG_EXPRESSION,
+        &[(operand::OPERANDS, V::List(ops))],
+    )
 }
 
 /// The DebugOperations dwarv writes: the set's own. spirv-val rejects llvm-spirv's extra

@@ -33,6 +33,7 @@ use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
 use crate::ir::{Handle, Language, Module, Ref};
 use crate::spec::spirv::Flavour;
+use crate::spec::spirv_names::{instruction, operand};
 use crate::spirv::binary::{to_words, Module as Bin};
 use crate::spirv::NormalForm;
 use writer::Writer;
@@ -256,10 +257,10 @@ fn module_info(w: &mut Writer) {
     if let Some(b) = &info.build_id {
         if holds(w.e.flavour, Feature::BuildId) {
             let args = [
-                ("Identifier", V::Str(b.id.clone())),
-                ("Flags", V::Num(b.flags)),
+                (operand::IDENTIFIER, V::Str(b.id.clone())),
+                (operand::FLAGS, V::Num(b.flags)),
             ];
-            w.e.ext("DebugBuildIdentifier", &args);
+            w.e.ext(instruction::DEBUG_BUILD_IDENTIFIER, &args);
         } else {
             w.ledger.push(
                 LossKind::Dropped,
@@ -270,7 +271,10 @@ fn module_info(w: &mut Writer) {
     }
     if let Some(p) = &info.storage_path {
         if holds(w.e.flavour, Feature::StoragePath) {
-            w.e.ext("DebugStoragePath", &[("Path", V::Str(p.clone()))]);
+            w.e.ext(
+                instruction::DEBUG_STORAGE_PATH,
+                &[(operand::PATH, V::Str(p.clone()))],
+            );
         } else {
             w.ledger.push(
                 LossKind::Dropped,
@@ -283,12 +287,15 @@ fn module_info(w: &mut Writer) {
     if let Some(l) = &info.link {
         if holds(w.e.flavour, Feature::BuildId) {
             let args = [
-                ("Identifier", V::Str(l.build_id.clone())),
-                ("Flags", V::Num(1)),
+                (operand::IDENTIFIER, V::Str(l.build_id.clone())),
+                (operand::FLAGS, V::Num(1)),
             ];
-            w.e.ext("DebugBuildIdentifier", &args);
+            w.e.ext(instruction::DEBUG_BUILD_IDENTIFIER, &args);
             if let Some(p) = &l.storage_path {
-                w.e.ext("DebugStoragePath", &[("Path", V::Str(p.clone()))]);
+                w.e.ext(
+                    instruction::DEBUG_STORAGE_PATH,
+                    &[(operand::PATH, V::Str(p.clone()))],
+                );
             }
         } else {
             w.ledger.push(

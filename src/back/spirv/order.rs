@@ -18,6 +18,7 @@ use super::ledger::Ledger;
 use super::writer::{St, Writer};
 use crate::ir::{Handle, Module, Ref, ScopeKind, Type, TypeKind};
 use crate::spec::spirv::Flavour;
+use crate::spec::spirv_names::{InsnName, OperandName};
 
 impl<'m> Writer<'m> {
     pub fn new(m: &'m Module, e: Emitter, code: CodeInfo) -> Self {
@@ -88,7 +89,7 @@ impl<'m> Writer<'m> {
     }
 
     /// Writes a debug instruction for entity `r` (with its reserved id, if it has one).
-    pub fn ext(&mut self, r: Ref, name: &str, args: &[(&str, V)]) -> u32 {
+    pub fn ext(&mut self, r: Ref, name: InsnName, args: &[(OperandName, V)]) -> u32 {
         if let Some(St::Busy(Some(id))) = self.state.get(&r) {
             self.e.preset = Some(*id);
         }
