@@ -167,13 +167,17 @@ enum Command {
         #[arg(long)]
         keep_link: bool,
     },
-    /// Convert to a target and back, then diff against the input (exit as `diff`).
+    /// Convert to a target and back, then diff against the input (exit as `diff`). A SPIR-V
+    /// input goes `--via spirv` the way `convert` takes it in place (stderr says which way).
     Roundtrip {
         input: String,
         #[arg(long, value_enum)]
         via: ViaArg,
         #[arg(long, value_enum)]
         flavour: Option<FlavourArg>,
+        /// A SPIR-V input into its own set through the IR, as `convert --through-ir` does.
+        #[arg(long)]
+        through_ir: bool,
     },
 }
 
@@ -442,7 +446,8 @@ fn dispatch(command: Command) -> Result<i32> {
             input,
             via,
             flavour,
-        } => roundtrip(&input, via, flavour.map(Into::into)),
+            through_ir,
+        } => roundtrip(&input, via, flavour.map(Into::into), through_ir),
         Command::Strip {
             input,
             output,
@@ -488,7 +493,7 @@ fn write_json(path: &str, value: &impl serde::Serialize) -> Result<()> {
 /// `roundtrip --via spirv`: convert to SPIR-V (in place for a SPIR-V input, standalone
 /// otherwise), read the result back and diff it against the input; the ledger lines that
 /// explain the losses follow the differences. Exits as `diff`.
-fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>) -> Result<i32> {
+fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>, through_ir: bool) -> Result<i32> {
     let inp = input::read(input)?;
     let (module, _) = input::lower_with_diagnostics(&inp)?;
     verify::check(&module).map_err(|findings| Error::Invalid {
@@ -500,6 +505,9 @@ fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>) -> Result<i32> 
             if flavour.is_some() {
                 return Err(Error::Usage("--flavour applies to --via spirv".into()));
             }
+            if through_ir {
+                return Err(Error::Usage("--through-ir applies to --via spirv".into()));
+            }
             let opts = crate::back::dwarf::WriteOptions::default();
             let (bytes, ledger) = crate::back::dwarf::write(&module, &opts)?;
             let name = format!("{} (via DWARF)", inp.name);
@@ -507,15 +515,42 @@ fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>) -> Result<i32> 
             ("DWARF", back, ledger)
         }
         ViaArg::Spirv => {
-            let flavour = flavour.unwrap_or_else(|| convert::default_flavour(&module));
-            // A SPIR-V input is rewritten in place, as `convert` does.
-            let base = if input::detect(&inp.bytes) == Some(input::Format::Spirv) {
-                Base::OwnCode(&inp.bytes)
-            } else {
-                Base::Standalone
+            // A SPIR-V input is rewritten in place, as `convert` does: on its own words when
+            // that can be vouched for, else through the IR.
+            let in_place = input::detect(&inp.bytes) == Some(input::Format::Spirv);
+            let words = match (in_place, through_ir) {
+                (true, false) => Some(convert::rewrite_on_words(&inp.bytes, flavour)),
+                (true, true) => Some(Err(crate::spirv::own_set::Declined("--through-ir"))),
+                (false, _) => None,
             };
-            let (bytes, ledger) =
-                crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
+            if let Some(attempt) = &words {
+                eprintln!(
+                    "dwarv: {}: in place, {}",
+                    inp.name,
+                    convert::in_place_note(attempt)
+                );
+            }
+            let flavour = flavour.unwrap_or_else(|| convert::default_flavour(&module));
+            let base = match in_place {
+                true => Base::OwnCode(&inp.bytes),
+                false => Base::Standalone,
+            };
+            let (bytes, ledger, flavour) = match words {
+                Some(Ok(done)) => {
+                    let mut bytes = Vec::with_capacity(done.output_len(&inp.bytes));
+                    done.write_to(&inp.bytes, &mut bytes)
+                        .map_err(|source| Error::Io {
+                            path: inp.name.clone(),
+                            source,
+                        })?;
+                    (bytes, done.diagnostics, done.flavour)
+                }
+                _ => {
+                    let (bytes, ledger) =
+                        crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
+                    (bytes, ledger, flavour)
+                }
+            };
             let name = format!("{} (via {})", inp.name, flavour.cli_name());
             let (back, _) = crate::front::spirv::read(&bytes, &name)?;
             (flavour.cli_name(), back, ledger)

@@ -182,6 +182,33 @@ fn refuse_if_strict(opts: &Options, report: &Report) -> Result<()> {
     }
 }
 
+/// The words path of a SPIR-V input converted in place: rewritten into the set it carries on
+/// its own words (`spirv::own_set`), when `flavour` is none or that set and the rewrite
+/// can vouch for the result. `Err` says why the conversion goes through the IR instead.
+pub fn rewrite_on_words(
+    bytes: &[u8],
+    flavour: Option<Flavour>,
+) -> std::result::Result<crate::spirv::own_set::Rewritten, crate::spirv::own_set::Declined> {
+    use crate::spirv::own_set::{self, Declined};
+    match own_set::own_flavour(bytes) {
+        None => Err(Declined("no debug set, or more than one")),
+        Some(own) if flavour.is_some_and(|f| f != own) => {
+            Err(Declined("another set than the module's"))
+        }
+        Some(own) => own_set::rewrite(bytes, own),
+    }
+}
+
+/// What the report's `in_place` says of a words-path attempt.
+pub fn in_place_note<T>(
+    attempt: &std::result::Result<T, crate::spirv::own_set::Declined>,
+) -> String {
+    match attempt {
+        Ok(_) => "own set, on its words".into(),
+        Err(why) => format!("through the IR: {}", why.0),
+    }
+}
+
 /// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
 pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
     let target = match opts.to.or_else(|| Target::from_extension(output)) {
@@ -220,19 +247,8 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     let in_place = target == Target::Spirv && opts.into.is_none() && is_spirv;
     if in_place && !opts.through_ir {
         // Into the set it carries: ordered and repaired on its own words, when that is safe.
-        use crate::spirv::own_set;
-        let own = own_set::own_flavour(&inp.bytes);
-        let words = match own {
-            None => Err(own_set::Declined("no debug set, or more than one")),
-            Some(own) if opts.flavour.is_some_and(|f| f != own) => {
-                Err(own_set::Declined("another set than the module's"))
-            }
-            Some(own) => own_set::rewrite(&inp.bytes, own),
-        };
-        report.in_place = Some(match &words {
-            Ok(_) => "own set, on its words".into(),
-            Err(why) => format!("through the IR: {}", why.0),
-        });
+        let words = rewrite_on_words(&inp.bytes, opts.flavour);
+        report.in_place = Some(in_place_note(&words));
         if let Ok(done) = words {
             report.flavour = Some(done.flavour.cli_name());
             report.diagnostics = done.diagnostics.clone();

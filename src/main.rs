@@ -5,6 +5,12 @@
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // Like every Unix tool, end quietly when the reader of our output goes away (`dwarv dump x |
+    // head`): Rust ignores SIGPIPE, which turns the next print into a panic (exit 101). dwarv
+    // writes to no other pipe (the contained LLVM child writes to us, and dies the same way if
+    // we are gone); output files are renamed into place only once complete.
+    // SAFETY: sets a signal disposition before any thread is started.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     without_huge_pages_for_llvm_and_spirv();
     // SAFETY: sets a process-wide allocator option before any thread is started.
     unsafe {

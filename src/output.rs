@@ -1,7 +1,10 @@
 //! Writing outputs atomically: a temporary file beside the target, renamed over it only when
-//! complete, so a failed run never leaves a partial file.
+//! complete, so a failed run never leaves a partial file. Outputs get the mode a compiler's do:
+//! 0666 less the umask for a new file, the replaced file's own mode otherwise; messages name the
+//! path the user gave, never the temporary file.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -59,11 +62,25 @@ pub fn write_file_with(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    if !dir.is_dir() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("its directory {} does not exist", dir.display()),
+        )));
+    }
+    // Created as open(2) with 0666 creates a compiler's output: the umask applies.
     let mut tmp = tempfile::Builder::new()
         .prefix(".dwarv-")
         .suffix(".tmp")
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
-        .map_err(io)?;
+        .map_err(|e| io(without_temporary_path(e)))?;
+    // A file replaced (the input itself, too) keeps its mode.
+    if let Some(meta) = std::fs::metadata(target).ok().filter(|m| m.is_file()) {
+        tmp.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(io)?;
+    }
     // Large parts go straight through; small ones (patched words) are gathered.
     let mut buffered = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
     fill(&mut buffered)
@@ -73,8 +90,19 @@ pub fn write_file_with(
     if durability == Durability::Now {
         tmp.as_file().sync_all().map_err(io)?;
     }
-    tmp.persist(target).map_err(|e| io(e.error))?;
+    tmp.persist(target)
+        .map_err(|e| io(without_temporary_path(e.error)))?;
     Ok(())
+}
+
+/// tempfile's error names the temporary file ("… at path \"dir/.dwarv-Ub1UJY.tmp\""), which the
+/// user never chose: keep only the system's message, reported at the output's own path.
+fn without_temporary_path(e: std::io::Error) -> std::io::Error {
+    let text = e.to_string();
+    match text.split_once(" at path \"") {
+        Some((message, _)) => std::io::Error::new(e.kind(), message.to_string()),
+        None => e,
+    }
 }
 
 /// Flushes every written file of the filesystem that holds `dir` to disk (one `syncfs`, where

@@ -254,7 +254,10 @@ impl Progress {
     fn done(&self, rec: &Record) {
         let line = match (rec.status, &rec.output, &rec.error) {
             (Status::Failed, _, e) => {
-                format!("failed {}: {}", rec.input, e.as_deref().unwrap_or(""))
+                // The error names the input already when it is about the input.
+                let e = e.as_deref().unwrap_or("");
+                let e = e.strip_prefix(&format!("{}: ", rec.input)).unwrap_or(e);
+                format!("failed {}: {e}", rec.input)
             }
             (Status::NotDebugInfo, ..) => format!("passed over {} (not debug info)", rec.input),
             (Status::UpToDate, Some(o), _) => format!("up to date {} → {o}", rec.input),
