@@ -251,58 +251,49 @@ fn emit_all(w: &mut Writer) {
 }
 
 fn module_info(w: &mut Writer) {
-    use encode::V;
     use ledger::{holds, Feature};
     let info = &w.m.info;
+    let (ids, paths) = (
+        holds(w.e.flavour, Feature::BuildId),
+        holds(w.e.flavour, Feature::StoragePath),
+    );
     if let Some(b) = &info.build_id {
-        if holds(w.e.flavour, Feature::BuildId) {
-            let args = [
-                (operand::IDENTIFIER, V::Str(b.id.clone())),
-                (operand::FLAGS, V::Num(b.flags)),
-            ];
-            w.e.ext(instruction::DEBUG_BUILD_IDENTIFIER, &args);
-        } else {
-            w.ledger.push(
-                LossKind::Dropped,
-                "module",
-                "build id: the set has no DebugBuildIdentifier",
-            );
+        match ids {
+            true => build_identifier(w, &b.id, b.flags),
+            false => dropped(w, "build id: the set has no DebugBuildIdentifier"),
         }
     }
     if let Some(p) = &info.storage_path {
-        if holds(w.e.flavour, Feature::StoragePath) {
-            w.e.ext(
-                instruction::DEBUG_STORAGE_PATH,
-                &[(operand::PATH, V::Str(p.clone()))],
-            );
-        } else {
-            w.ledger.push(
-                LossKind::Dropped,
-                "module",
-                "storage path: the set has no DebugStoragePath",
-            );
+        match paths {
+            true => storage_path(w, p),
+            false => dropped(w, "storage path: the set has no DebugStoragePath"),
         }
     }
     // dwarv strip's link records (crate::spirv, "Link records"), after the module's own.
     if let Some(l) = &info.link {
-        if holds(w.e.flavour, Feature::BuildId) {
-            let args = [
-                (operand::IDENTIFIER, V::Str(l.build_id.clone())),
-                (operand::FLAGS, V::Num(1)),
-            ];
-            w.e.ext(instruction::DEBUG_BUILD_IDENTIFIER, &args);
-            if let Some(p) = &l.storage_path {
-                w.e.ext(
-                    instruction::DEBUG_STORAGE_PATH,
-                    &[(operand::PATH, V::Str(p.clone()))],
-                );
-            }
-        } else {
-            w.ledger.push(
-                LossKind::Dropped,
-                "module",
-                "link records: the set has no DebugBuildIdentifier",
-            );
+        if !ids {
+            return dropped(w, "link records: the set has no DebugBuildIdentifier");
+        }
+        build_identifier(w, &l.build_id, 1);
+        if let Some(p) = &l.storage_path {
+            storage_path(w, p);
         }
     }
+}
+
+fn build_identifier(w: &mut Writer, id: &str, flags: u32) {
+    let args = [
+        (operand::IDENTIFIER, encode::V::Str(id.to_string())),
+        (operand::FLAGS, encode::V::Num(flags)),
+    ];
+    w.e.ext(instruction::DEBUG_BUILD_IDENTIFIER, &args);
+}
+
+fn storage_path(w: &mut Writer, path: &str) {
+    let args = [(operand::PATH, encode::V::Str(path.to_string()))];
+    w.e.ext(instruction::DEBUG_STORAGE_PATH, &args);
+}
+
+fn dropped(w: &mut Writer, what: &str) {
+    w.ledger.push(LossKind::Dropped, "module", what);
 }
