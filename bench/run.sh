@@ -100,7 +100,7 @@ PY
     sync
     cat "$big" >/dev/null
   }
-  # Into its own set the module is ordered and repaired on its words (back::spirv::own_set);
+  # Into its own set the module is ordered and repaired on its words (spirv::own_set);
   # --through-ir re-encodes every entity, as a conversion into another set does.
   before=warm_spirv row "dwarv in-place -> opencl100 (own set)" "$bytes" "$dwarv" convert "$big" -o "$out/out_opencl100.spv" --flavour opencl100 --report "$out/out_opencl100.json"
   own_wall=$last_wall

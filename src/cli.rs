@@ -520,7 +520,7 @@ fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>, through_ir: boo
             let in_place = input::detect(&inp.bytes) == Some(input::Format::Spirv);
             let words = match (in_place, through_ir) {
                 (true, false) => Some(convert::rewrite_on_words(&inp.bytes, flavour)),
-                (true, true) => Some(Err(crate::back::spirv::own_set::Declined("--through-ir"))),
+                (true, true) => Some(Err(crate::spirv::own_set::Declined("--through-ir"))),
                 (false, _) => None,
             };
             if let Some(attempt) = &words {

@@ -86,7 +86,7 @@ pub struct Options {
     /// Source-level debug info merged into vISA tables' IR (`ir::merge`).
     pub with: Option<String>,
     pub strict: bool,
-    /// SPIR-V in place into its own set through the IR, not `back::spirv::own_set`.
+    /// SPIR-V in place into its own set through the IR, not `spirv::own_set`.
     pub through_ir: bool,
     /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
     pub dwarf: DwarfOptions,
@@ -183,16 +183,13 @@ fn refuse_if_strict(opts: &Options, report: &Report) -> Result<()> {
 }
 
 /// The words path of a SPIR-V input converted in place: rewritten into the set it carries on
-/// its own words (`back::spirv::own_set`), when `flavour` is none or that set and the rewrite
+/// its own words (`spirv::own_set`), when `flavour` is none or that set and the rewrite
 /// can vouch for the result. `Err` says why the conversion goes through the IR instead.
 pub fn rewrite_on_words(
     bytes: &[u8],
     flavour: Option<Flavour>,
-) -> std::result::Result<
-    crate::back::spirv::own_set::Rewritten,
-    crate::back::spirv::own_set::Declined,
-> {
-    use crate::back::spirv::own_set::{self, Declined};
+) -> std::result::Result<crate::spirv::own_set::Rewritten, crate::spirv::own_set::Declined> {
+    use crate::spirv::own_set::{self, Declined};
     match own_set::own_flavour(bytes) {
         None => Err(Declined("no debug set, or more than one")),
         Some(own) if flavour.is_some_and(|f| f != own) => {
@@ -204,7 +201,7 @@ pub fn rewrite_on_words(
 
 /// What the report's `in_place` says of a words-path attempt.
 pub fn in_place_note<T>(
-    attempt: &std::result::Result<T, crate::back::spirv::own_set::Declined>,
+    attempt: &std::result::Result<T, crate::spirv::own_set::Declined>,
 ) -> String {
     match attempt {
         Ok(_) => "own set, on its words".into(),

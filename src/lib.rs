@@ -19,6 +19,7 @@ pub mod diag;
 pub mod dwarf;
 pub mod error;
 pub mod front;
+pub mod hash;
 pub mod input;
 pub mod ir;
 pub mod output;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use dwarv::build_step::DebugInfoStep;
 use dwarv::ir::CodePos;
 use dwarv::spec::spirv::Flavour;
-use dwarv::spirv::binary::{op, result_id, Module as Bin};
+use dwarv::spirv::binary::{op, Module as Bin};
 use dwarv::spirv::normal::NormalForm;
 
 /// The (word offset, word count) of each instruction of a block.
@@ -45,8 +45,12 @@ fn an_emitters_ties_give_functions_lines_and_variables_that_validate() {
                 if let Some((f, blocks)) = functions.last_mut() {
                     if let Some(b) = blocks.last_mut() {
                         b.push((insn.offset as u32, insn.words.len() as u32));
-                        if let Some(n) = result_id(insn).and_then(|id| names.get(&id)) {
-                            value_names.push((*f, n.clone(), result_id(insn).unwrap()));
+                        // The values tied by name: variables, phis and extended instructions.
+                        let id = insn.result_id().filter(|_| {
+                            matches!(insn.opcode(), op::VARIABLE | op::PHI | op::EXT_INST)
+                        });
+                        if let Some((id, n)) = id.and_then(|id| Some((id, names.get(&id)?))) {
+                            value_names.push((*f, n.clone(), id));
                         }
                     }
                 }

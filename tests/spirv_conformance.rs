@@ -11,12 +11,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dwarv::back::spirv::{own_set, write, Base, WriteOptions};
+use dwarv::back::spirv::{write, Base, WriteOptions};
 use dwarv::front::spirv::read;
 use dwarv::ir::diff::{diff, Change, DiffOptions};
 use dwarv::ir::{self, Module};
 use dwarv::spec::spirv::Flavour;
 use dwarv::spirv::binary::{op, to_words, Module as Bin};
+use dwarv::spirv::own_set;
 use dwarv::spirv::NormalForm;
 
 const FLAVOURS: [&str; 4] = ["debuginfo", "opencl100", "shader100", "spirv-debug"];
@@ -99,7 +100,7 @@ const TYPEDEF_LOSS: &str = "typedef of a non-basic type: references go to its ba
 const ARRAY_SIZE_LOSS: &str = "array size: the set has none; readers take counts × element size: ";
 
 /// The IR entity (`t6`) a ledger place names: an IR place (`t6 (type "float4")`), or, from the
-/// rewrite of a module on its own words (`back::spirv::own_set`), a SPIR-V one
+/// rewrite of a module on its own words (`spirv::own_set`), a SPIR-V one
 /// (`%369 (DebugTypedef "float4")`): the one typedef of that name.
 fn ir_place(lines: &[String], place: &str) -> String {
     let head = place.split(' ').next().unwrap();

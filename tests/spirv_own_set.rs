@@ -1,4 +1,4 @@
-//! The in-place rewrite into a module's own set on its words (`back::spirv::own_set`), through
+//! The in-place rewrite into a module's own set on its words (`spirv::own_set`), through
 //! the CLI: which path a conversion took and why (`--report`'s `in_place`), `--through-ir`,
 //! `--strict` on its ledger, and damaged input it must leave to the IR path's errors. (Every
 //! peer-corpus module it takes is judged in tests/spirv_conformance.rs.)

@@ -1,10 +1,10 @@
-//! The in-place rewrite into a module's own set on its words (`back::spirv::own_set`), against
+//! The in-place rewrite into a module's own set on its words (`spirv::own_set`), against
 //! the reader: it never panics; whatever it takes, the reader takes too (the input and the
 //! output), and with nothing ledgered the output reads back as the input's IR exactly. What it
 //! declines goes through the IR, which the `spirv_roundtrip` target covers.
 #![no_main]
 
-use dwarv::back::spirv::own_set::{own_flavour, rewrite};
+use dwarv::spirv::own_set::{own_flavour, rewrite};
 use dwarv::front::spirv::read;
 use dwarv::ir::diff::{diff, DiffOptions};
 use libfuzzer_sys::fuzz_target;

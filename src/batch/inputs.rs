@@ -232,12 +232,8 @@ impl Shard {
     /// is of the mirrored path's bytes with `/` separators, so it does not depend on the input
     /// order, on the machine or on the Rust version.
     pub fn takes(&self, rel: &Path) -> bool {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         let parts: Vec<_> = rel.iter().map(|p| p.to_string_lossy()).collect();
-        for b in parts.join("/").bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        let h = crate::hash::fnv1a(crate::hash::FNV_OFFSET_BASIS, parts.join("/").bytes());
         h % u64::from(self.count) == u64::from(self.index)
     }
 }

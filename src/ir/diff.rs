@@ -485,7 +485,5 @@ impl Namer for Identities<'_> {
 }
 
 fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-    })
+    crate::hash::fnv1a(crate::hash::FNV_OFFSET_BASIS, bytes.iter().copied())
 }

@@ -4,4 +4,5 @@ pub mod dwarf;
 pub mod dwarf_vendor;
 pub mod spirv;
 pub mod spirv_grammar;
+pub mod spirv_names;
 pub mod visa;

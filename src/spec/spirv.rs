@@ -47,6 +47,8 @@ impl Flavour {
     }
 }
 
+use rspirv::spirv::StorageClass;
+
 use crate::ir::{Encoding, Language, Memory};
 
 /// How an operand is encoded in a set's instruction.
@@ -323,18 +325,18 @@ pub const LANGUAGES: Map<Language> = &[
 
 /// SPIR-V storage class → memory kind (the exact class is kept beside it in the IR).
 pub const STORAGE_CLASSES: Map<Memory> = &[
-    (0, Memory::CONSTANT),        // UniformConstant
-    (1, Memory::INPUT),           // Input
-    (2, Memory::UNIFORM),         // Uniform
-    (3, Memory::OUTPUT),          // Output
-    (4, Memory::GROUP),           // Workgroup
-    (5, Memory::GLOBAL),          // CrossWorkgroup
-    (6, Memory::PRIVATE),         // Private
-    (7, Memory::PRIVATE),         // Function
-    (8, Memory::GENERIC),         // Generic
-    (9, Memory::PUSH_CONSTANT),   // PushConstant
-    (11, Memory::IMAGE),          // Image
-    (12, Memory::STORAGE_BUFFER), // StorageBuffer
+    (StorageClass::UniformConstant as u32, Memory::CONSTANT),
+    (StorageClass::Input as u32, Memory::INPUT),
+    (StorageClass::Uniform as u32, Memory::UNIFORM),
+    (StorageClass::Output as u32, Memory::OUTPUT),
+    (StorageClass::Workgroup as u32, Memory::GROUP),
+    (StorageClass::CrossWorkgroup as u32, Memory::GLOBAL),
+    (StorageClass::Private as u32, Memory::PRIVATE),
+    (StorageClass::Function as u32, Memory::PRIVATE),
+    (StorageClass::Generic as u32, Memory::GENERIC),
+    (StorageClass::PushConstant as u32, Memory::PUSH_CONSTANT),
+    (StorageClass::Image as u32, Memory::IMAGE),
+    (StorageClass::StorageBuffer as u32, Memory::STORAGE_BUFFER),
 ];
 
 /// The set value of an IR value, if the table has it.

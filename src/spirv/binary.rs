@@ -4,68 +4,67 @@
 
 use std::fmt;
 
+use rspirv::spirv::Op;
+
 pub const MAGIC: u32 = 0x0723_0203;
 
+/// The core opcodes that shared callers still name by these constants; the SPIR-V reader,
+/// writers and word layer use `rspirv::spirv::Op` itself. Values are rspirv's.
 pub mod op {
-    //! Core opcodes dwarv looks at.
-    pub const NOP: u16 = 0;
-    pub const SOURCE_CONTINUED: u16 = 2;
-    pub const SOURCE: u16 = 3;
-    pub const SOURCE_EXTENSION: u16 = 4;
-    pub const NAME: u16 = 5;
-    pub const MEMBER_NAME: u16 = 6;
-    pub const STRING: u16 = 7;
-    pub const LINE: u16 = 8;
-    pub const EXTENSION: u16 = 10;
-    pub const EXT_INST_IMPORT: u16 = 11;
-    pub const EXT_INST: u16 = 12;
-    pub const MEMORY_MODEL: u16 = 14;
-    pub const ENTRY_POINT: u16 = 15;
-    pub const EXECUTION_MODE: u16 = 16;
-    pub const CAPABILITY: u16 = 17;
-    pub const TYPE_VOID: u16 = 19;
-    pub const TYPE_BOOL: u16 = 20;
-    pub const TYPE_INT: u16 = 21;
-    pub const TYPE_FLOAT: u16 = 22;
-    pub const CONSTANT_TRUE: u16 = 41;
-    pub const CONSTANT_FALSE: u16 = 42;
-    pub const CONSTANT: u16 = 43;
-    pub const CONSTANT_COMPOSITE: u16 = 44;
-    pub const CONSTANT_NULL: u16 = 46;
-    pub const FUNCTION: u16 = 54;
-    pub const FUNCTION_PARAMETER: u16 = 55;
-    pub const FUNCTION_END: u16 = 56;
-    pub const VARIABLE: u16 = 59;
-    pub const DECORATE: u16 = 71;
-    pub const PHI: u16 = 245;
-    pub const LOOP_MERGE: u16 = 246;
-    pub const SELECTION_MERGE: u16 = 247;
-    pub const LABEL: u16 = 248;
-    pub const BRANCH: u16 = 249;
-    pub const BRANCH_CONDITIONAL: u16 = 250;
-    pub const SWITCH: u16 = 251;
-    pub const KILL: u16 = 252;
-    pub const RETURN: u16 = 253;
-    pub const RETURN_VALUE: u16 = 254;
-    pub const UNREACHABLE: u16 = 255;
-    pub const NO_LINE: u16 = 317;
-    pub const MODULE_PROCESSED: u16 = 330;
-    pub const TERMINATE_INVOCATION: u16 = 4416;
+    use rspirv::spirv::Op;
 
-    /// Whether an opcode ends a block.
-    pub fn is_terminator(op: u16) -> bool {
-        matches!(
-            op,
-            BRANCH
-                | BRANCH_CONDITIONAL
-                | SWITCH
-                | KILL
-                | RETURN
-                | RETURN_VALUE
-                | UNREACHABLE
-                | TERMINATE_INVOCATION
-        )
+    pub const NAME: u16 = Op::Name as u16;
+    pub const STRING: u16 = Op::String as u16;
+    pub const LINE: u16 = Op::Line as u16;
+    pub const EXT_INST_IMPORT: u16 = Op::ExtInstImport as u16;
+    pub const EXT_INST: u16 = Op::ExtInst as u16;
+    pub const ENTRY_POINT: u16 = Op::EntryPoint as u16;
+    pub const CAPABILITY: u16 = Op::Capability as u16;
+    pub const TYPE_INT: u16 = Op::TypeInt as u16;
+    pub const TYPE_FLOAT: u16 = Op::TypeFloat as u16;
+    pub const CONSTANT: u16 = Op::Constant as u16;
+    pub const CONSTANT_COMPOSITE: u16 = Op::ConstantComposite as u16;
+    pub const FUNCTION: u16 = Op::Function as u16;
+    pub const FUNCTION_PARAMETER: u16 = Op::FunctionParameter as u16;
+    pub const FUNCTION_END: u16 = Op::FunctionEnd as u16;
+    pub const VARIABLE: u16 = Op::Variable as u16;
+    pub const PHI: u16 = Op::Phi as u16;
+    pub const LABEL: u16 = Op::Label as u16;
+    pub const NO_LINE: u16 = Op::NoLine as u16;
+    pub const SOURCE: u16 = Op::Source as u16;
+    pub const SOURCE_CONTINUED: u16 = Op::SourceContinued as u16;
+    pub const SOURCE_EXTENSION: u16 = Op::SourceExtension as u16;
+    pub const MEMBER_NAME: u16 = Op::MemberName as u16;
+    pub const MODULE_PROCESSED: u16 = Op::ModuleProcessed as u16;
+}
+
+/// `Khronos LLVM/SPIR-V Translator` in the header's generator word (high half).
+pub const LLVM_SPIRV_GENERATOR: u32 = 6;
+
+/// The first word of an instruction: word count and opcode.
+pub fn first_word(count: usize, op: Op) -> u32 {
+    ((count as u32) << 16) | op as u32
+}
+
+/// An instruction's words.
+pub fn insn(op: Op, operands: &[u32]) -> Vec<u32> {
+    let mut w = Vec::with_capacity(operands.len() + 1);
+    w.push(first_word(operands.len() + 1, op));
+    w.extend_from_slice(operands);
+    w
+}
+
+/// A literal string's words: UTF-8, NUL-terminated, padded with NULs to a whole word.
+pub fn string_words(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.push(0);
+    while bytes.len() % 4 != 0 {
+        bytes.push(0);
     }
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -100,6 +99,10 @@ pub struct Insn<'a> {
 impl<'a> Insn<'a> {
     pub fn opcode(&self) -> u16 {
         (self.words[0] & 0xffff) as u16
+    }
+    /// The opcode as rspirv names it; `None` for one the core grammar does not know.
+    pub fn op(&self) -> Option<Op> {
+        Op::from_u32(u32::from(self.opcode()))
     }
     /// The operand words after the opcode word.
     pub fn operands(&self) -> &'a [u32] {
@@ -254,69 +257,5 @@ impl<'a> Module<'a> {
             );
         }
         Ok(id)
-    }
-}
-
-/// The result id of an instruction, for the opcodes that have one; `None` otherwise.
-/// Uses the SPIR-V grammar's rule: result type (if any) then result id at fixed positions.
-pub fn result_id(insn: &Insn<'_>) -> Option<u32> {
-    let (has_type, has_result) = result_layout(insn.opcode());
-    if !has_result {
-        return None;
-    }
-    insn.operands().get(usize::from(has_type)).copied()
-}
-
-/// The result id of any core instruction (by the SPIR-V grammar), given its words; `None` for
-/// opcodes without one or unknown to the grammar.
-pub fn any_result_id(words: &[u32]) -> Option<u32> {
-    let opcode = *words.first()? as u16;
-    match result_positions()
-        .get(usize::from(opcode))
-        .copied()
-        .unwrap_or(0)
-    {
-        0 => None,
-        at => words.get(usize::from(at)).copied(),
-    }
-}
-
-/// Per opcode (dense, up to the grammar's largest): the word of the instruction that holds its
-/// result id — 0 none, 1 (result id first), 2 (result type, then result id).
-pub fn result_positions() -> &'static [u8] {
-    use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
-    use std::sync::OnceLock;
-    static LAYOUT: OnceLock<Vec<u8>> = OnceLock::new();
-    LAYOUT.get_or_init(|| {
-        let max = INSTRUCTION_TABLE
-            .iter()
-            .map(|i| u32::from(i.opcode) as u16)
-            .max()
-            .unwrap_or(0);
-        let mut table = vec![0u8; usize::from(max) + 1];
-        for i in INSTRUCTION_TABLE.iter() {
-            let kinds: Vec<OperandKind> = i.operands.iter().take(2).map(|o| o.kind).collect();
-            let at = match kinds.as_slice() {
-                [OperandKind::IdResult, ..] => 1,
-                [OperandKind::IdResultType, OperandKind::IdResult] => 2,
-                _ => 0,
-            };
-            table[usize::from(u32::from(i.opcode) as u16)] = at;
-        }
-        table
-    })
-}
-
-/// (has result type, has result id) for the opcodes dwarv needs to track ids of. Unknown opcodes
-/// are treated as having neither; the normal form only needs the ids of what it may remove.
-pub fn result_layout(opcode: u16) -> (bool, bool) {
-    use op::*;
-    match opcode {
-        STRING | EXT_INST_IMPORT | TYPE_VOID | TYPE_BOOL | TYPE_INT | TYPE_FLOAT | LABEL => {
-            (false, true)
-        }
-        EXT_INST | CONSTANT | CONSTANT_TRUE | CONSTANT_FALSE | CONSTANT_COMPOSITE
-        | CONSTANT_NULL | FUNCTION | FUNCTION_PARAMETER | VARIABLE | PHI => (true, true),
-        _ => (false, false),
     }
 }

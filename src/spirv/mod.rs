@@ -36,7 +36,9 @@
 //! module's build id.
 
 pub mod binary;
+pub mod grammar;
 pub mod normal;
+pub mod own_set;
 
 /// [`build_id`] of a normal form given as its view (`NormalForm::into_view`).
 pub fn build_id_of_view(view: &binary::Module<'_>) -> String {
@@ -53,22 +55,17 @@ pub fn build_id_of_view(view: &binary::Module<'_>) -> String {
 /// that does not.
 pub fn build_id(normal_form: &[u32]) -> String {
     let fnv = |basis: u64| {
-        normal_form
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != 3)
-            .map(|(_, w)| w)
-            .flat_map(|w| w.to_le_bytes())
-            .fold(basis, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            })
+        let words = normal_form.iter().enumerate().filter(|(i, _)| *i != 3);
+        fnv1a(basis, words.flat_map(|(_, w)| w.to_le_bytes()))
     };
     format!(
         "{:016x}{:016x}",
-        fnv(0xcbf2_9ce4_8422_2325),
+        fnv(FNV_OFFSET_BASIS),
         fnv(0x6c62_272e_07bb_0142)
     )
 }
+
+use crate::hash::{fnv1a, FNV_OFFSET_BASIS};
 
 pub use binary::{Insn, Module, SpirvError};
 pub use normal::{IdSet, NormalForm};

@@ -1,13 +1,11 @@
 //! The debug-stripped normal form (defined in `super`): which instructions it keeps, and the word
 //! offset each kept instruction has in it.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
-use rspirv::grammar::{Instruction, OperandKind, OperandQuantifier, INSTRUCTION_TABLE};
-
-use super::binary::{op, result_id, Insn, Module, SResult, SpirvError};
+use super::binary::{Module, SResult, SpirvError};
+use super::grammar::{id_words, IdWord};
 use crate::spec::spirv::Flavour;
+use rspirv::spirv::Op;
+use std::collections::HashMap;
 
 /// A debug set a module imports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +45,7 @@ impl NormalForm {
 
         // 1–2: debug imports, their instructions, OpLine/OpNoLine.
         for (i, insn) in m.insns.iter().enumerate() {
-            if insn.opcode() == op::EXT_INST_IMPORT {
+            if insn.opcode() == Op::ExtInstImport as u16 {
                 let (name, _) = insn.string(1)?;
                 if let Some(flavour) = debug_flavour(&name) {
                     imports.push(DebugImport {
@@ -60,9 +58,9 @@ impl NormalForm {
             }
         }
         for (i, insn) in m.insns.iter().enumerate() {
-            match insn.opcode() {
-                op::LINE | op::NO_LINE => removed[i] = true,
-                op::EXT_INST => {
+            match insn.op() {
+                Some(Op::Line | Op::NoLine) => removed[i] = true,
+                Some(Op::ExtInst) => {
                     let set = insn.operand(2)?;
                     if imports.iter().any(|d| d.id == set) {
                         removed[i] = true;
@@ -77,7 +75,7 @@ impl NormalForm {
         let mut cands: Vec<Candidate> = Vec::new();
         for (i, insn) in m.insns.iter().enumerate() {
             if !removed[i] && is_candidate(insn.opcode()) {
-                if let Some(id) = result_id(insn) {
+                if let Some(id) = insn.result_id() {
                     let c = Candidate { index: i, live: 0 };
                     match candidates.get(id) {
                         // A later definition of the same id replaces the earlier one.
@@ -181,41 +179,14 @@ impl NormalForm {
         }
 
         // 3: the non-semantic extension, when no NonSemantic import is left.
-        let non_semantic_left = m.insns.iter().enumerate().any(|(i, insn)| {
-            !removed[i]
-                && insn.opcode() == op::EXT_INST_IMPORT
-                && insn
-                    .string(1)
-                    .is_ok_and(|(s, _)| s.starts_with("NonSemantic."))
-        });
-        if !non_semantic_left {
-            for (i, insn) in m.insns.iter().enumerate() {
-                if insn.opcode() == op::EXTENSION
-                    && insn
-                        .string(0)
-                        .is_ok_and(|(s, _)| s == NON_SEMANTIC_EXTENSION)
-                {
-                    removed[i] = true;
-                }
-            }
-        }
-
-        let mut offsets = Vec::with_capacity(n);
-        let mut at = 5usize;
-        for (i, insn) in m.insns.iter().enumerate() {
-            if removed[i] {
-                offsets.push(None);
-            } else {
-                offsets.push(Some(at as u32));
-                at += insn.words.len();
-            }
-        }
+        drop_non_semantic_extension(m, &mut removed);
+        let (offsets, len) = offsets(m, &removed);
         taken.sort_unstable();
         taken.dedup();
         Ok(NormalForm {
             offsets,
             imports,
-            len: at,
+            len,
             taken,
         })
     }
@@ -253,6 +224,44 @@ impl NormalForm {
     pub fn import(&self, set: u32) -> Option<&DebugImport> {
         self.imports.iter().find(|d| d.id == set)
     }
+}
+
+/// Step 3 of the normal form: `SPV_KHR_non_semantic_info` goes when no `NonSemantic.*` import is
+/// left.
+fn drop_non_semantic_extension(m: &Module<'_>, removed: &mut [bool]) {
+    let non_semantic_left = m.insns.iter().enumerate().any(|(i, insn)| {
+        !removed[i]
+            && insn.opcode() == Op::ExtInstImport as u16
+            && insn
+                .string(1)
+                .is_ok_and(|(s, _)| s.starts_with("NonSemantic."))
+    });
+    if !non_semantic_left {
+        for (i, insn) in m.insns.iter().enumerate() {
+            if insn.opcode() == Op::Extension as u16
+                && insn
+                    .string(0)
+                    .is_ok_and(|(s, _)| s == NON_SEMANTIC_EXTENSION)
+            {
+                removed[i] = true;
+            }
+        }
+    }
+}
+
+/// Each instruction's offset in the normal form (`None`: removed), and the form's length.
+fn offsets(m: &Module<'_>, removed: &[bool]) -> (Vec<Option<u32>>, usize) {
+    let mut offsets = Vec::with_capacity(m.insns.len());
+    let mut at = 5usize;
+    for (i, insn) in m.insns.iter().enumerate() {
+        if removed[i] {
+            offsets.push(None);
+        } else {
+            offsets.push(Some(at as u32));
+            at += insn.words.len();
+        }
+    }
+    (offsets, at)
 }
 
 struct Candidate {
@@ -380,369 +389,18 @@ impl IdSet {
 
 fn is_candidate(opcode: u16) -> bool {
     matches!(
-        opcode,
-        op::STRING
-            | op::CONSTANT
-            | op::CONSTANT_TRUE
-            | op::CONSTANT_FALSE
-            | op::CONSTANT_NULL
-            | op::CONSTANT_COMPOSITE
-            | op::TYPE_INT
-            | op::TYPE_FLOAT
-            | op::TYPE_BOOL
-            | op::TYPE_VOID
+        Op::from_u32(u32::from(opcode)),
+        Some(
+            Op::String
+                | Op::Constant
+                | Op::ConstantTrue
+                | Op::ConstantFalse
+                | Op::ConstantNull
+                | Op::ConstantComposite
+                | Op::TypeInt
+                | Op::TypeFloat
+                | Op::TypeBool
+                | Op::TypeVoid
+        )
     )
-}
-
-/// The core grammar, indexed by opcode.
-pub(crate) fn grammar(opcode: u16) -> Option<&'static Instruction<'static>> {
-    // Dense: one slot per opcode up to the grammar's largest (a few thousand).
-    static TABLE: OnceLock<Vec<Option<&'static Instruction<'static>>>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| {
-            let max = INSTRUCTION_TABLE
-                .iter()
-                .map(|i| u32::from(i.opcode) as u16)
-                .max()
-                .unwrap_or(0);
-            let mut table = vec![None; usize::from(max) + 1];
-            for i in INSTRUCTION_TABLE.iter() {
-                let slot = &mut table[usize::from(u32::from(i.opcode) as u16)];
-                // As collecting into a map did: the last entry of an opcode wins.
-                *slot = Some(i);
-            }
-            table
-        })
-        .get(usize::from(opcode))
-        .copied()
-        .flatten()
-}
-
-/// Where an opcode's operand words hold ids, for a quick check of every instruction of a module
-/// (`back::spirv::own_set`); what [`id_words`] reports, table-driven where the grammar allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IdLayout {
-    /// `fixed` operand words (bit k of `uses`: word k is an id use; the result id is not), then
-    /// the rest: all id uses (`rest_ids`), all literals (`rest_literals`), or else words beyond
-    /// the grammar (possible ids).
-    Simple { uses: u32, fixed: u8, rest: Rest },
-    /// Only [`id_words`] can follow it.
-    Complex,
-}
-
-/// What follows an `IdLayout::Simple`'s fixed operands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rest {
-    /// Id uses.
-    Ids,
-    /// Literals (a constant's value).
-    Literals,
-    /// Words beyond the grammar (possible ids).
-    Beyond,
-    /// An optional MemoryAccess: [`id_words`] decides, unless its mask has no id parameter.
-    MemoryAccess,
-    /// A Decoration: [`id_words`] decides, unless the decoration takes literals only.
-    Decoration,
-}
-
-/// [`IdLayout`] per opcode (unknown opcodes are `Complex`).
-pub fn id_layout(opcode: u16) -> IdLayout {
-    static TABLE: OnceLock<Vec<IdLayout>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let max = INSTRUCTION_TABLE
-            .iter()
-            .map(|i| u32::from(i.opcode) as u16)
-            .max()
-            .unwrap_or(0);
-        (0..=max)
-            .map(|op| match grammar(op) {
-                Some(g) if op != op::EXT_INST => simple_layout(g),
-                _ => IdLayout::Complex,
-            })
-            .collect()
-    });
-    table
-        .get(usize::from(opcode))
-        .copied()
-        .unwrap_or(IdLayout::Complex)
-}
-
-/// The `Simple` layout of a grammar instruction, when it has one (as `id_words` walks it).
-fn simple_layout(g: &Instruction<'_>) -> IdLayout {
-    let (mut uses, mut fixed) = (0u32, 0u8);
-    let last = g.operands.len().saturating_sub(1);
-    for (k, o) in g.operands.iter().enumerate() {
-        let id = matches!(
-            o.kind,
-            OperandKind::IdResultType
-                | OperandKind::IdRef
-                | OperandKind::IdMemorySemantics
-                | OperandKind::IdScope
-        );
-        match o.kind {
-            OperandKind::MemoryAccess | OperandKind::Decoration if k == last => {
-                let rest = match o.kind {
-                    OperandKind::MemoryAccess => Rest::MemoryAccess,
-                    _ => Rest::Decoration,
-                };
-                return IdLayout::Simple { uses, fixed, rest };
-            }
-            OperandKind::LiteralString
-            | OperandKind::PairIdRefLiteralInteger
-            | OperandKind::PairIdRefIdRef
-            | OperandKind::Decoration
-            | OperandKind::MemoryAccess
-            | OperandKind::ImageOperands
-            | OperandKind::LoopControl
-            | OperandKind::ExecutionMode
-            | OperandKind::TensorAddressingOperands
-            | OperandKind::TensorOperands
-            | OperandKind::RawAccessChainOperands
-            | OperandKind::PairLiteralIntegerIdRef => return IdLayout::Complex,
-            // `id_words` stops there: the rest is the constant's value.
-            OperandKind::LiteralContextDependentNumber => {
-                return IdLayout::Simple {
-                    uses,
-                    fixed,
-                    rest: Rest::Literals,
-                }
-            }
-            _ => {}
-        }
-        match o.quantifier {
-            OperandQuantifier::One if fixed < 32 => {
-                if id {
-                    uses |= 1 << fixed;
-                }
-                fixed += 1;
-            }
-            // At most one, as `id_words` reads it: a fixed position that may be missing; what
-            // follows it is beyond the grammar.
-            OperandQuantifier::ZeroOrOne if k == last && fixed < 32 => {
-                if id {
-                    uses |= 1 << fixed;
-                }
-                return IdLayout::Simple {
-                    uses,
-                    fixed: fixed + 1,
-                    rest: Rest::Beyond,
-                };
-            }
-            OperandQuantifier::ZeroOrMore if k == last => {
-                let rest = match id {
-                    true => Rest::Ids,
-                    false => Rest::Literals,
-                };
-                return IdLayout::Simple { uses, fixed, rest };
-            }
-            _ => return IdLayout::Complex,
-        }
-    }
-    IdLayout::Simple {
-        uses,
-        fixed,
-        rest: Rest::Beyond,
-    }
-}
-
-/// Calls `f` with every id an instruction uses (not the one it defines). Where the layout cannot
-/// be followed exactly (an unknown opcode, an operand with parameters, a switch's literal pairs),
-/// every remaining word counts as a possible use: that can only keep a string or constant in the
-/// normal form, never remove one that is used.
-pub fn id_operands(insn: &Insn<'_>, mut f: impl FnMut(u32)) {
-    id_words(insn, |id, role| {
-        if role != IdWord::Result {
-            f(id)
-        }
-    })
-}
-
-/// What a word `id_words` reports is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IdWord {
-    /// The id the instruction defines.
-    Result,
-    /// An id operand, by the grammar.
-    Use,
-    /// A word that may be an id: the grammar's layout could not be followed exactly there.
-    Maybe,
-}
-
-/// Calls `f` with every word of an instruction that is or may be an id (see [`IdWord`]).
-pub fn id_words(insn: &Insn<'_>, mut f: impl FnMut(u32, IdWord)) {
-    let words = insn.operands();
-    let maybe = |w: &u32| (*w, IdWord::Maybe);
-    if insn.opcode() == op::EXT_INST && words.len() >= 4 {
-        // What the grammar's walk below gives OpExtInst (most of a module with debug info):
-        // result type, result id, set, instruction number, then ids (of most sets; a literal
-        // operand of a set is reported as a possible id).
-        f(words[0], IdWord::Use);
-        f(words[1], IdWord::Result);
-        f(words[2], IdWord::Use);
-        words[4..].iter().map(maybe).for_each(|(w, r)| f(w, r));
-        return;
-    }
-    let Some(g) = grammar(insn.opcode()) else {
-        words.iter().map(maybe).for_each(|(w, r)| f(w, r));
-        return;
-    };
-    let mut i = 0;
-    for operand in g.operands {
-        let repeat = operand.quantifier == OperandQuantifier::ZeroOrMore;
-        loop {
-            if i >= words.len() {
-                return;
-            }
-            match operand.kind {
-                OperandKind::IdResult => {
-                    f(words[i], IdWord::Result);
-                    i += 1
-                }
-                OperandKind::IdResultType
-                | OperandKind::IdRef
-                | OperandKind::IdMemorySemantics
-                | OperandKind::IdScope => {
-                    f(words[i], IdWord::Use);
-                    i += 1;
-                }
-                OperandKind::LiteralString => {
-                    while i < words.len() {
-                        let w = words[i];
-                        i += 1;
-                        if w.to_le_bytes().contains(&0) {
-                            break;
-                        }
-                    }
-                }
-                OperandKind::LiteralContextDependentNumber => return,
-                OperandKind::LiteralInteger
-                | OperandKind::LiteralFloat
-                | OperandKind::LiteralExtInstInteger
-                | OperandKind::LiteralSpecConstantOpInteger => i += 1,
-                OperandKind::PairIdRefLiteralInteger => {
-                    f(words[i], IdWord::Use);
-                    i += 2;
-                }
-                OperandKind::PairIdRefIdRef => {
-                    f(words[i], IdWord::Use);
-                    if let Some(w) = words.get(i + 1) {
-                        f(*w, IdWord::Use);
-                    }
-                    i += 2;
-                }
-                // The enumerant is no id (LinkageAttributes is 41, Aligned 2): only the
-                // parameters may be, and for most decorations and memory operands they are not.
-                OperandKind::Decoration => {
-                    let rest = &words[i + 1..];
-                    // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; the
-                    // others take literals (and strings), unless the decoration is unknown.
-                    match words[i] {
-                        27 | 46 | 47 | 5634 => rest.iter().for_each(|w| f(*w, IdWord::Use)),
-                        d if d < 5000 => {}
-                        _ => rest.iter().map(maybe).for_each(|(w, r)| f(w, r)),
-                    }
-                    return;
-                }
-                OperandKind::MemoryAccess => {
-                    let mask = words[i];
-                    let mut j = i + 1;
-                    for bit in 0..32 {
-                        if mask & (1 << bit) == 0 {
-                            continue;
-                        }
-                        match 1u32 << bit {
-                            0x2 => j += 1, // Aligned: a literal
-                            0x8 | 0x10 | 0x1_0000 | 0x2_0000 => {
-                                if let Some(w) = words.get(j) {
-                                    f(*w, IdWord::Use);
-                                }
-                                j += 1;
-                            }
-                            0x1 | 0x4 | 0x20 => {}
-                            // A bit this table does not know: the rest is conservative.
-                            _ => break,
-                        }
-                    }
-                    // A second memory operand (OpCopyMemory), anything after, or what follows
-                    // a bit this table does not know: conservative.
-                    words
-                        .get(j..)
-                        .unwrap_or(&[])
-                        .iter()
-                        .map(maybe)
-                        .for_each(|(w, r)| f(w, r));
-                    return;
-                }
-                OperandKind::ImageOperands
-                | OperandKind::LoopControl
-                | OperandKind::ExecutionMode
-                | OperandKind::TensorAddressingOperands
-                | OperandKind::TensorOperands
-                | OperandKind::RawAccessChainOperands
-                | OperandKind::PairLiteralIntegerIdRef => {
-                    // Operands with parameters (or of a width the type decides): be conservative.
-                    words[i..].iter().map(maybe).for_each(|(w, r)| f(w, r));
-                    return;
-                }
-                _ => i += 1, // a plain enumerant
-            }
-            if !repeat {
-                break;
-            }
-        }
-    }
-    // Words beyond the grammar's layout (a newer revision): conservative.
-    words
-        .get(i..)
-        .unwrap_or(&[])
-        .iter()
-        .map(maybe)
-        .for_each(|(w, r)| f(w, r));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `id_layout` is a table of what `id_words` reports: for every opcode it calls Simple and
-    /// every operand count up to a few past its fixed part, the id uses it names are the ones
-    /// `id_words` reports (words numbered so that each position is its own value).
-    #[test]
-    fn id_layout_agrees_with_id_words() {
-        let mut checked = 0;
-        for g in INSTRUCTION_TABLE.iter() {
-            let opcode = u32::from(g.opcode) as u16;
-            let IdLayout::Simple { uses, fixed, rest } = id_layout(opcode) else {
-                continue;
-            };
-            for n in 0..usize::from(fixed) + 4 {
-                // Operand words 1000, 1001, …: distinct, and no literal pattern id_words stops at.
-                let mut words = vec![(((n + 1) as u32) << 16) | u32::from(opcode)];
-                words.extend((0..n as u32).map(|k| 1000 + k));
-                let insn = Insn {
-                    offset: 0,
-                    words: &words,
-                };
-                let mut by_walk = Vec::new();
-                id_words(&insn, |id, role| {
-                    if role == IdWord::Use {
-                        by_walk.push(id - 1000);
-                    }
-                });
-                let mut by_table: Vec<u32> = (0..n.min(usize::from(fixed)) as u32)
-                    .filter(|k| uses >> k & 1 == 1)
-                    .collect();
-                if rest == Rest::Ids {
-                    by_table.extend(u32::from(fixed)..n as u32);
-                }
-                if matches!(rest, Rest::MemoryAccess | Rest::Decoration) {
-                    // The table leaves those tails to id_words but for the fixed part.
-                    by_walk.retain(|&k| k < u32::from(fixed));
-                }
-                assert_eq!(by_table, by_walk, "{} with {n} operands", g.opname);
-                checked += 1;
-            }
-        }
-        assert!(checked > 1000, "{checked}");
-    }
 }

@@ -5,6 +5,7 @@
 //! leaves it implicit (the Memory bitfield, the `Mapping` union of save entries) and how IGC's own
 //! decoder differs.
 
+pub mod forms;
 mod read;
 mod write;
 

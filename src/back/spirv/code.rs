@@ -1,388 +1,662 @@
-//! The code a module's debug info is woven into: its functions and ids, how IR functions match
-//! them, and where an in-function instruction anchored at a normal-form offset may go.
+//! In-function instructions: DebugFunctionDefinition, DebugScope, DebugLine/OpLine,
+//! DebugDeclare/DebugValue, each inserted before the normal-form instruction it is anchored at
+//! (moved past OpPhi/OpVariable, never between a merge and its branch).
 
-use rustc_hash::FxHashMap as HashMap;
+use crate::spec::spirv_names::{instruction, operand};
+use rspirv::spirv::Op;
 
-use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
-use crate::spirv::binary::{self, op, result_id, Module as Bin};
+use crate::spirv::binary::insn;
+use crate::spirv::grammar::is_terminator;
+use std::collections::BTreeMap;
 
-/// One OpFunction of the base module: instruction indices of OpFunction and OpFunctionEnd.
-#[derive(Clone, Debug)]
-pub struct Func {
-    pub id: u32,
-    pub first: usize,
-    pub end: usize,
-}
+use super::encode::V;
+use super::ledger::{holds, Feature};
+use super::scopes::fit;
+use super::writer::Writer;
+use crate::diag::LossKind;
+use crate::ir::{CodePos, Event, EventKind, Handle, InlinedAt, Loc, Ref, Scope, Value};
+use crate::spec::spirv::Flavour;
 
-#[derive(Clone, Copy, Debug)]
-pub struct Def {
-    pub opcode: u16,
-    pub func: Option<usize>,
-    pub index: usize,
-}
-
-/// What the writer knows about the base module (empty for a standalone module).
+/// Instructions to insert, by the index of the normal-form instruction they precede: their words
+/// in one buffer and a list of parts (index, layer, range of `words`). At one index the parts go
+/// by layer (closers, then event groups, then the rest), each layer in the order it was pushed.
 #[derive(Default)]
-pub struct CodeInfo {
-    pub kernel: bool,
-    /// The module's capabilities (the standalone module's, when there is no base).
-    pub caps: Vec<u32>,
-    /// The module's SPIR-V version word and extensions.
-    pub version: u32,
-    pub extensions: Vec<String>,
-    /// (offset, opcode) of every instruction of the normal form.
-    pub insns: Vec<(u32, u16)>,
-    pub defs: HashMap<u32, Def>,
-    pub funcs: Vec<Func>,
-    /// IR function → (base function index, whether its code positions can be trusted).
-    pub matched: HashMap<Handle<Scope>, (usize, bool)>,
-    /// The IR's code positions are of this module, in every function (`Base::OwnCode`).
-    pub own_code: bool,
-    /// Names the module gives ids: OpName, entry-point and linkage names.
-    pub names: HashMap<u32, Vec<String>>,
-    pub void: Option<u32>,
-    pub uint: Option<u32>,
-    pub bool_: Option<u32>,
-    /// The index `index_at` found last: positions are mostly asked about in increasing order, so
-    /// the next one is usually a few instructions further.
-    hint: std::cell::Cell<usize>,
+pub struct Inserts {
+    words: Vec<u32>,
+    parts: Vec<(usize, u8, std::ops::Range<usize>)>,
 }
 
-const LINKAGE_ATTRIBUTES: u32 = 41;
+/// Layers of the parts at one index.
+const CLOSERS: u8 = 0;
+const GROUPS: u8 = 1;
+const REST: u8 = 2;
 
-impl CodeInfo {
-    pub fn analyse(bin: &Bin<'_>) -> CodeInfo {
-        let mut c = CodeInfo {
-            insns: Vec::with_capacity(bin.insns.len()),
-            ..CodeInfo::default()
-        };
-        let mut func: Option<usize> = None;
-        for (i, insn) in bin.insns.iter().enumerate() {
-            let opcode = insn.opcode();
-            c.insns.push((insn.offset as u32, opcode));
-            match opcode {
-                op::EXTENSION => c.extensions.extend(insn.string(0).ok().map(|(s, _)| s)),
-                op::CAPABILITY => {
-                    c.caps.extend(insn.operands().first());
-                    c.kernel |= insn.operands().first() == Some(&6);
-                }
-                op::FUNCTION => {
-                    let id = result_id(insn).unwrap_or(0);
-                    c.funcs.push(Func {
-                        id,
-                        first: i,
-                        end: i,
-                    });
-                    func = Some(c.funcs.len() - 1);
-                }
-                op::FUNCTION_END => {
-                    if let Some(f) = func.take() {
-                        c.funcs[f].end = i;
-                    }
-                }
-                op::TYPE_VOID if func.is_none() => c.void = c.void.or(result_id(insn)),
-                op::TYPE_BOOL if func.is_none() => c.bool_ = c.bool_.or(result_id(insn)),
-                op::TYPE_INT if insn.operands().get(1..3) == Some(&[32, 0]) => {
-                    c.uint = c.uint.or(result_id(insn))
-                }
-                _ => {}
-            }
-            if let Some(id) = any_result_id(insn) {
-                c.defs.insert(
-                    id,
-                    Def {
-                        opcode,
-                        func,
-                        index: i,
-                    },
-                );
-            }
+impl Inserts {
+    fn push(&mut self, i: usize, layer: u8, words: &[u32]) {
+        if words.is_empty() {
+            return;
         }
-        c.names = names(bin);
-        c.version = bin.version;
-        c
+        let start = self.words.len();
+        self.words.extend_from_slice(words);
+        self.parts.push((i, layer, start..self.words.len()));
     }
 
-    /// Whether the module may use a storage class (its capability, per the core grammar).
-    pub fn allows_storage_class(&self, sc: u32) -> bool {
-        let needs = match sc {
-            2 | 3 | 6 | 9 | 12 => Some(1), // Shader
-            8 => Some(38),                 // GenericPointer
-            10 => Some(21),                // AtomicStorage
-            0 | 1 | 4 | 5 | 7 | 11 => None,
-            _ => return false,
-        };
-        // StorageBuffer is core from SPIR-V 1.3, an extension before.
-        let storage_buffer_ok = sc != 12
-            || self.version >= 0x0001_0300
-            || self.extensions.iter().any(|e| {
-                e == "SPV_KHR_storage_buffer_storage_class" || e == "SPV_KHR_variable_pointers"
-            });
-        storage_buffer_ok && needs.map_or(true, |c| self.caps.contains(&c))
-    }
-
-    pub fn defines(&self, id: u32) -> bool {
-        self.defs.contains_key(&id)
-    }
-
-    /// The OpFunction an IR function was matched to.
-    pub fn function_of(&self, h: Handle<Scope>) -> Option<u32> {
-        self.matched.get(&h).map(|(f, _)| self.funcs[*f].id)
-    }
-
-    fn is_global(&self, id: u32) -> bool {
-        self.defs.get(&id).is_some_and(|d| {
-            d.func.is_none()
-                && matches!(
-                    d.opcode,
-                    op::VARIABLE
-                        | op::CONSTANT
-                        | op::CONSTANT_COMPOSITE
-                        | op::CONSTANT_TRUE
-                        | op::CONSTANT_FALSE
-                        | op::CONSTANT_NULL
-                )
-        })
-    }
-
-    fn named(&self, id: u32, wanted: &[&str]) -> bool {
-        self.names
-            .get(&id)
-            .is_some_and(|ns| ns.iter().any(|n| wanted.contains(&n.as_str())))
-    }
-
-    /// The global OpVariable (or constant) a DebugGlobalVariable names: the bound id when it is a
-    /// global whose names (if any) agree, else the one global variable the module names so.
-    pub fn global_of(&self, bound: Option<u32>, wanted: &[&str]) -> Option<u32> {
-        if let Some(id) = bound.filter(|id| self.is_global(*id)) {
-            if !self.names.contains_key(&id) || self.named(id, wanted) {
-                return Some(id);
-            }
-        }
-        let mut found = self
-            .defs
-            .iter()
-            .filter(|(id, d)| d.opcode == op::VARIABLE && self.is_global(**id))
-            .filter(|(id, _)| self.named(**id, wanted))
-            .map(|(id, _)| *id);
-        let first = found.next()?;
-        found.next().is_none().then_some(first)
-    }
-
-    /// The index of the normal-form instruction at offset `pos`, if one starts there (`insns` is
-    /// in offset order).
-    pub fn index_at(&self, pos: u32) -> Option<usize> {
-        // A short scan forward from the last hit (offsets strictly increase, so it finds `pos`
-        // or shows it is no instruction start), else a binary search.
-        let h = self.hint.get();
-        if self.insns.get(h).is_some_and(|(o, _)| *o <= pos) {
-            for (j, (o, _)) in self.insns.iter().enumerate().skip(h).take(16) {
-                if *o == pos {
-                    self.hint.set(j);
-                    return Some(j);
-                }
-                if *o > pos {
-                    return None;
-                }
-            }
-        }
-        let found = self.insns.binary_search_by_key(&pos, |(o, _)| *o).ok();
-        if let Some(j) = found {
-            self.hint.set(j);
-        }
-        found
-    }
-
-    /// The base function whose body holds normal-form offset `pos`, if it is an instruction start.
-    #[allow(dead_code)] // the writer now asks `placement`; kept for other callers
-    pub fn func_at(&self, pos: u32) -> Option<usize> {
-        self.func_of(self.index_at(pos)?)
-    }
-
-    /// The base function whose body holds instruction `i`.
-    fn func_of(&self, i: usize) -> Option<usize> {
-        // `funcs` is in module order and the bodies do not overlap (a function's end, when it has
-        // one, comes before the next OpFunction), so only the last function starting before `i`
-        // can hold it.
-        let f = self.funcs.partition_point(|f| f.first < i).checked_sub(1)?;
-        (i < self.funcs[f].end).then_some(f)
-    }
-
-    /// Where an instruction anchored at `pos` goes: the index of the instruction it precedes —
-    /// after OpFunction, parameters, labels, OpPhi and OpVariable, before a merge that precedes
-    /// the anchor branch. `None` when `pos` is no instruction inside a function body, or the end.
-    pub fn insertion(&self, pos: u32) -> Option<usize> {
-        self.placement(pos).and_then(|(_, i)| i)
-    }
-
-    /// `func_at(pos)` and, when it is `Some`, `insertion(pos)`, with one lookup of `pos`.
-    pub fn placement(&self, pos: u32) -> Option<(usize, Option<usize>)> {
-        let i = self.index_at(pos)?;
-        let f = self.func_of(i)?;
-        Some((f, self.insertion_from(f, i)))
-    }
-
-    fn insertion_from(&self, f: usize, mut i: usize) -> Option<usize> {
-        while i < self.funcs[f].end
-            && matches!(
-                self.insns[i].1,
-                op::FUNCTION | op::FUNCTION_PARAMETER | op::LABEL | op::PHI | op::VARIABLE
-            )
-        {
-            i += 1;
-        }
-        if i >= self.funcs[f].end {
-            return None;
-        }
-        let merge = |o: u16| matches!(o, op::LOOP_MERGE | op::SELECTION_MERGE);
-        // Only a branch is kept with its merge; an anchor that is itself a merge (llvm-spirv-14
-        // writes a loop's OpLoopMerge twice) takes its instructions right before it.
-        if i > 0 && merge(self.insns[i - 1].1) && !merge(self.insns[i].1) {
-            i -= 1;
-        }
-        Some(i)
-    }
-
-    /// The entry-block insertion point of a base function (after its variables).
-    pub fn entry(&self, f: usize) -> Option<usize> {
-        let pos = self.insns.get(self.funcs[f].first + 1)?.0;
-        self.insertion(pos)
+    /// The words, and (index, range of the words) in emission order.
+    pub fn into_sorted(mut self) -> (Vec<u32>, Vec<(usize, std::ops::Range<usize>)>) {
+        // Stable: parts of one index and layer keep their push order.
+        self.parts.sort_by_key(|(i, layer, _)| (*i, *layer));
+        let parts = self.parts.into_iter().map(|(i, _, r)| (i, r)).collect();
+        (self.words, parts)
     }
 }
 
-/// The result id of any instruction that has one, per the core grammar.
-pub(crate) fn any_result_id(insn: &binary::Insn<'_>) -> Option<u32> {
-    if let Some(id) = result_id(insn) {
-        return Some(id);
-    }
-    let g = crate::spirv::normal::grammar(insn.opcode())?;
-    let mut at = 0;
-    for o in g.operands {
-        match o.kind {
-            rspirv::grammar::OperandKind::IdResultType => at += 1,
-            rspirv::grammar::OperandKind::IdResult => return insn.operands().get(at).copied(),
-            _ => return None,
-        }
-    }
-    None
+/// Counts of code-anchored records that found no place, for one summary loss per kind.
+#[derive(Default)]
+struct Lost {
+    lines: usize,
+    scopes: usize,
+    events: usize,
+    /// Rows and runs that cover only instructions nothing can be anchored before (OpLabel,
+    /// OpPhi, OpVariable): placed after them, they would cover nothing.
+    empty_lines: usize,
+    empty_scopes: usize,
+    /// Records anchored somewhere else than their position (see `moved`).
+    moved_lines: usize,
+    moved_scopes: usize,
+    moved_events: usize,
 }
 
-/// Names the base module gives functions: OpName, entry-point names, linkage names.
-fn names(bin: &Bin<'_>) -> HashMap<u32, Vec<String>> {
-    let mut out: HashMap<u32, Vec<String>> = HashMap::default();
-    for insn in &bin.insns {
-        let (target, at) = match insn.opcode() {
-            op::NAME => (insn.operand(0).ok(), 1),
-            op::ENTRY_POINT => (insn.operand(1).ok(), 2),
-            op::DECORATE if insn.operand(1).ok() == Some(LINKAGE_ATTRIBUTES) => {
-                (insn.operand(0).ok(), 2)
-            }
-            _ => continue,
+pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
+    let mut out = Inserts::default();
+    let mut lost = Lost::default();
+    let trusted = trusted_funcs(w);
+    definitions(w, &mut out);
+    for run in &w.m.scope_runs {
+        let Some(i) = place(w, &trusted, run.range.start) else {
+            lost.scopes += 1;
+            continue;
         };
-        if let (Some(t), Ok((s, _))) = (target, insn.string(at)) {
-            out.entry(t).or_default().push(s);
+        if covers_nothing(w, &trusted, run.range, i) {
+            lost.empty_scopes += 1;
+            continue;
+        }
+        lost.moved_scopes += usize::from(moved(w, run.range.start, i));
+        let sc = w.id(run.scope);
+        let inl = run
+            .inlined
+            .map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
+        for at in std::iter::once(i).chain(later_blocks(w, run.range)) {
+            if let Some((_, words)) = w.e.ext_words(
+                instruction::DEBUG_SCOPE,
+                &[
+                    (operand::SCOPE, V::Id(sc)),
+                    (operand::INLINED_AT, inl.clone()),
+                ],
+            ) {
+                out.push(at, REST, &words);
+            }
         }
     }
+    lines(w, &trusted, &mut out, &mut lost);
+    coarse(w, &mut out);
+    let cx = Context::new(w.m);
+    let mut groups: BTreeMap<usize, Group> = BTreeMap::new();
+    for ev in &w.m.events {
+        match event(w, &trusted, ev) {
+            Some((i, words)) => {
+                lost.moved_events += usize::from(moved(w, ev.pos, i));
+                let g = groups.entry(i).or_default();
+                g.context(w, &cx, ev);
+                g.words.extend(words);
+            }
+            None => lost.events += 1,
+        }
+    }
+    // Events go before the scope runs and line rows that start at their anchor, each after the
+    // scope and line it was recorded under (glslang declares parameters under line 0).
+    for (i, g) in groups {
+        let words = g.finish(w, &cx);
+        out.push(i, GROUPS, &words);
+    }
+    // A run or row that ends where nothing starts and no block ends is closed there
+    // (DebugNoScope, OpNoLine/DebugNoLine), before anything else at that anchor.
+    closers(w, &cx, &trusted, &mut out);
+    report(w, &lost, standalone);
     out
 }
 
-/// Whether a name the base module gives a function is one of the IR's names for it: equal,
-/// glslang's OpName of a function, the name followed by its signature (`integrate(vf3;f1;`), or
-/// an Itanium-mangled name with it as a component (`_Z2f1v` for `f1` when the debug info has no
-/// linkage name).
-fn name_agrees(n: &str, wanted: &[&str]) -> bool {
-    wanted.iter().any(|w| {
-        n == *w
-            || n.strip_prefix(w).is_some_and(|rest| rest.starts_with('('))
-            || mangled_component(n, w)
-    })
+/// The insertion points of the blocks a run or row reaches past its first one: a DebugScope
+/// and a line end with their block, so such a record is said again at each of them.
+fn later_blocks(w: &Writer, range: crate::ir::CodeRange) -> Vec<usize> {
+    let (Some(a), Some(b)) = (spirv_pos(range.start), spirv_pos(range.end)) else {
+        return Vec::new();
+    };
+    let Some(first) = w.code.index_at(a) else {
+        return Vec::new();
+    };
+    w.code.insns[first + 1..]
+        .iter()
+        .take_while(|(o, _)| *o < b)
+        .filter(|(_, opcode)| *opcode == Some(Op::Label))
+        .filter_map(|(o, _)| w.code.insertion(*o))
+        .collect()
 }
 
-fn mangled_component(mangled: &str, name: &str) -> bool {
-    if !mangled.starts_with("_Z") || name.is_empty() {
-        return false;
-    }
-    let component = format!("{}{name}", name.len());
-    mangled.match_indices(&component).any(|(i, _)| {
-        !mangled.as_bytes()[..i]
-            .last()
-            .is_some_and(|b| b.is_ascii_digit())
-    })
-}
-
-/// Matches IR functions to base OpFunctions: by `binding` when the id is an OpFunction whose names
-/// (if any) agree, or any OpFunction when the IR's code is this module's (`c.own_code`) — then
-/// its code positions are trusted —, else by OpName, entry-point name or linkage name (the
-/// function is described, its code-anchored records are not placed).
-pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
-    let own_code = c.own_code;
-    let names = std::mem::take(&mut c.names);
-    let mut unmatched = Vec::new();
-    let mut taken = vec![false; c.funcs.len()];
-    // OpFunction id → its first function index (what a scan in module order finds).
-    let mut by_func_id: HashMap<u32, usize> = HashMap::default();
-    for (i, g) in c.funcs.iter().enumerate() {
-        by_func_id.entry(g.id).or_insert(i);
-    }
-    for (h, s) in m.scopes.iter() {
-        let ScopeKind::Function(f) = &s.kind else {
-            continue;
-        };
-        let wanted: Vec<&str> = [f.linkage.as_deref(), s.name.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect();
-        let agrees = |id: u32| {
-            own_code
-                || names
-                    .get(&id)
-                    .map_or(true, |ns| ns.iter().any(|n| name_agrees(n, &wanted)))
-        };
-        let by_id = match &f.binding {
-            Some(Value::Spirv(id)) => by_func_id
-                .get(id)
-                .copied()
-                .filter(|i| !taken[*i] && agrees(*id)),
-            _ => None,
-        };
-        let found = by_id.map(|i| (i, true)).or_else(|| {
-            c.funcs
-                .iter()
-                .enumerate()
-                .find(|(i, g)| {
-                    !taken[*i]
-                        && names
-                            .get(&g.id)
-                            .is_some_and(|ns| ns.iter().any(|n| name_agrees(n, &wanted)))
-                })
-                .map(|(i, _)| (i, false))
-        });
-        match found {
-            Some((i, trusted)) => {
-                taken[i] = true;
-                c.matched.insert(h, (i, trusted));
+fn closers(w: &mut Writer, cx: &Context, trusted: &[bool], out: &mut Inserts) {
+    let scope_ends: Vec<u32> = cx.runs.values().map(|(end, _, _)| *end).collect();
+    let row_ends: Vec<u32> = cx.rows.values().map(|(end, _)| *end).collect();
+    for (ends, scope) in [(scope_ends, true), (row_ends, false)] {
+        for end in ends {
+            let starts = if scope {
+                cx.runs.contains_key(&end)
+            } else {
+                cx.rows.contains_key(&end)
+            };
+            if starts || !mid_block(w, end) {
+                continue;
             }
-            None if f.binding.is_some() || s.flags.has("definition") => unmatched.push(h),
-            None => {}
+            let Some(i) = place(w, trusted, CodePos::Spirv(end)) else {
+                continue;
+            };
+            let words = if scope { no_scope(w) } else { no_line(w) };
+            out.push(i, CLOSERS, &words);
         }
     }
-    c.names = names;
-    unmatched
 }
 
-#[cfg(test)]
-mod tests {
-    use super::name_agrees;
+/// Whether `pos` is an instruction that follows no block terminator (the reader closes runs and
+/// rows at a terminator by itself).
+fn mid_block(w: &Writer, pos: u32) -> bool {
+    let Some(i) = w.code.index_at(pos) else {
+        return false;
+    };
+    i > 0 && !w.code.insns[i - 1].1.is_some_and(is_terminator)
+}
 
-    #[test]
-    fn names_agree_plain_glslang_and_mangled() {
-        assert!(name_agrees("f1", &["f1"]));
-        assert!(name_agrees("integrate(vf3;f1;", &["integrate"]));
-        assert!(name_agrees("_Z2f1v", &["f1"]));
-        assert!(name_agrees("_ZN3foo3barEv", &["bar"]));
-        // A length prefix of another component is no match (`13bar…` holds `3bar`).
-        assert!(!name_agrees("_Z13barbarbarbarv", &["bar"]));
-        assert!(!name_agrees("_Z2f2v", &["f1"]));
-        assert!(!name_agrees("x2f1", &["f1"]));
+fn spirv_pos(p: CodePos) -> Option<u32> {
+    match p {
+        CodePos::Spirv(o) => Some(o),
+        CodePos::Addr(_) | CodePos::Llvm(_) => None,
     }
+}
+
+/// A scope and its inlined-at, as a DebugScope says them.
+type InScope = (Ref, Option<Handle<InlinedAt>>);
+
+/// The scope runs and line rows by start, to tell what is in force at an event.
+struct Context {
+    runs: BTreeMap<u32, (u32, Ref, Option<Handle<InlinedAt>>)>,
+    rows: BTreeMap<u32, (u32, Loc)>,
+}
+
+impl Context {
+    fn new(m: &crate::ir::Module) -> Self {
+        let mut runs = BTreeMap::new();
+        for r in &m.scope_runs {
+            if let (Some(a), Some(b)) = (spirv_pos(r.range.start), spirv_pos(r.range.end)) {
+                runs.insert(a, (b, r.scope, r.inlined));
+            }
+        }
+        let mut rows = BTreeMap::new();
+        for r in &m.lines {
+            if let (Some(a), Some(b)) = (spirv_pos(r.range.start), spirv_pos(r.range.end)) {
+                rows.insert(a, (b, r.at));
+            }
+        }
+        Context { runs, rows }
+    }
+
+    /// The run in force just before `pos`'s own instructions (one that started earlier), and
+    /// whether one starts at `pos`.
+    fn scope(&self, pos: u32) -> (Option<InScope>, bool) {
+        let prior = self
+            .runs
+            .range(..pos)
+            .next_back()
+            .filter(|(_, (end, _, _))| *end > pos)
+            .map(|(_, (_, s, i))| (*s, *i));
+        (prior, self.runs.contains_key(&pos))
+    }
+
+    fn line(&self, pos: u32) -> (Option<Loc>, bool) {
+        let prior = self
+            .rows
+            .range(..pos)
+            .next_back()
+            .filter(|(_, (end, _))| *end > pos)
+            .map(|(_, (_, at))| *at);
+        (prior, self.rows.contains_key(&pos))
+    }
+}
+
+/// The events at one anchor, with the DebugScope/line instructions that put each under the
+/// scope and line it records (llvm-spirv reads an event's location from them). Where that
+/// splits a run or row already in force, the group ends by saying that one again, so the code
+/// after it keeps its own.
+#[derive(Default)]
+struct Group {
+    words: Vec<u32>,
+    pos: u32,
+    started: bool,
+    scope: Option<Option<InScope>>,
+    line: Option<Option<Loc>>,
+    /// What was in force before the group (run/row started earlier).
+    prior_scope: Option<InScope>,
+    prior_line: Option<Loc>,
+    set_scope: bool,
+    set_line: bool,
+}
+
+fn scope_words(w: &mut Writer, (sc, inl): InScope) -> Vec<u32> {
+    let sc = w.id(sc);
+    let inl = inl.map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
+    w.e.ext_words(
+        instruction::DEBUG_SCOPE,
+        &[(operand::SCOPE, V::Id(sc)), (operand::INLINED_AT, inl)],
+    )
+    .map_or(Vec::new(), |(_, ws)| ws)
+}
+
+impl Group {
+    fn context(&mut self, w: &mut Writer, cx: &Context, ev: &Event) {
+        let Some(pos) = spirv_pos(ev.pos) else { return };
+        let (prior_scope, _) = cx.scope(pos);
+        let (prior_line, _) = cx.line(pos);
+        if !self.started {
+            self.started = true;
+            self.pos = pos;
+            self.scope = Some(prior_scope);
+            self.line = Some(prior_line);
+            self.prior_scope = prior_scope;
+            self.prior_line = prior_line;
+        }
+        let want_scope = ev.scope.map(|s| (Ref::Scope(s), ev.inlined));
+        // Nothing is closed mid-run for an event that records no scope or line.
+        if self.scope != Some(want_scope) && (prior_scope.is_none() || want_scope.is_some()) {
+            match want_scope {
+                Some(sc) => {
+                    let ws = scope_words(w, sc);
+                    self.words.extend(ws);
+                }
+                None => self.words.extend(no_scope(w)),
+            }
+            self.scope = Some(want_scope);
+            self.set_scope = true;
+        }
+        if self.line != Some(ev.at) && (prior_line.is_none() || ev.at.is_some()) {
+            match ev.at {
+                Some(at) => {
+                    let ws = line_words(w, at, None, None);
+                    self.words.extend(ws);
+                }
+                None => self.words.extend(no_line(w)),
+            }
+            self.line = Some(ev.at);
+            self.set_line = true;
+        }
+    }
+
+    /// The group's words, closed so that what it set does not run on past the anchor: what was
+    /// in force before is said again, or the scope/line is ended, unless a run/row starts there.
+    fn finish(mut self, w: &mut Writer, cx: &Context) -> Vec<u32> {
+        if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(self.prior_scope) {
+            let ws = match self.prior_scope {
+                Some(sc) => scope_words(w, sc),
+                None => no_scope(w),
+            };
+            self.words.extend(ws);
+        }
+        if self.set_line && !cx.line(self.pos).1 && self.line != Some(self.prior_line) {
+            let ws = match self.prior_line {
+                Some(at) => line_words(w, at, None, None),
+                None => no_line(w),
+            };
+            self.words.extend(ws);
+        }
+        self.words
+    }
+}
+
+fn no_scope(w: &mut Writer) -> Vec<u32> {
+    w.e.ext_words(instruction::DEBUG_NO_SCOPE, &[])
+        .map_or(Vec::new(), |(_, ws)| ws)
+}
+
+fn no_line(w: &mut Writer) -> Vec<u32> {
+    if holds(w.e.flavour, Feature::LineRange) {
+        w.e.ext_words(instruction::DEBUG_NO_LINE, &[])
+            .map_or(Vec::new(), |(_, ws)| ws)
+    } else {
+        insn(Op::NoLine, &[])
+    }
+}
+
+fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
+    let unmatched = if standalone {
+        "not written: a standalone module has no code to anchor them to"
+    } else {
+        "not written: their code position or operand is not in a matched function of the target \
+         module"
+    };
+    let empty = "not written: they cover only OpLabel/OpPhi/OpVariable, which no debug \
+                 instruction can precede";
+    let moved = "anchored at another instruction than their position: no debug instruction can \
+                 precede OpLabel, OpPhi, OpVariable or OpFunctionParameter, or sit between a merge \
+                 instruction and its branch";
+    // Per cause: (lines, scopes, events) counts.
+    let causes = [
+        (
+            LossKind::Unmatched,
+            unmatched,
+            [lost.lines, lost.scopes, lost.events],
+        ),
+        (
+            LossKind::Dropped,
+            empty,
+            [lost.empty_lines, lost.empty_scopes, 0],
+        ),
+        (
+            LossKind::Approximated,
+            moved,
+            [lost.moved_lines, lost.moved_scopes, lost.moved_events],
+        ),
+    ];
+    for (kind, why, counts) in causes {
+        for (n, what) in counts
+            .into_iter()
+            .zip(["line rows", "scope runs", "declare/value events"])
+        {
+            if n > 0 {
+                w.ledger.push(kind, "module", format!("{n} {what} {why}"));
+            }
+        }
+    }
+}
+
+/// Whether a record at `pos` placed at insertion index `i` lands elsewhere: after the OpLabel,
+/// OpPhi, OpVariable or OpFunctionParameter it was anchored at, or before the merge instruction of
+/// the branch it was anchored at.
+fn moved(w: &Writer, pos: CodePos, i: usize) -> bool {
+    spirv_pos(pos).and_then(|p| w.code.index_at(p)) != Some(i)
+}
+
+/// Whether a run or row placed at insertion index `i` would cover nothing: its end has the same
+/// insertion index (everything in between is OpLabel, OpPhi or OpVariable).
+fn covers_nothing(w: &Writer, trusted: &[bool], range: crate::ir::CodeRange, i: usize) -> bool {
+    place(w, trusted, range.end) == Some(i)
+}
+
+/// Per base function: whether some IR function matched to it has trusted code positions (all of
+/// them, when the IR's code is this module's).
+fn trusted_funcs(w: &Writer) -> Vec<bool> {
+    let mut trusted = vec![w.code.own_code; w.code.funcs.len()];
+    for (f, t) in w.code.matched.values() {
+        if *t {
+            if let Some(slot) = trusted.get_mut(*f) {
+                *slot = true;
+            }
+        }
+    }
+    trusted
+}
+
+/// The insertion index of a position, if it lies in a function whose positions are trusted
+/// (`trusted`: from [`trusted_funcs`]).
+fn place(w: &Writer, trusted: &[bool], pos: CodePos) -> Option<usize> {
+    let CodePos::Spirv(p) = pos else { return None };
+    let (f, i) = w.code.placement(p)?;
+    if !trusted.get(f).copied().unwrap_or(false) {
+        return None;
+    }
+    i
+}
+
+/// The index of the OpFunction at `pos`, if it is a function whose positions are trusted.
+fn before_function(w: &Writer, pos: CodePos) -> Option<usize> {
+    let CodePos::Spirv(p) = pos else { return None };
+    let i = w.code.index_at(p)?;
+    let f = w.code.funcs.iter().position(|f| f.first == i)?;
+    w.code
+        .matched
+        .values()
+        .any(|(g, t)| *g == f && *t)
+        .then_some(i)
+}
+
+/// DebugFunctionDefinition (NonSemantic) in the entry block of every matched function.
+fn definitions(w: &mut Writer, out: &mut Inserts) {
+    if w.e.flavour != Flavour::Shader100 {
+        return;
+    }
+    let mut matched: Vec<(Handle<Scope>, usize)> =
+        w.code.matched.iter().map(|(h, (f, _))| (*h, *f)).collect();
+    matched.sort();
+    for (h, f) in matched {
+        let Some(i) = w.code.entry(f) else { continue };
+        let dbg = w.id(Ref::Scope(h));
+        let def = w.code.funcs[f].id;
+        let args = [
+            (operand::FUNCTION, V::Id(dbg)),
+            (operand::DEFINITION, V::Id(def)),
+        ];
+        if let Some((_, words)) = w.e.ext_words(instruction::DEBUG_FUNCTION_DEFINITION, &args) {
+            out.push(i, REST, &words);
+        }
+    }
+}
+
+/// Functions matched by name only: their own positions do not apply, so each block gets the
+/// function's scope and line (consumers such as llvm-spirv-14 want a location on every call).
+fn coarse(w: &mut Writer, out: &mut Inserts) {
+    let mut untrusted: Vec<(Handle<Scope>, usize)> = w
+        .code
+        .matched
+        .iter()
+        .filter(|(_, (_, trusted))| !trusted)
+        .map(|(h, (f, _))| (*h, *f))
+        .collect();
+    untrusted.sort();
+    for (h, f) in untrusted {
+        let s = w.m.scopes.get(h);
+        let at = s.at.unwrap_or_default();
+        w.ledger.approx(
+            Ref::Scope(h),
+            "matched by name, not by id: its code is described at function granularity (its scope and line on every block)",
+        );
+        let sc = w.id(Ref::Scope(h));
+        let (first, end) = (w.code.funcs[f].first, w.code.funcs[f].end);
+        let labels: Vec<u32> = (first..end)
+            .filter(|i| w.code.insns[*i].1 == Some(Op::Label))
+            .map(|i| w.code.insns[i].0)
+            .collect();
+        for pos in labels {
+            let Some(i) = w.code.insertion(pos) else {
+                continue;
+            };
+            let mut words = Vec::new();
+            if let Some((_, ws)) =
+                w.e.ext_words(instruction::DEBUG_SCOPE, &[(operand::SCOPE, V::Id(sc))])
+            {
+                words.extend(ws);
+            }
+            words.extend(line_words(w, at, None, None));
+            out.push(i, REST, &words);
+        }
+    }
+}
+
+/// DebugLine (NonSemantic) or OpLine for a place.
+fn line_words(
+    w: &mut Writer,
+    at: crate::ir::Loc,
+    end_line: Option<u32>,
+    end_col: Option<u32>,
+) -> Vec<u32> {
+    if !holds(w.e.flavour, Feature::LineRange) {
+        let file = file_string(w, at.file);
+        return insn(Op::Line, &[file, at.line, at.column]);
+    }
+    let (src, line, col) = w.loc_args(Some(at));
+    let args = [
+        (operand::SOURCE, src),
+        (operand::LINE_START, line),
+        (operand::LINE_END, V::Num(end_line.unwrap_or(at.line))),
+        (operand::COLUMN_START, col),
+        (operand::COLUMN_END, V::Num(end_col.unwrap_or(at.column))),
+    ];
+    w.e.ext_words(instruction::DEBUG_LINE, &args)
+        .map_or(Vec::new(), |(_, ws)| ws)
+}
+
+fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
+    let ranged =
+        w.m.lines
+            .iter()
+            .filter(|l| l.end_line.is_some() || l.end_column.is_some())
+            .count();
+    if ranged > 0 && !holds(w.e.flavour, Feature::LineRange) {
+        w.ledger.push(
+            LossKind::Dropped,
+            "module",
+            format!("end line/column of {ranged} line rows: OpLine has only a start"),
+        );
+    }
+    let from_spirv = w.m.source.format == crate::ir::SourceFormat::Spirv;
+    let mut last_file = None;
+    for row in &w.m.lines {
+        let Some(i) = place(w, trusted, row.range.start) else {
+            // A row from an OpLine before OpFunction (glslang) goes back there as an OpLine.
+            match before_function(w, row.range.start) {
+                Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
+                    let file = file_string_cached(w, row.at.file, &mut last_file);
+                    let words = insn(Op::Line, &[file, row.at.line, row.at.column]);
+                    out.push(i, REST, &words);
+                }
+                _ => lost.lines += 1,
+            }
+            continue;
+        };
+        if covers_nothing(w, trusted, row.range, i) {
+            lost.empty_lines += 1;
+            continue;
+        }
+        lost.moved_lines += usize::from(moved(w, row.range.start, i));
+        for at in std::iter::once(i).chain(later_blocks(w, row.range)) {
+            // In a SPIR-V input a row without an end was an OpLine: it stays one in every set,
+            // so that it reads back without one (DebugLine would give it end = start).
+            let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
+                let file = file_string_cached(w, row.at.file, &mut last_file);
+                insn(Op::Line, &[file, row.at.line, row.at.column])
+            } else {
+                line_words(w, row.at, row.end_line, row.end_column)
+            };
+            out.push(at, REST, &words);
+        }
+    }
+}
+/// `file_string`, reusing the id of the previous call for the same file when that call had no
+/// side effect but interning (no ledger entry, no NUL cut): consecutive rows mostly share a file.
+fn file_string_cached(
+    w: &mut Writer,
+    f: Option<Handle<crate::ir::File>>,
+    last: &mut Option<(Option<Handle<crate::ir::File>>, u32)>,
+) -> u32 {
+    if let Some((lf, id)) = *last {
+        if lf == f {
+            return id;
+        }
+    }
+    let (losses, nul_cut) = (w.ledger.diags.losses.len(), w.e.nul_cut);
+    let id = file_string(w, f);
+    let pure = w.ledger.diags.losses.len() == losses && w.e.nul_cut == nul_cut;
+    *last = pure.then_some((f, id));
+    id
+}
+
+/// The OpString naming a file, for OpLine.
+fn file_string(w: &mut Writer, f: Option<Handle<crate::ir::File>>) -> u32 {
+    let f = f.or_else(|| w.m.units.values().find_map(|u| u.file));
+    let name = f.map_or(String::new(), |f| {
+        super::scopes::file_name(w.m.files.get(f))
+    });
+    let name = match f {
+        Some(h) => fit(w, Ref::File(h), &name, "file name"),
+        None => name,
+    };
+    w.e.string(&name)
+}
+
+/// A code id usable at insertion index `at`: defined globally, or earlier in the same function.
+fn usable(w: &Writer, id: u32, at: usize, declare: bool) -> bool {
+    let Some(d) = w.code.defs.get(&id) else {
+        return false;
+    };
+    if declare && !matches!(d.opcode, Some(Op::Variable | Op::FunctionParameter)) {
+        return false;
+    }
+    match d.func {
+        None => true,
+        Some(f) => {
+            let g = &w.code.funcs[f];
+            d.index < at && g.first < at && at < g.end
+        }
+    }
+}
+
+fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32>)> {
+    let i = place(w, trusted, ev.pos)?;
+    let mut declare = ev.kind == EventKind::Declare;
+    let value = match ev.values.first() {
+        Some(Value::Spirv(id)) if usable(w, *id, i, declare) => *id,
+        // A constant: a 32-bit OpConstant of its bits (i32 and narrower; wider ones are lost).
+        Some(Value::Int(n))
+            if !declare && (i32::try_from(*n).is_ok() || u32::try_from(*n).is_ok()) =>
+        {
+            w.e.constant(*n as u32)
+        }
+        // No location: an undefined value. DebugDeclare takes only a variable or parameter, so a
+        // declare of undef (the variable's storage is gone) becomes a DebugValue of undef.
+        Some(Value::Undef) => {
+            if declare {
+                declare = false;
+                w.ledger.approx(
+                    Ref::Var(ev.var),
+                    "a declare of an undefined address written as a DebugValue of OpUndef",
+                );
+            }
+            w.e.undef()
+        }
+        _ => return None,
+    };
+    let var = w.id(Ref::Var(ev.var));
+    let expr = match ev.expr {
+        Some(e) => w.id(Ref::Expr(e)),
+        None => w.e.ext(instruction::DEBUG_EXPRESSION, &[]).unwrap_or(0),
+    };
+    let idx = V::List(ev.indexes.iter().map(|n| V::Num(*n)).collect());
+    let (name, operand) = if declare {
+        (instruction::DEBUG_DECLARE, operand::VARIABLE)
+    } else {
+        (instruction::DEBUG_VALUE, operand::VALUE)
+    };
+    let args = [
+        (operand::LOCAL_VARIABLE, V::Id(var)),
+        (operand, V::Id(value)),
+        (operand::EXPRESSION, V::Id(expr)),
+        (operand::INDEXES, idx),
+    ];
+    if !declare && !w.layout_has(instruction::DEBUG_VALUE, operand::LOCAL_VARIABLE) {
+        w.ledger.approx(
+            Ref::Var(ev.var),
+            "DebugValue of the 0.99 set names no variable",
+        );
+    }
+    if declare
+        && !ev.indexes.is_empty()
+        && !w.layout_has(instruction::DEBUG_DECLARE, operand::INDEXES)
+    {
+        w.ledger
+            .dropped(Ref::Var(ev.var), "indexes of a DebugDeclare");
+    }
+    w.e.ext_words(name, &args).map(|(_, ws)| (i, ws))
 }

@@ -1,10 +1,13 @@
 //! Operands by name → words, per the target set's [`Layout`]: numbers as literal words or interned
 //! `OpConstant`s, strings as interned `OpString`s, absent references as one `DebugInfoNone`.
 
+use rspirv::spirv::Op;
+
+use crate::spirv::binary::{first_word, insn, string_words};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::spec::spirv::{Flavour, Layout, Operand, Q, W};
-use crate::spirv::binary::op;
+use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 
 /// The most words one instruction may have.
 pub const MAX_WORDS: usize = 0xffff;
@@ -40,8 +43,6 @@ pub struct Interned {
     pub undef: Option<u32>,
 }
 
-const OP_UNDEF: u16 = 1;
-
 /// The module being written: id allocation and the sections debug info adds.
 pub struct Emitter {
     pub flavour: Flavour,
@@ -66,25 +67,6 @@ pub struct Emitter {
     /// Ids at or above the bound the base module may use: never allocated.
     taken: Vec<u32>,
     taken_at: usize,
-}
-
-pub fn insn(opcode: u16, operands: &[u32]) -> Vec<u32> {
-    let mut w = Vec::with_capacity(operands.len() + 1);
-    w.push(((operands.len() as u32 + 1) << 16) | u32::from(opcode));
-    w.extend_from_slice(operands);
-    w
-}
-
-pub fn string_words(s: &str) -> Vec<u32> {
-    let mut bytes = s.as_bytes().to_vec();
-    bytes.push(0);
-    while bytes.len() % 4 != 0 {
-        bytes.push(0);
-    }
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// Operand names compared without case, spaces, punctuation and the grammars' spelling slips.
@@ -247,7 +229,7 @@ impl Emitter {
             return v;
         }
         let id = self.id();
-        self.types.extend(insn(op::TYPE_VOID, &[id]));
+        self.types.extend(insn(Op::TypeVoid, &[id]));
         self.interned.void = Some(id);
         id
     }
@@ -257,7 +239,7 @@ impl Emitter {
             return v;
         }
         let id = self.id();
-        self.types.extend(insn(op::TYPE_INT, &[id, 32, 0]));
+        self.types.extend(insn(Op::TypeInt, &[id, 32, 0]));
         self.interned.uint = Some(id);
         id
     }
@@ -268,7 +250,7 @@ impl Emitter {
         }
         let ty = self.uint();
         let id = self.id();
-        self.types.extend(insn(op::CONSTANT, &[ty, id, n]));
+        self.types.extend(insn(Op::Constant, &[ty, id, n]));
         self.interned.consts.insert(n, id);
         id
     }
@@ -280,7 +262,7 @@ impl Emitter {
         }
         let ty = self.uint();
         let id = self.id();
-        self.types.extend(insn(OP_UNDEF, &[ty, id]));
+        self.types.extend(insn(Op::Undef, &[ty, id]));
         self.interned.undef = Some(id);
         id
     }
@@ -293,16 +275,16 @@ impl Emitter {
             Some(t) => t,
             None => {
                 let t = self.id();
-                self.types.extend(insn(op::TYPE_BOOL, &[t]));
+                self.types.extend(insn(Op::TypeBool, &[t]));
                 self.interned.bool_ = Some(t);
                 t
             }
         };
         let id = self.id();
         let opcode = if b {
-            op::CONSTANT_TRUE
+            Op::ConstantTrue
         } else {
-            op::CONSTANT_FALSE
+            Op::ConstantFalse
         };
         self.types.extend(insn(opcode, &[ty, id]));
         self.interned.bools[usize::from(b)] = Some(id);
@@ -325,7 +307,7 @@ impl Emitter {
         let id = self.id();
         let mut ops = vec![id];
         ops.extend(string_words(s));
-        self.strings.extend(insn(op::STRING, &ops));
+        self.strings.extend(insn(Op::String, &ops));
         self.interned.strings.insert(s.to_string(), id);
         id
     }
@@ -335,10 +317,12 @@ impl Emitter {
         if let Some(n) = self.none {
             return n;
         }
-        let id = self.ext_words("DebugInfoNone", &[]).map(|(id, w)| {
-            self.debug.extend(w);
-            id
-        });
+        let id = self
+            .ext_words(instruction::DEBUG_INFO_NONE, &[])
+            .map(|(id, w)| {
+                self.debug.extend(w);
+                id
+            });
         let id = id.unwrap_or(0);
         self.none = Some(id);
         id
@@ -374,8 +358,12 @@ impl Emitter {
 
     /// Encodes a debug instruction from named operands; `None` if the set has no such instruction.
     /// Missing operands are DebugInfoNone (ids) or 0 (literals); optional ones are left out.
-    pub fn ext_words(&mut self, name: &str, args: &[(&str, V)]) -> Option<(u32, Vec<u32>)> {
-        let layout: &Layout = self.flavour.layout_by_name(name)?;
+    pub fn ext_words(
+        &mut self,
+        name: InsnName,
+        args: &[(OperandName, V)],
+    ) -> Option<(u32, Vec<u32>)> {
+        let layout: &Layout = self.flavour.layout_by_name(name.0)?;
         let id = self.preset.take().unwrap_or_else(|| self.id());
         let void = self.void();
         // Word 0 (count and opcode) is filled in once the operands are known.
@@ -387,11 +375,11 @@ impl Emitter {
         let mut many = Vec::new();
         let arg_keys: &[Option<Key>] = if args.len() <= FEW {
             for (k, (n, _)) in few.iter_mut().zip(args) {
-                *k = Key::of(n);
+                *k = Key::of(n.0);
             }
             &few[..args.len()]
         } else {
-            many.extend(args.iter().map(|(n, _)| Key::of(n)));
+            many.extend(args.iter().map(|(n, _)| Key::of(n.0)));
             &many
         };
         let keys = layout_keys(self.flavour, layout);
@@ -403,7 +391,7 @@ impl Emitter {
             let v = args
                 .iter()
                 .zip(arg_keys)
-                .find(|((n, _), k)| same_key(n, k.as_ref(), o.name, key.as_ref()))
+                .find(|((n, _), k)| same_key(n.0, k.as_ref(), o.name, key.as_ref()))
                 .map(|((_, v), _)| v);
             let v = match (v, o.q) {
                 (Some(v), _) => v,
@@ -425,12 +413,12 @@ impl Emitter {
             words.truncate(MAX_WORDS);
             self.cut += 1;
         }
-        words[0] = ((words.len() as u32) << 16) | u32::from(op::EXT_INST);
+        words[0] = first_word(words.len(), Op::ExtInst);
         Some((id, words))
     }
 
     /// Encodes a module-level debug instruction into the debug section.
-    pub fn ext(&mut self, name: &str, args: &[(&str, V)]) -> Option<u32> {
+    pub fn ext(&mut self, name: InsnName, args: &[(OperandName, V)]) -> Option<u32> {
         let (id, w) = self.ext_words(name, args)?;
         self.debug.extend(w);
         Some(id)
@@ -440,6 +428,7 @@ impl Emitter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::spirv_names::operand;
 
     fn ops_of(words: &[u32]) -> &[u32] {
         // OpExtInst: word 0, result type, result id, set, opcode, operands…
@@ -449,12 +438,12 @@ mod tests {
     #[test]
     fn numbers_are_literals_or_interned_constants_per_set() {
         let args = [
-            ("Name", V::Str("int".into())),
-            ("Size", V::Num(32)),
-            ("Encoding", V::Num(4)),
+            (operand::NAME, V::Str("int".into())),
+            (operand::SIZE, V::Num(32)),
+            (operand::ENCODING, V::Num(4)),
         ];
         let mut ocl = Emitter::new(Flavour::OpenCl100, 1, Interned::default(), Vec::new());
-        let (_, w) = ocl.ext_words("DebugTypeBasic", &args).unwrap();
+        let (_, w) = ocl.ext_words(instruction::DEBUG_TYPE_BASIC, &args).unwrap();
         let ops = ops_of(&w);
         assert_eq!(ops.len(), 3);
         assert_eq!(ops[2], 4, "Encoding is a literal in OpenCL.100");
@@ -465,13 +454,13 @@ mod tests {
         );
 
         let mut ns = Emitter::new(Flavour::Shader100, 1, Interned::default(), Vec::new());
-        let (_, w) = ns.ext_words("DebugTypeBasic", &args).unwrap();
+        let (_, w) = ns.ext_words(instruction::DEBUG_TYPE_BASIC, &args).unwrap();
         let ops = ops_of(&w).to_vec();
         assert_eq!(ops.len(), 4, "NonSemantic adds Flags (0 when not given)");
         assert_eq!(Some(&ops[2]), ns.interned.consts.get(&4));
         assert_eq!(Some(&ops[3]), ns.interned.consts.get(&0));
         // Interned: the same value is the same id.
-        let (_, again) = ns.ext_words("DebugTypeBasic", &args).unwrap();
+        let (_, again) = ns.ext_words(instruction::DEBUG_TYPE_BASIC, &args).unwrap();
         assert_eq!(ops_of(&again), &ops[..]);
         assert_eq!(ns.interned.strings.len(), 1);
     }
@@ -480,7 +469,10 @@ mod tests {
     fn absent_operands_are_one_debug_info_none_and_optional_ones_are_left_out() {
         let mut e = Emitter::new(Flavour::OpenCl100, 1, Interned::default(), Vec::new());
         let (_, w) = e
-            .ext_words("DebugLexicalBlock", &[("Line", V::Num(3))])
+            .ext_words(
+                instruction::DEBUG_LEXICAL_BLOCK,
+                &[(operand::LINE, V::Num(3))],
+            )
             .unwrap();
         let ops = ops_of(&w).to_vec();
         assert_eq!(ops.len(), 4, "Name is optional and left out");
@@ -490,7 +482,7 @@ mod tests {
         );
         assert_eq!(ops[1], 3);
         assert!(
-            e.ext_words("DebugTypeMatrix", &[]).is_none(),
+            e.ext_words(instruction::DEBUG_TYPE_MATRIX, &[]).is_none(),
             "not in OpenCL.100"
         );
     }

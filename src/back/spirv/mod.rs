@@ -2,32 +2,41 @@
 //! layouts (`spec::spirv_grammar`) and enum tables (`spec::spirv`), following
 //! docs/spirv-mapping.md in the writing direction.
 //!
+//! Its files mirror the reader's (`front/spirv`) where they have the same concern:
+//! - `writer`: the writer's state (`Writer`), a leaf every entity writer uses;
+//! - `types`, `scopes`, `expr`: what each IR entity becomes; `operands`: the operands they share
+//!   (numbers, flags, enum values, places);
+//! - `code`: the in-function instructions (lines, scope runs, declare/value events);
 //! - `encode`: operands by name → words (literals or interned OpConstants, OpStrings, DebugInfoNone);
-//! - `order`: emission order (no forward references but those the set allows);
-//! - `types`, `scopes`, `operands`: what each IR entity becomes;
-//! - `code`, `infunc`: the given module's functions and the in-function instructions;
+//! - `order`: emission order (no forward references but those the set allows), with `scc`;
+//! - `base`: the given module's code (functions, ids, names) and where instructions may go;
 //! - `module`: the layout of a standalone module, or the weaving into a given one;
-//! - `ledger`: what the set cannot express, with the IR place;
-//! - `own_set`: the in-place rewrite into the set a module already carries, on its words (no IR).
+//! - `ledger`: what the set cannot express, with the IR place.
+//!
+//! The in-place rewrite into the set a module already carries works on its words without the
+//! IR: `spirv::own_set`.
 
-pub(crate) mod code;
+mod base;
+mod code;
 mod encode;
-mod infunc;
+mod expr;
 pub mod ledger;
 mod module;
 mod operands;
 mod order;
-pub mod own_set;
 mod scc;
 mod scopes;
 mod types;
+mod writer;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
 use crate::ir::{Handle, Language, Module, Ref};
 use crate::spec::spirv::Flavour;
+use crate::spec::spirv_names::{instruction, operand};
 use crate::spirv::binary::{to_words, Module as Bin};
 use crate::spirv::NormalForm;
+use writer::Writer;
 
 /// What to write the debug info into.
 #[derive(Clone, Copy, Debug)]
@@ -129,10 +138,10 @@ fn write_here(
         }
         _ => m,
     };
-    let mut code = bin.map(code::CodeInfo::analyse).unwrap_or_default();
+    let mut code = bin.map(base::CodeInfo::analyse).unwrap_or_default();
     code.own_code = own_code;
     let unmatched = match &bin {
-        Some(_) => code::match_functions(&mut code, m),
+        Some(_) => base::match_functions(&mut code, m),
         None => Vec::new(),
     };
     let kernel = match &bin {
@@ -153,7 +162,7 @@ fn write_here(
     let bound = bin.map_or(1, |b| b.bound.max(1));
     let taken = bin.map(|b| b.taken.clone()).unwrap_or_default();
     let e = encode::Emitter::new(flavour, bound, interned, taken);
-    let mut w = order::Writer::new(m, e, code);
+    let mut w = Writer::new(m, e, code);
     for h in unmatched {
         let p = w.ledger.place(Ref::Scope(h));
         w.ledger.push(
@@ -163,7 +172,7 @@ fn write_here(
         );
     }
     emit_all(&mut w);
-    let inserts = infunc::write(&mut w, bin.is_none());
+    let inserts = code::write(&mut w, bin.is_none());
     let cuts = [
         (
             w.e.cut,
@@ -206,7 +215,7 @@ fn all<T>(n: usize, f: impl Fn(Handle<T>) -> Ref) -> impl Iterator<Item = Ref> {
 }
 
 /// Every entity, in the text form's order, each after what it needs.
-fn emit_all(w: &mut order::Writer) {
+fn emit_all(w: &mut Writer) {
     let m = w.m;
     let refs = all(m.units.len(), Ref::Unit)
         .chain(all(m.files.len(), Ref::File))
@@ -241,53 +250,50 @@ fn emit_all(w: &mut order::Writer) {
     }
 }
 
-fn module_info(w: &mut order::Writer) {
-    use encode::V;
+fn module_info(w: &mut Writer) {
     use ledger::{holds, Feature};
     let info = &w.m.info;
+    let (ids, paths) = (
+        holds(w.e.flavour, Feature::BuildId),
+        holds(w.e.flavour, Feature::StoragePath),
+    );
     if let Some(b) = &info.build_id {
-        if holds(w.e.flavour, Feature::BuildId) {
-            let args = [
-                ("Identifier", V::Str(b.id.clone())),
-                ("Flags", V::Num(b.flags)),
-            ];
-            w.e.ext("DebugBuildIdentifier", &args);
-        } else {
-            w.ledger.push(
-                LossKind::Dropped,
-                "module",
-                "build id: the set has no DebugBuildIdentifier",
-            );
+        match ids {
+            true => build_identifier(w, &b.id, b.flags),
+            false => dropped(w, "build id: the set has no DebugBuildIdentifier"),
         }
     }
     if let Some(p) = &info.storage_path {
-        if holds(w.e.flavour, Feature::StoragePath) {
-            w.e.ext("DebugStoragePath", &[("Path", V::Str(p.clone()))]);
-        } else {
-            w.ledger.push(
-                LossKind::Dropped,
-                "module",
-                "storage path: the set has no DebugStoragePath",
-            );
+        match paths {
+            true => storage_path(w, p),
+            false => dropped(w, "storage path: the set has no DebugStoragePath"),
         }
     }
     // dwarv strip's link records (crate::spirv, "Link records"), after the module's own.
     if let Some(l) = &info.link {
-        if holds(w.e.flavour, Feature::BuildId) {
-            let args = [
-                ("Identifier", V::Str(l.build_id.clone())),
-                ("Flags", V::Num(1)),
-            ];
-            w.e.ext("DebugBuildIdentifier", &args);
-            if let Some(p) = &l.storage_path {
-                w.e.ext("DebugStoragePath", &[("Path", V::Str(p.clone()))]);
-            }
-        } else {
-            w.ledger.push(
-                LossKind::Dropped,
-                "module",
-                "link records: the set has no DebugBuildIdentifier",
-            );
+        if !ids {
+            return dropped(w, "link records: the set has no DebugBuildIdentifier");
+        }
+        build_identifier(w, &l.build_id, 1);
+        if let Some(p) = &l.storage_path {
+            storage_path(w, p);
         }
     }
+}
+
+fn build_identifier(w: &mut Writer, id: &str, flags: u32) {
+    let args = [
+        (operand::IDENTIFIER, encode::V::Str(id.to_string())),
+        (operand::FLAGS, encode::V::Num(flags)),
+    ];
+    w.e.ext(instruction::DEBUG_BUILD_IDENTIFIER, &args);
+}
+
+fn storage_path(w: &mut Writer, path: &str) {
+    let args = [(operand::PATH, encode::V::Str(path.to_string()))];
+    w.e.ext(instruction::DEBUG_STORAGE_PATH, &args);
+}
+
+fn dropped(w: &mut Writer, what: &str) {
+    w.ledger.push(LossKind::Dropped, "module", what);
 }

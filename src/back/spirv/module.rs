@@ -1,34 +1,39 @@
 //! Module layout: a standalone module around the debug info, or the debug info woven into a given
 //! module's normal form (logical layout sections of the SPIR-V spec, 2.4).
 
-use super::encode::{insn, string_words, Emitter};
-use super::infunc::Inserts;
+use super::code::Inserts;
+use super::encode::Emitter;
 use crate::spec::spirv::Flavour;
-use crate::spirv::binary::{op, Module as Bin};
+use crate::spirv::binary::Module as Bin;
+use crate::spirv::binary::{insn, string_words};
+use rspirv::spirv::{AddressingModel, Capability, ExecutionMode, ExecutionModel, MemoryModel, Op};
 
 pub const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
 /// DebugModuleINTEL's extension and capability.
 const INTEL_MODULE_EXTENSION: &str = "SPV_INTEL_debug_module";
-const DEBUG_INFO_MODULE_INTEL: u32 = 6114;
-const EXECUTION_MODE_ID: u16 = 331;
-const SOURCE_CONTINUED: u16 = 2;
 
-fn with_string(opcode: u16, head: &[u32], s: &str) -> Vec<u32> {
+fn with_string(opcode: Op, head: &[u32], s: &str) -> Vec<u32> {
     let mut ops = head.to_vec();
     ops.extend(string_words(s));
     insn(opcode, &ops)
 }
 
 fn import(e: &Emitter) -> Vec<u32> {
-    with_string(op::EXT_INST_IMPORT, &[e.import], e.flavour.import_name())
+    with_string(Op::ExtInstImport, &[e.import], e.flavour.import_name())
 }
 
 /// Capabilities of a standalone module: Addresses, Linkage, Kernel, GenericPointer; or Shader.
 pub fn standalone_caps(kernel: bool) -> &'static [u32] {
+    use Capability::*;
     if kernel {
-        &[4, 5, 6, 38]
+        &[
+            Addresses as u32,
+            Linkage as u32,
+            Kernel as u32,
+            GenericPointer as u32,
+        ]
     } else {
-        &[1]
+        &[Shader as u32]
     }
 }
 
@@ -49,33 +54,43 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
     let mut head = Vec::new();
     let mut entry = Vec::new();
     for cap in standalone_caps(kernel) {
-        head.extend(insn(op::CAPABILITY, &[*cap]));
+        head.extend(insn(Op::Capability, &[*cap]));
     }
     if e.intel_module {
-        head.extend(insn(op::CAPABILITY, &[DEBUG_INFO_MODULE_INTEL]));
+        head.extend(insn(
+            Op::Capability,
+            &[Capability::DebugInfoModuleINTEL as u32],
+        ));
     }
     if e.flavour == Flavour::Shader100 {
-        head.extend(with_string(op::EXTENSION, &[], NON_SEMANTIC_EXTENSION));
+        head.extend(with_string(Op::Extension, &[], NON_SEMANTIC_EXTENSION));
     }
     if e.intel_module {
-        head.extend(with_string(op::EXTENSION, &[], INTEL_MODULE_EXTENSION));
+        head.extend(with_string(Op::Extension, &[], INTEL_MODULE_EXTENSION));
     }
     head.extend(import(&e));
     if kernel {
-        head.extend(insn(op::MEMORY_MODEL, &[2, 2])); // Physical64 OpenCL
+        let model = [
+            AddressingModel::Physical64 as u32,
+            MemoryModel::OpenCL as u32,
+        ];
+        head.extend(insn(Op::MemoryModel, &model));
     } else {
-        head.extend(insn(op::MEMORY_MODEL, &[0, 1])); // Logical GLSL450
+        let model = [AddressingModel::Logical as u32, MemoryModel::GLSL450 as u32];
+        head.extend(insn(Op::MemoryModel, &model));
         let void = e.void();
         let fnty = e.id();
         let main = e.id();
         let label = e.id();
-        e.types.extend(insn(33, &[fnty, void])); // OpTypeFunction
-        entry.extend(with_string(op::ENTRY_POINT, &[5, main], "main")); // GLCompute
-        entry.extend(insn(op::EXECUTION_MODE, &[main, 17, 1, 1, 1])); // LocalSize
-        tail.extend(insn(op::FUNCTION, &[void, main, 0, fnty]));
-        tail.extend(insn(op::LABEL, &[label]));
-        tail.extend(insn(op::RETURN, &[]));
-        tail.extend(insn(op::FUNCTION_END, &[]));
+        e.types.extend(insn(Op::TypeFunction, &[fnty, void]));
+        let gl_compute = ExecutionModel::GLCompute as u32;
+        entry.extend(with_string(Op::EntryPoint, &[gl_compute, main], "main"));
+        let local_size = ExecutionMode::LocalSize as u32;
+        entry.extend(insn(Op::ExecutionMode, &[main, local_size, 1, 1, 1]));
+        tail.extend(insn(Op::Function, &[void, main, 0, fnty]));
+        tail.extend(insn(Op::Label, &[label]));
+        tail.extend(insn(Op::Return, &[]));
+        tail.extend(insn(Op::FunctionEnd, &[]));
     }
     let version = standalone_version(kernel);
     let mut out = vec![crate::spirv::binary::MAGIC, version, 0, e.bound, 0];
@@ -97,32 +112,32 @@ struct Points {
 }
 
 fn points(bin: &Bin<'_>) -> Points {
-    let first_not = |ops: &[u16]| {
+    let first_not = |ops: &[Op]| {
         bin.insns
             .iter()
-            .position(|i| !ops.contains(&i.opcode()))
+            .position(|i| !i.op().is_some_and(|o| ops.contains(&o)))
             .unwrap_or(bin.insns.len())
     };
-    let extension = first_not(&[op::CAPABILITY]);
-    let import = first_not(&[op::CAPABILITY, op::EXTENSION]).max(extension);
+    let extension = first_not(&[Op::Capability]);
+    let import = first_not(&[Op::Capability, Op::Extension]).max(extension);
     let strings = first_not(&[
-        op::CAPABILITY,
-        op::EXTENSION,
-        op::EXT_INST_IMPORT,
-        op::MEMORY_MODEL,
-        op::ENTRY_POINT,
-        op::EXECUTION_MODE,
-        EXECUTION_MODE_ID,
-        op::STRING,
-        op::SOURCE_EXTENSION,
-        op::SOURCE,
-        SOURCE_CONTINUED,
+        Op::Capability,
+        Op::Extension,
+        Op::ExtInstImport,
+        Op::MemoryModel,
+        Op::EntryPoint,
+        Op::ExecutionMode,
+        Op::ExecutionModeId,
+        Op::String,
+        Op::SourceExtension,
+        Op::Source,
+        Op::SourceContinued,
     ])
     .max(import);
     let globals = bin
         .insns
         .iter()
-        .position(|i| i.opcode() == op::FUNCTION)
+        .position(|i| i.opcode() == Op::Function as u16)
         .unwrap_or(bin.insns.len())
         .max(strings);
     Points {
@@ -136,7 +151,7 @@ fn points(bin: &Bin<'_>) -> Points {
 fn has_extension(bin: &Bin<'_>, name: &str) -> bool {
     bin.insns
         .iter()
-        .any(|i| i.opcode() == op::EXTENSION && i.string(0).is_ok_and(|(s, _)| s == name))
+        .any(|i| i.opcode() == Op::Extension as u16 && i.string(0).is_ok_and(|(s, _)| s == name))
 }
 
 /// Appends words as little-endian bytes.
@@ -155,13 +170,13 @@ pub fn weave(mut e: Emitter, bin: &Bin<'_>, inserts: Inserts) -> Vec<u8> {
     if e.flavour == Flavour::Shader100 && !has_extension(bin, NON_SEMANTIC_EXTENSION) {
         at.push((
             p.extension,
-            with_string(op::EXTENSION, &[], NON_SEMANTIC_EXTENSION),
+            with_string(Op::Extension, &[], NON_SEMANTIC_EXTENSION),
         ));
     }
     if e.intel_module && !has_extension(bin, INTEL_MODULE_EXTENSION) {
         // Capabilities come first: the new one goes after the module's own.
-        let mut decls = insn(op::CAPABILITY, &[DEBUG_INFO_MODULE_INTEL]);
-        decls.extend(with_string(op::EXTENSION, &[], INTEL_MODULE_EXTENSION));
+        let mut decls = insn(Op::Capability, &[Capability::DebugInfoModuleINTEL as u32]);
+        decls.extend(with_string(Op::Extension, &[], INTEL_MODULE_EXTENSION));
         at.push((p.extension, decls));
     }
     at.push((p.import, import(&e)));

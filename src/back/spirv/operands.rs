@@ -1,16 +1,17 @@
 //! Operand helpers shared by the entity writers: places, sizes, flags, enum values.
 
 use super::encode::V;
-use super::order::Writer;
+use super::writer::Writer;
 use crate::ir::{Bound, Flags, Handle, Loc, Ref, Type, FLAG_NAMES};
 use crate::spec::spirv::{to_set, Flavour, Map};
+use crate::spec::spirv_names::{instruction, operand, InsnName, OperandName};
 
 impl Writer<'_> {
-    pub fn layout_has(&self, insn: &str, operand: &str) -> bool {
+    pub fn layout_has(&self, insn: InsnName, name: OperandName) -> bool {
         self.e
             .flavour
-            .layout_by_name(insn)
-            .is_some_and(|l| l.operands.iter().any(|o| o.name == operand))
+            .layout_by_name(insn.0)
+            .is_some_and(|l| l.operands.iter().any(|o| o.name == name.0))
     }
 
     /// Whether the IR came from this very set (unknown enum values and foreign flag bits are then
@@ -141,14 +142,14 @@ impl Writer<'_> {
             "an absent (void or unknown) type written as DebugTypeBasic \"void\" (spirv-val rejects DebugInfoNone here)",
         );
         let args = [
-            ("Name", V::Str("void".into())),
-            ("Size", V::Num(0)),
-            ("Encoding", V::Num(0)),
-            ("Flags", V::Num(0)),
+            (operand::NAME, V::Str("void".into())),
+            (operand::SIZE, V::Num(0)),
+            (operand::ENCODING, V::Num(0)),
+            (operand::FLAGS, V::Num(0)),
         ];
         let id = self
             .e
-            .ext("DebugTypeBasic", &args)
+            .ext(instruction::DEBUG_TYPE_BASIC, &args)
             .unwrap_or_else(|| self.e.none());
         self.void_basic = Some(id);
         V::Id(id)
@@ -184,9 +185,14 @@ impl Writer<'_> {
         }
     }
 
-    pub fn place(&mut self, r: Ref, at: Option<Loc>, scope: Option<Ref>) -> Vec<(&'static str, V)> {
+    pub fn place(&mut self, r: Ref, at: Option<Loc>, scope: Option<Ref>) -> Vec<(OperandName, V)> {
         let (s, l, c) = self.loc_args(at);
         let p = self.parent(r, scope);
-        vec![("Source", s), ("Line", l), ("Column", c), ("Parent", p)]
+        vec![
+            (operand::SOURCE, s),
+            (operand::LINE, l),
+            (operand::COLUMN, c),
+            (operand::PARENT, p),
+        ]
     }
 }

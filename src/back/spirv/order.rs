@@ -12,37 +12,13 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::code::CodeInfo;
+use super::base::CodeInfo;
 use super::encode::{Emitter, V};
 use super::ledger::Ledger;
-use crate::ir::{Handle, Module, Ref, Scope, ScopeKind, Type, TypeKind};
+use super::writer::{St, Writer};
+use crate::ir::{Handle, Module, Ref, ScopeKind, Type, TypeKind};
 use crate::spec::spirv::Flavour;
-
-#[derive(Clone, Copy, Debug)]
-enum St {
-    Reserved(u32),
-    Busy(Option<u32>),
-    Done(u32),
-}
-
-pub struct Writer<'m> {
-    pub m: &'m Module,
-    pub e: Emitter,
-    pub ledger: Ledger<'m>,
-    pub code: CodeInfo,
-    state: HashMap<Ref, St>,
-    cyclic: HashSet<Ref>,
-    fwd: HashMap<Ref, u32>,
-    deferred: Vec<Ref>,
-    depth: u32,
-    /// Interned helpers: the `void` basic type and the `void()` function type.
-    pub void_basic: Option<u32>,
-    pub void_fn: Option<u32>,
-    /// DebugSource (or, in 0.99, OpString) per file, filled by `scopes`.
-    pub sources: HashMap<u32, u32>,
-    /// Function declarations some definition names as its Declaration.
-    declared: HashSet<Handle<Scope>>,
-}
+use crate::spec::spirv_names::{InsnName, OperandName};
 
 impl<'m> Writer<'m> {
     pub fn new(m: &'m Module, e: Emitter, code: CodeInfo) -> Self {
@@ -73,19 +49,6 @@ impl<'m> Writer<'m> {
                 })
                 .collect(),
         }
-    }
-
-    /// Whether a method declaration is written as a DebugFunction without FlagIsDefinition
-    /// (Function DebugInfoNone) so that its composite can list it among its Members, where
-    /// spirv-val takes no DebugFunctionDeclaration (llvm-spirv reads both back as the same
-    /// DISubprogram). A declaration some definition names stays a DebugFunctionDeclaration, the
-    /// only kind a Declaration operand takes; it is not listed.
-    pub fn method_as_function(&self, h: Handle<Scope>) -> bool {
-        !self.declared.contains(&h)
-    }
-
-    pub fn literal(&self) -> bool {
-        self.e.flavour.literal_numbers()
     }
 
     /// The id of an entity, emitting it (and what it needs) first.
@@ -126,7 +89,7 @@ impl<'m> Writer<'m> {
     }
 
     /// Writes a debug instruction for entity `r` (with its reserved id, if it has one).
-    pub fn ext(&mut self, r: Ref, name: &str, args: &[(&str, V)]) -> u32 {
+    pub fn ext(&mut self, r: Ref, name: InsnName, args: &[(OperandName, V)]) -> u32 {
         if let Some(St::Busy(Some(id))) = self.state.get(&r) {
             self.e.preset = Some(*id);
         }
@@ -206,7 +169,7 @@ impl<'m> Writer<'m> {
             Ref::File(h) => super::scopes::source(self, h),
             Ref::Var(h) => super::scopes::var(self, h),
             Ref::Inlined(h) => super::scopes::inlined(self, h),
-            Ref::Expr(h) => super::scopes::expr(self, h),
+            Ref::Expr(h) => super::expr::expr(self, h),
             Ref::Macro(h) => super::scopes::macro_(self, h),
             Ref::Import(h) => super::scopes::import(self, h),
             Ref::EntryPoint(h) => super::scopes::entry_point(self, h),

@@ -3,12 +3,13 @@
 
 use super::encode::{max_string_bytes, V};
 use super::ledger::{holds, split_utf8, Feature};
-use super::order::Writer;
+use super::writer::Writer;
 use crate::ir::{
-    Arg, File, Handle, InlinedAt, Language, Macro, MacroKind, Ref, Scope, ScopeKind, Unit, Value,
+    File, Handle, InlinedAt, Language, Macro, MacroKind, Ref, Scope, ScopeKind, Unit, Value,
     VarKind, Variable,
 };
 use crate::spec::spirv::{to_set, IMPORTS, LANGUAGES};
+use crate::spec::spirv_names::{instruction, operand};
 
 pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
     let r = Ref::Unit(h);
@@ -64,12 +65,12 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
             .dropped(r, "producer: the set has no operand for it");
     }
     let args = [
-        ("Version", V::Num(version)),
-        ("DWARF Version", V::Num(dwarf)),
-        ("Source", src),
-        ("Language", language),
+        (operand::VERSION, V::Num(version)),
+        (operand::DWARF_VERSION, V::Num(dwarf)),
+        (operand::SOURCE, src),
+        (operand::LANGUAGE, language),
     ];
-    w.ext(r, "DebugCompilationUnit", &args)
+    w.ext(r, instruction::DEBUG_COMPILATION_UNIT, &args)
 }
 
 pub fn file_name(f: &File) -> String {
@@ -133,7 +134,11 @@ pub fn source(w: &mut Writer, h: Handle<File>) -> u32 {
         text = Some(String::new());
     }
     let Some(text) = text else {
-        return w.ext(r, "DebugSource", &[("File", V::Str(name))]);
+        return w.ext(
+            r,
+            instruction::DEBUG_SOURCE,
+            &[(operand::FILE, V::Str(name))],
+        );
     };
     let max = max_string_bytes(2);
     let (head, mut rest) = split_utf8(&text, max);
@@ -150,14 +155,17 @@ pub fn source(w: &mut Writer, h: Handle<File>) -> u32 {
     }
     let id = w.ext(
         r,
-        "DebugSource",
-        &[("File", V::Str(name)), ("Text", V::Str(head.to_string()))],
+        instruction::DEBUG_SOURCE,
+        &[
+            (operand::FILE, V::Str(name)),
+            (operand::TEXT, V::Str(head.to_string())),
+        ],
     );
     while !rest.is_empty() {
         let (chunk, more) = split_utf8(rest, max);
         w.e.ext(
-            "DebugSourceContinued",
-            &[("Text", V::Str(chunk.to_string()))],
+            instruction::DEBUG_SOURCE_CONTINUED,
+            &[(operand::TEXT, V::Str(chunk.to_string()))],
         );
         rest = more;
     }
@@ -172,7 +180,10 @@ impl Writer<'_> {
         }
         let id = if holds(self.e.flavour, Feature::Source) {
             self.e
-                .ext("DebugSource", &[("File", V::Str(String::new()))])
+                .ext(
+                    instruction::DEBUG_SOURCE,
+                    &[(operand::FILE, V::Str(String::new()))],
+                )
                 .unwrap_or(0)
         } else {
             self.e.string("")
@@ -188,12 +199,12 @@ fn void_fn(w: &mut Writer) -> u32 {
     }
     let void = w.e.void();
     let args = [
-        ("Flags", V::Num(0)),
-        ("Return Type", V::Id(void)),
-        ("Parameter Types", V::List(vec![])),
+        (operand::FLAGS, V::Num(0)),
+        (operand::RETURN_TYPE, V::Id(void)),
+        (operand::PARAMETER_TYPES, V::List(vec![])),
     ];
     let id =
-        w.e.ext("DebugTypeFunction", &args)
+        w.e.ext(instruction::DEBUG_TYPE_FUNCTION, &args)
             .unwrap_or_else(|| w.e.none());
     w.void_fn = Some(id);
     id
@@ -217,18 +228,21 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         }
     };
     let mut args = vec![
-        ("Name", V::Str(s.name.clone().unwrap_or_default())),
-        ("Type", ty),
+        (operand::NAME, V::Str(s.name.clone().unwrap_or_default())),
+        (operand::TYPE, ty),
     ];
     let parent = s.parent.or(f.unit.map(Ref::Unit));
     args.extend(w.place(r, s.at, parent));
     let linkage = f.linkage.clone().unwrap_or_default();
-    args.push(("Linkage Name", V::Str(fit(w, r, &linkage, "linkage name"))));
-    args.push(("Flags", V::Num(w.flags(r, s.flags))));
+    args.push((
+        operand::LINKAGE_NAME,
+        V::Str(fit(w, r, &linkage, "linkage name")),
+    ));
+    args.push((operand::FLAGS, V::Num(w.flags(r, s.flags))));
     // A method declaration listed among its composite's Members (`method_as_function`).
-    let listed = decl && w.method_as_function(h) && member_of_composite(w, s);
+    let listed = decl && w.method_as_function(h) && w.member_of_composite(s);
     if decl && !listed {
-        let id = w.ext(r, "DebugFunctionDeclaration", &args);
+        let id = w.ext(r, instruction::DEBUG_FUNCTION_DECLARATION, &args);
         if !f.templates.is_empty() {
             if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug {
                 super::types::template_of(w, r, id, &f.templates);
@@ -241,25 +255,20 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         }
         return id;
     }
-    args.push(("Scope Line", V::Num(f.scope_line.unwrap_or(0))));
+    args.push((operand::SCOPE_LINE, V::Num(f.scope_line.unwrap_or(0))));
     let code = match listed {
         true => V::None,
         false => w.code.function_of(h).map_or(V::None, V::Id),
     };
-    args.push(("Function", code));
+    args.push((operand::FUNCTION, code));
     let declaration = match f.declaration {
         Some(d) => V::Id(w.id(Ref::Scope(d))),
         None => V::Absent,
     };
-    args.push(("Declaration", declaration));
-    let id = w.ext(r, "DebugFunction", &args);
+    args.push((operand::DECLARATION, declaration));
+    let id = w.ext(r, instruction::DEBUG_FUNCTION, &args);
     super::types::template_of(w, r, id, &f.templates);
     id
-}
-
-/// Whether a scope's parent is a composite type.
-pub fn member_of_composite(w: &Writer, s: &Scope) -> bool {
-    matches!(s.parent, Some(Ref::Type(t)) if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Composite { .. }))
 }
 
 pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
@@ -270,7 +279,7 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
         ScopeKind::FunctionDecl(_) => function(w, h, s, true),
         ScopeKind::LexicalBlock { .. } => {
             let args = w.place(r, s.at, s.parent);
-            w.ext(r, "DebugLexicalBlock", &args)
+            w.ext(r, instruction::DEBUG_LEXICAL_BLOCK, &args)
         }
         ScopeKind::Module {
             config_macros,
@@ -287,14 +296,14 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
             let mut args = w.place(r, s.at, s.parent);
             let text = |t: &Option<String>| V::Str(t.clone().unwrap_or_default());
             args.extend([
-                ("Name", V::Str(s.name.clone().unwrap_or_default())),
-                ("ConfigurationMacros", text(config_macros)),
-                ("IncludePath", text(include_path)),
-                ("APINotesFile", text(api_notes)),
-                ("IsDeclaration", V::Bool(*is_decl)),
+                (operand::NAME, V::Str(s.name.clone().unwrap_or_default())),
+                (operand::CONFIGURATION_MACROS, text(config_macros)),
+                (operand::INCLUDE_PATH, text(include_path)),
+                (operand::API_NOTES_FILE, text(api_notes)),
+                (operand::IS_DECLARATION, V::Bool(*is_decl)),
             ]);
             w.e.intel_module = true;
-            w.ext(r, "DebugModuleINTEL", &args)
+            w.ext(r, instruction::DEBUG_MODULE_INTEL, &args)
         }
         ScopeKind::Module { .. } => {
             // spirv-val takes no DebugModuleINTEL as a lexical scope.
@@ -303,13 +312,13 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                 "module scope written as a named DebugLexicalBlock (DebugModuleINTEL is no lexical scope for spirv-val)",
             );
             let mut args = w.place(r, s.at, s.parent);
-            args.push(("Name", V::Str(s.name.clone().unwrap_or_default())));
-            w.ext(r, "DebugLexicalBlock", &args)
+            args.push((operand::NAME, V::Str(s.name.clone().unwrap_or_default())));
+            w.ext(r, instruction::DEBUG_LEXICAL_BLOCK, &args)
         }
         ScopeKind::Namespace { .. } => {
             let mut args = w.place(r, s.at, s.parent);
-            args.push(("Name", V::Str(s.name.clone().unwrap_or_default())));
-            w.ext(r, "DebugLexicalBlock", &args)
+            args.push((operand::NAME, V::Str(s.name.clone().unwrap_or_default())));
+            w.ext(r, instruction::DEBUG_LEXICAL_BLOCK, &args)
         }
         ScopeKind::BlockFile { discriminator }
             if w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug =>
@@ -323,18 +332,18 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                 ),
             );
             let args = w.place(r, s.at, s.parent);
-            w.ext(r, "DebugLexicalBlock", &args)
+            w.ext(r, instruction::DEBUG_LEXICAL_BLOCK, &args)
         }
         ScopeKind::BlockFile { discriminator } => {
             let (src, _, _) = w.loc_args(s.at);
             let parent = w.parent(r, s.parent);
             let args = [
-                ("Source", src.clone()),
-                ("Scope", src),
-                ("Discriminator", V::Num(*discriminator)),
-                ("Parent", parent),
+                (operand::SOURCE, src.clone()),
+                (operand::SCOPE, src),
+                (operand::DISCRIMINATOR, V::Num(*discriminator)),
+                (operand::PARENT, parent),
             ];
-            w.ext(r, "DebugLexicalBlockDiscriminator", &args)
+            w.ext(r, instruction::DEBUG_LEXICAL_BLOCK_DISCRIMINATOR, &args)
         }
         _ => {
             w.ledger.approx(
@@ -361,15 +370,15 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
             return w.id(Ref::Var(*origin));
         }
         let args = [
-            ("Variable", V::Id(w.id(Ref::Var(*origin)))),
-            ("Inlined", V::Id(w.id(Ref::Inlined(*inlined)))),
+            (operand::VARIABLE, V::Id(w.id(Ref::Var(*origin)))),
+            (operand::INLINED, V::Id(w.id(Ref::Inlined(*inlined)))),
         ];
-        return w.ext(r, "DebugInlinedVariable", &args);
+        return w.ext(r, instruction::DEBUG_INLINED_VARIABLE, &args);
     }
     let ty = w.base_or_void(r, v.ty);
     let mut args = vec![
-        ("Name", V::Str(v.name.clone().unwrap_or_default())),
-        ("Type", ty),
+        (operand::NAME, V::Str(v.name.clone().unwrap_or_default())),
+        (operand::TYPE, ty),
     ];
     if v.scope.is_none() && !w.m.units.is_empty() {
         w.ledger.approx(
@@ -381,7 +390,7 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
     let flags = V::Num(w.flags(r, v.flags));
     if !matches!(v.kind, VarKind::Global)
         && !v.flags.is_empty()
-        && !w.layout_has("DebugLocalVariable", "Flags")
+        && !w.layout_has(instruction::DEBUG_LOCAL_VARIABLE, operand::FLAGS)
     {
         w.ledger
             .dropped(r, "flags: the set's DebugLocalVariable has no Flags");
@@ -389,7 +398,7 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
     match &v.kind {
         VarKind::Global => {
             let linkage = v.linkage.clone().unwrap_or_default();
-            args.push(("Linkage Name", V::Str(linkage)));
+            args.push((operand::LINKAGE_NAME, V::Str(linkage)));
             let bound = match &v.binding {
                 Some(Value::Spirv(id)) => Some(*id),
                 _ => None,
@@ -399,11 +408,11 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
                 .flatten()
                 .collect();
             let bound = w.code.global_of(bound, &wanted);
-            args.push(("Variable", bound.map_or(V::None, V::Id)));
-            args.push(("Flags", flags));
+            args.push((operand::VARIABLE, bound.map_or(V::None, V::Id)));
+            args.push((operand::FLAGS, flags));
             match v.declaration {
                 Some(Ref::Type(t)) if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Member { .. }) => {
-                    args.push(("Static Member Declaration", V::Id(w.id(Ref::Type(t)))));
+                    args.push((operand::STATIC_MEMBER_DECLARATION, V::Id(w.id(Ref::Type(t)))));
                 }
                 // The operand must be a DebugTypeMember; a DWARF specification may be a variable.
                 Some(_) => w.ledger.dropped(
@@ -412,16 +421,16 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
                 ),
                 None => {}
             }
-            w.ext(r, "DebugGlobalVariable", &args)
+            w.ext(r, instruction::DEBUG_GLOBAL_VARIABLE, &args)
         }
         VarKind::Param(n) => {
-            args.push(("Flags", flags));
-            args.push(("Arg Number", V::Num(*n)));
-            w.ext(r, "DebugLocalVariable", &args)
+            args.push((operand::FLAGS, flags));
+            args.push((operand::ARG_NUMBER, V::Num(*n)));
+            w.ext(r, instruction::DEBUG_LOCAL_VARIABLE, &args)
         }
         _ => {
-            args.push(("Flags", flags));
-            w.ext(r, "DebugLocalVariable", &args)
+            args.push((operand::FLAGS, flags));
+            w.ext(r, instruction::DEBUG_LOCAL_VARIABLE, &args)
         }
     }
 }
@@ -454,64 +463,11 @@ pub fn inlined(w: &mut Writer, h: Handle<InlinedAt>) -> u32 {
         None => V::Absent,
     };
     let args = [
-        ("Line", V::Num(i.at.line)),
-        ("Scope", sc),
-        ("Inlined", parent),
+        (operand::LINE, V::Num(i.at.line)),
+        (operand::SCOPE, sc),
+        (operand::INLINED, parent),
     ];
-    w.ext(r, "DebugInlinedAt", &args)
-}
-
-pub fn expr(w: &mut Writer, h: Handle<crate::ir::Expr>) -> u32 {
-    let r = Ref::Expr(h);
-    let mut ops = Vec::new();
-    for op in &w.m.exprs.get(h).ops {
-        let code = op.code.0;
-        let set = writable_operations(w.e.flavour)
-            .iter()
-            .find(|(_, c)| *c == code);
-        let n = match set {
-            Some((n, _)) => *n,
-            None if (crate::ir::OpCode::SPIRV_BASE..crate::ir::OpCode::RAW.0).contains(&code)
-                && w.same_set()
-                && w.e.flavour == crate::spec::spirv::Flavour::Shader100 =>
-            {
-                code - crate::ir::OpCode::SPIRV_BASE
-            }
-            None => {
-                w.ledger.dropped(
-                    r,
-                    format!("operation {code:#x}: the set has no DebugOperation for it"),
-                );
-                continue;
-            }
-        };
-        let mut args = Vec::new();
-        for a in &op.args {
-            match a {
-                Arg::Int(v) if (0..=i128::from(u32::MAX)).contains(v) => {
-                    args.push(V::Num(*v as u32))
-                }
-                Arg::Int(v) if (i128::from(i32::MIN)..0).contains(v) => {
-                    args.push(V::Num(*v as i32 as u32))
-                }
-                _ => break,
-            }
-        }
-        if args.len() != op.args.len() {
-            // A DebugOperation missing an operand is invalid: drop the whole operation.
-            w.ledger.dropped(
-                r,
-                format!("operation {code:#x}: an operand that is not a 32-bit number"),
-            );
-            continue;
-        }
-        let id = w.e.ext(
-            "DebugOperation",
-            &[("OpCode", V::Num(n)), ("Operands ...", V::List(args))],
-        );
-        ops.extend(id.map(V::Id));
-    }
-    w.ext(r, "DebugExpression", &[("Operands ...", V::List(ops))])
+    w.ext(r, instruction::DEBUG_INLINED_AT, &args)
 }
 
 pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
@@ -534,12 +490,12 @@ pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
         MacroKind::DEFINE => {
             let value = m.value.clone().map_or(V::Absent, V::Str);
             let args = [
-                ("Source", src),
-                ("Line", V::Num(m.line)),
-                ("Name", name),
-                ("Value", value),
+                (operand::SOURCE, src),
+                (operand::LINE, V::Num(m.line)),
+                (operand::NAME, name),
+                (operand::VALUE, value),
             ];
-            w.ext(r, "DebugMacroDef", &args)
+            w.ext(r, instruction::DEBUG_MACRO_DEF, &args)
         }
         MacroKind::UNDEF => {
             // DebugMacroUndef names what it cancels only through its DebugMacroDef; DWARF's
@@ -555,8 +511,12 @@ pub fn macro_(w: &mut Writer, h: Handle<Macro>) -> u32 {
                 return w.e.none();
             };
             let def = w.opt(Some(Ref::Macro(def)));
-            let args = [("Source", src), ("Line", V::Num(m.line)), ("Macro", def)];
-            w.ext(r, "DebugMacroUndef", &args)
+            let args = [
+                (operand::SOURCE, src),
+                (operand::LINE, V::Num(m.line)),
+                (operand::MACRO, def),
+            ];
+            w.ext(r, instruction::DEBUG_MACRO_UNDEF, &args)
         }
         _ => {
             w.ledger.dropped(
@@ -611,15 +571,15 @@ pub fn import(w: &mut Writer, h: Handle<crate::ir::Import>) -> u32 {
     let (src, line, col) = w.loc_args(im.at);
     let parent = w.parent(r, im.scope);
     let args = [
-        ("Name", V::Str(im.name.clone().unwrap_or_default())),
-        ("Tag", V::Num(tag)),
-        ("Source", src),
-        ("Entity", entity),
-        ("Line", line),
-        ("Column", col),
-        ("Parent", parent),
+        (operand::NAME, V::Str(im.name.clone().unwrap_or_default())),
+        (operand::TAG, V::Num(tag)),
+        (operand::SOURCE, src),
+        (operand::ENTITY, entity),
+        (operand::LINE, line),
+        (operand::COLUMN, col),
+        (operand::PARENT, parent),
     ];
-    w.ext(r, "DebugImportedEntity", &args)
+    w.ext(r, instruction::DEBUG_IMPORTED_ENTITY, &args)
 }
 
 pub fn entry_point(w: &mut Writer, h: Handle<crate::ir::EntryPoint>) -> u32 {
@@ -643,22 +603,13 @@ pub fn entry_point(w: &mut Writer, h: Handle<crate::ir::EntryPoint>) -> u32 {
     let f = V::Id(w.id(Ref::Scope(function)));
     let u = w.parent(r, ep.unit.map(Ref::Unit));
     let args = [
-        ("Entry Point", f),
-        ("Compilation Unit", u),
-        ("Compiler Signature", V::Str(ep.signature.clone())),
-        ("Command-line Arguments", V::Str(ep.arguments.clone())),
+        (operand::ENTRY_POINT, f),
+        (operand::COMPILATION_UNIT, u),
+        (operand::COMPILER_SIGNATURE, V::Str(ep.signature.clone())),
+        (
+            operand::COMMAND_LINE_ARGUMENTS,
+            V::Str(ep.arguments.clone()),
+        ),
     ];
-    w.ext(r, "DebugEntryPoint", &args)
-}
-
-/// The DebugOperations dwarv writes: the set's own. spirv-val rejects llvm-spirv's extra
-/// operations in OpenCL.DebugInfo.100, and llvm-spirv-14 aborts on some of them.
-fn writable_operations(f: crate::spec::spirv::Flavour) -> crate::spec::spirv::Map<u32> {
-    let all = f.operations();
-    match f {
-        crate::spec::spirv::Flavour::OpenCl100 | crate::spec::spirv::Flavour::SpirvDebug => {
-            &all[..all.len().min(10)]
-        }
-        _ => all,
-    }
+    w.ext(r, instruction::DEBUG_ENTRY_POINT, &args)
 }

@@ -2,9 +2,10 @@
 
 use super::encode::V;
 use super::ledger::{holds, Feature};
-use super::order::Writer;
+use super::writer::Writer;
 use crate::ir::{Bound, Handle, Memory, PtrKind, Ref, TemplateParamKind, Type, TypeKind, Value};
 use crate::spec::spirv::{to_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
+use crate::spec::spirv_names::{instruction, operand, OperandName};
 
 pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
     let m = w.m;
@@ -14,12 +15,12 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
         TypeKind::Basic { encoding } => {
             let enc = w.enum_value(r, w.e.flavour.encodings(), *encoding, "encoding");
             let args = [
-                ("Name", name(t)),
-                ("Size", w.size(r, t.size)),
-                ("Encoding", V::Num(enc)),
-                ("Flags", V::Num(w.flags(r, t.flags))),
+                (operand::NAME, name(t)),
+                (operand::SIZE, w.size(r, t.size)),
+                (operand::ENCODING, V::Num(enc)),
+                (operand::FLAGS, V::Num(w.flags(r, t.flags))),
             ];
-            w.ext(r, "DebugTypeBasic", &args)
+            w.ext(r, instruction::DEBUG_TYPE_BASIC, &args)
         }
         TypeKind::Pointer {
             kind,
@@ -35,19 +36,22 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             }
             let sc = storage_class(w, r, space.storage_class, space.memory);
             let args = [
-                ("Base Type", base),
-                ("Storage Class", V::Num(sc)),
-                ("Flags", V::Num(w.flags(r, flags))),
+                (operand::BASE_TYPE, base),
+                (operand::STORAGE_CLASS, V::Num(sc)),
+                (operand::FLAGS, V::Num(w.flags(r, flags))),
             ];
-            w.ext(r, "DebugTypePointer", &args)
+            w.ext(r, instruction::DEBUG_TYPE_POINTER, &args)
         }
         TypeKind::Qualified { qualifier, base } => {
             let base = w.base_or_void(r, *base);
             match to_set(w.e.flavour.qualifiers(), *qualifier) {
                 Some(q) => w.ext(
                     r,
-                    "DebugTypeQualifier",
-                    &[("Base Type", base), ("Type Qualifier", V::Num(q))],
+                    instruction::DEBUG_TYPE_QUALIFIER,
+                    &[
+                        (operand::BASE_TYPE, base),
+                        (operand::TYPE_QUALIFIER, V::Num(q)),
+                    ],
                 ),
                 None => {
                     w.ledger.dropped(
@@ -76,132 +80,19 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 };
             }
             let base = w.base_or_void(r, *base);
-            let mut args = vec![("Name", name(t)), ("Base Type", base)];
+            let mut args = vec![(operand::NAME, name(t)), (operand::BASE_TYPE, base)];
             args.extend(w.place(r, t.at, t.scope));
-            w.ext(r, "DebugTypedef", &args)
+            w.ext(r, instruction::DEBUG_TYPEDEF, &args)
         }
         TypeKind::Array { element, dims, .. } => array(w, h, *element, dims),
-        TypeKind::Vector { element, count } => {
-            // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
-            let base = w.base_or_void(r, *element);
-            if !vector_writable(w.e.flavour, *count) {
-                w.ledger.approx(
-                    r,
-                    "a vector of more than 4 components: written as an array (spirv-val takes at most 4)",
-                );
-                let counts = V::List(vec![V::Num(*count)]);
-                let args = [("Base Type", base), ("Component Counts", counts)];
-                return w.ext(r, "DebugTypeArray", &args);
-            }
-            let args = [("Base Type", base), ("Component Count", V::Num(*count))];
-            w.ext(r, "DebugTypeVector", &args)
-        }
+        TypeKind::Vector { element, count } => vector(w, r, element, count),
         TypeKind::Matrix {
             column,
             count,
             column_major,
-        } => {
-            let col = w.ty(*column);
-            // A column vector written as an array (too many components) makes no matrix.
-            let column_is_vector = column.is_some_and(|c| match w.m.types.get(c).kind {
-                TypeKind::Vector { count, .. } => vector_writable(w.e.flavour, count),
-                _ => true,
-            });
-            if holds(w.e.flavour, Feature::Matrix) && column_is_vector {
-                let args = [
-                    ("Vector Type", col),
-                    ("Vector Count", V::Num(*count)),
-                    ("Column Major", V::Bool(*column_major)),
-                ];
-                return w.ext(r, "DebugTypeMatrix", &args);
-            }
-            w.ledger.approx(
-                r,
-                if column_is_vector {
-                    "the set has no DebugTypeMatrix: written as an array of its column vectors"
-                } else {
-                    "a column of more than 4 components (written as an array): the matrix as an array of its columns"
-                },
-            );
-            let counts = V::List(vec![V::Num(*count)]);
-            w.ext(
-                r,
-                "DebugTypeArray",
-                &[("Base Type", col), ("Component Counts", counts)],
-            )
-        }
-        TypeKind::Function {
-            ret,
-            params,
-            variadic,
-            ..
-        } => {
-            if *variadic {
-                w.ledger.dropped(r, "variadic: the set cannot say so");
-            }
-            let ret = match ret {
-                Some(h) => V::Id(w.id(Ref::Type(*h))),
-                None => V::Id(w.e.void()),
-            };
-            let ps = params.iter().map(|p| w.base_or_void(r, *p)).collect();
-            if !t.flags.is_empty() && !w.layout_has("DebugTypeFunction", "Flags") {
-                w.ledger
-                    .dropped(r, "flags: the set's DebugTypeFunction has no Flags");
-            }
-            let args = [
-                ("Flags", V::Num(w.flags(r, t.flags))),
-                ("Return Type", ret),
-                ("Parameter Types", V::List(ps)),
-            ];
-            w.ext(r, "DebugTypeFunction", &args)
-        }
-        TypeKind::Enum {
-            underlying,
-            enumerators,
-            ..
-        } => {
-            let under = w.base_or_void(r, *underlying);
-            let mut pairs = Vec::new();
-            for en in enumerators {
-                let v = u32::try_from(en.value)
-                    .ok()
-                    .or_else(|| i32::try_from(en.value).ok().map(|v| v as u32));
-                let word = v.unwrap_or(en.value as u32);
-                // What a reader makes of the word (an unsigned constant) for this type.
-                let read =
-                    crate::ir::types::enum_value_in(&w.m.types, *underlying, i128::from(word));
-                if v.is_none() {
-                    w.ledger.approx(
-                        r,
-                        format!("enumerator {} = {} cut to 32 bits", en.name, en.value),
-                    );
-                } else if read != en.value {
-                    w.ledger.approx(
-                        r,
-                        format!(
-                            "enumerator {} = {}: reads back as {read}, as its underlying type holds it",
-                            en.name, en.value
-                        ),
-                    );
-                }
-                pairs.push((word, en.name.clone()));
-            }
-            let mut args = vec![("Name", name(t)), ("Underlying Type", under)];
-            args.extend(w.place(r, t.at, t.scope));
-            // spirv-val wants a positive constant size even for a declaration (DWARF's has none).
-            let size = match t.size {
-                None => {
-                    w.ledger
-                        .approx(r, "an enumeration without a size written as 32 bits");
-                    V::Num(w.num(r, 32))
-                }
-                s => w.size(r, s),
-            };
-            args.push(("Size", size));
-            args.push(("Flags", V::Num(w.flags(r, t.flags))));
-            args.push(("Value, Name", V::Pairs(pairs)));
-            w.ext(r, "DebugTypeEnum", &args)
-        }
+        } => matrix(w, r, column, count, column_major),
+        TypeKind::Function { .. } => function(w, r, t),
+        TypeKind::Enum { .. } => enumeration(w, r, t),
         TypeKind::Composite {
             tag,
             elements,
@@ -222,25 +113,13 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             );
             w.e.none()
         }
-        TypeKind::Inheritance { base, offset_bits } => {
-            let child = if w.layout_has("DebugTypeInheritance", "Child") {
-                w.opt(t.scope)
-            } else {
-                V::Absent
-            };
-            let parent = w.ty(*base);
-            let args = [
-                ("Child", child),
-                ("Parent", parent),
-                ("Offset", V::Num(w.num(r, offset_bits.unwrap_or(0)))),
-                ("Size", w.size(r, t.size).or_zero()),
-                ("Flags", V::Num(w.flags(r, t.flags))),
-            ];
-            w.ext(r, "DebugTypeInheritance", &args)
-        }
+        TypeKind::Inheritance { .. } => inheritance(w, r, t),
         TypeKind::PtrToMember { pointee, class } => {
-            let args = [("Member Type", w.ty(*pointee)), ("Parent", w.ty(*class))];
-            w.ext(r, "DebugTypePtrToMember", &args)
+            let args = [
+                (operand::MEMBER_TYPE, w.ty(*pointee)),
+                (operand::PARENT, w.ty(*class)),
+            ];
+            w.ext(r, instruction::DEBUG_TYPE_PTR_TO_MEMBER, &args)
         }
         TypeKind::Template { target, params } => {
             // spirv-val takes only a composite or a DebugFunction as the Target.
@@ -255,8 +134,11 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             }
             let target = w.opt(*target);
             let ps = params.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
-            let args = [("Target", target), ("Parameters", V::List(ps))];
-            w.ext(r, "DebugTypeTemplate", &args)
+            let args = [
+                (operand::TARGET, target),
+                (operand::PARAMETERS, V::List(ps)),
+            ];
+            w.ext(r, instruction::DEBUG_TYPE_TEMPLATE, &args)
         }
         TypeKind::TemplateParam { .. } => template_param(w, h),
         TypeKind::Unspecified | TypeKind::String { .. } | TypeKind::Other { .. } => {
@@ -265,10 +147,184 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 "no SPIR-V debug type describes it: written as a DebugTypeBasic of unspecified encoding",
             );
             let size = w.size(r, t.size).or_zero();
-            let args = [("Name", name(t)), ("Size", size), ("Encoding", V::Num(0))];
-            w.ext(r, "DebugTypeBasic", &args)
+            let args = [
+                (operand::NAME, name(t)),
+                (operand::SIZE, size),
+                (operand::ENCODING, V::Num(0)),
+            ];
+            w.ext(r, instruction::DEBUG_TYPE_BASIC, &args)
         }
     }
+}
+
+/// An inheritance entry (with its Child where the set's layout has one).
+fn inheritance(w: &mut Writer, r: Ref, t: &Type) -> u32 {
+    let TypeKind::Inheritance { base, offset_bits } = &t.kind else {
+        return w.e.none();
+    };
+    let child = if w.layout_has(instruction::DEBUG_TYPE_INHERITANCE, operand::CHILD) {
+        w.opt(t.scope)
+    } else {
+        V::Absent
+    };
+    let parent = w.ty(*base);
+    let args = [
+        (operand::CHILD, child),
+        (operand::PARENT, parent),
+        (operand::OFFSET, V::Num(w.num(r, offset_bits.unwrap_or(0)))),
+        (operand::SIZE, w.size(r, t.size).or_zero()),
+        (operand::FLAGS, V::Num(w.flags(r, t.flags))),
+    ];
+    w.ext(r, instruction::DEBUG_TYPE_INHERITANCE, &args)
+}
+
+/// A vector: DebugTypeVector of at most 4 components (spirv-val), else an array (ledgered).
+fn vector(w: &mut Writer, r: Ref, element: &Option<Handle<Type>>, count: &u32) -> u32 {
+    // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
+    let base = w.base_or_void(r, *element);
+    if !vector_writable(w.e.flavour, *count) {
+        w.ledger.approx(
+            r,
+            "a vector of more than 4 components: written as an array (spirv-val takes at most 4)",
+        );
+        let counts = V::List(vec![V::Num(*count)]);
+        let args = [
+            (operand::BASE_TYPE, base),
+            (operand::COMPONENT_COUNTS, counts),
+        ];
+        return w.ext(r, instruction::DEBUG_TYPE_ARRAY, &args);
+    }
+    let args = [
+        (operand::BASE_TYPE, base),
+        (operand::COMPONENT_COUNT, V::Num(*count)),
+    ];
+    w.ext(r, instruction::DEBUG_TYPE_VECTOR, &args)
+}
+
+/// A matrix: DebugTypeMatrix where the set has it and the column is a vector, else an array of
+/// its columns (ledgered).
+fn matrix(
+    w: &mut Writer,
+    r: Ref,
+    column: &Option<Handle<Type>>,
+    count: &u32,
+    column_major: &bool,
+) -> u32 {
+    let col = w.ty(*column);
+    // A column vector written as an array (too many components) makes no matrix.
+    let column_is_vector = column.is_some_and(|c| match w.m.types.get(c).kind {
+        TypeKind::Vector { count, .. } => vector_writable(w.e.flavour, count),
+        _ => true,
+    });
+    if holds(w.e.flavour, Feature::Matrix) && column_is_vector {
+        let args = [
+            (operand::VECTOR_TYPE, col),
+            (operand::VECTOR_COUNT, V::Num(*count)),
+            (operand::COLUMN_MAJOR, V::Bool(*column_major)),
+        ];
+        return w.ext(r, instruction::DEBUG_TYPE_MATRIX, &args);
+    }
+    w.ledger.approx(
+            r,
+            if column_is_vector {
+                "the set has no DebugTypeMatrix: written as an array of its column vectors"
+            } else {
+                "a column of more than 4 components (written as an array): the matrix as an array of its columns"
+            },
+        );
+    let counts = V::List(vec![V::Num(*count)]);
+    w.ext(
+        r,
+        instruction::DEBUG_TYPE_ARRAY,
+        &[
+            (operand::BASE_TYPE, col),
+            (operand::COMPONENT_COUNTS, counts),
+        ],
+    )
+}
+
+/// A function type: void return as OpTypeVoid, unknown parameters as `void`.
+fn function(w: &mut Writer, r: Ref, t: &Type) -> u32 {
+    let TypeKind::Function {
+        ret,
+        params,
+        variadic,
+        ..
+    } = &t.kind
+    else {
+        return w.e.none();
+    };
+    if *variadic {
+        w.ledger.dropped(r, "variadic: the set cannot say so");
+    }
+    let ret = match ret {
+        Some(h) => V::Id(w.id(Ref::Type(*h))),
+        None => V::Id(w.e.void()),
+    };
+    let ps = params.iter().map(|p| w.base_or_void(r, *p)).collect();
+    if !t.flags.is_empty() && !w.layout_has(instruction::DEBUG_TYPE_FUNCTION, operand::FLAGS) {
+        w.ledger
+            .dropped(r, "flags: the set's DebugTypeFunction has no Flags");
+    }
+    let args = [
+        (operand::FLAGS, V::Num(w.flags(r, t.flags))),
+        (operand::RETURN_TYPE, ret),
+        (operand::PARAMETER_TYPES, V::List(ps)),
+    ];
+    w.ext(r, instruction::DEBUG_TYPE_FUNCTION, &args)
+}
+
+/// An enumeration: values as 32-bit words (ledgered where they do not fit or read back
+/// otherwise), a size even for a declaration.
+fn enumeration(w: &mut Writer, r: Ref, t: &Type) -> u32 {
+    let TypeKind::Enum {
+        underlying,
+        enumerators,
+        ..
+    } = &t.kind
+    else {
+        return w.e.none();
+    };
+    let under = w.base_or_void(r, *underlying);
+    let mut pairs = Vec::new();
+    for en in enumerators {
+        let v = u32::try_from(en.value)
+            .ok()
+            .or_else(|| i32::try_from(en.value).ok().map(|v| v as u32));
+        let word = v.unwrap_or(en.value as u32);
+        // What a reader makes of the word (an unsigned constant) for this type.
+        let read = crate::ir::types::enum_value_in(&w.m.types, *underlying, i128::from(word));
+        if v.is_none() {
+            w.ledger.approx(
+                r,
+                format!("enumerator {} = {} cut to 32 bits", en.name, en.value),
+            );
+        } else if read != en.value {
+            w.ledger.approx(
+                r,
+                format!(
+                    "enumerator {} = {}: reads back as {read}, as its underlying type holds it",
+                    en.name, en.value
+                ),
+            );
+        }
+        pairs.push((word, en.name.clone()));
+    }
+    let mut args = vec![(operand::NAME, name(t)), (operand::UNDERLYING_TYPE, under)];
+    args.extend(w.place(r, t.at, t.scope));
+    // spirv-val wants a positive constant size even for a declaration (DWARF's has none).
+    let size = match t.size {
+        None => {
+            w.ledger
+                .approx(r, "an enumeration without a size written as 32 bits");
+            V::Num(w.num(r, 32))
+        }
+        s => w.size(r, s),
+    };
+    args.push((operand::SIZE, size));
+    args.push((operand::FLAGS, V::Num(w.flags(r, t.flags))));
+    args.push((operand::VALUE_NAME, V::Pairs(pairs)));
+    w.ext(r, instruction::DEBUG_TYPE_ENUM, &args)
 }
 
 fn name(t: &Type) -> V {
@@ -369,8 +425,11 @@ fn array(
     size_as_read(w, h, element, &counts);
     w.ext(
         r,
-        "DebugTypeArray",
-        &[("Base Type", base), ("Component Counts", V::List(counts))],
+        instruction::DEBUG_TYPE_ARRAY,
+        &[
+            (operand::BASE_TYPE, base),
+            (operand::COMPONENT_COUNTS, V::List(counts)),
+        ],
     )
 }
 
@@ -500,8 +559,11 @@ fn array_llvm_spirv14(
     counts.extend(lowers);
     w.ext(
         r,
-        "DebugTypeArray",
-        &[("Base Type", base), ("Component Counts", V::List(counts))],
+        instruction::DEBUG_TYPE_ARRAY,
+        &[
+            (operand::BASE_TYPE, base),
+            (operand::COMPONENT_COUNTS, V::List(counts)),
+        ],
     )
 }
 
@@ -515,7 +577,7 @@ fn unsigned_count(m: &crate::ir::Module, v: Handle<crate::ir::Variable>) -> bool
     })
 }
 
-fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static str, V)> {
+fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(OperandName, V)> {
     let t = w.m.types.get(h);
     let r = Ref::Type(h);
     let tag = match &t.kind {
@@ -528,7 +590,7 @@ fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static s
         }
         1
     });
-    let mut args = vec![("Name", name(t)), ("Tag", V::Num(tag))];
+    let mut args = vec![(operand::NAME, name(t)), (operand::TAG, V::Num(tag))];
     args.extend(w.place(r, t.at, t.scope));
     // No linkage name is "" (as llvm-spirv writes it; the reader takes "" as none).
     let linkage = t.linkage.clone().unwrap_or_default();
@@ -536,22 +598,22 @@ fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(&'static s
         w.ledger
             .dropped(r, "linkage name: the set's DebugTypeComposite has none");
     }
-    args.push(("Linkage Name", V::Str(linkage)));
+    args.push((operand::LINKAGE_NAME, V::Str(linkage)));
     let mut flags = t.flags;
     if fwd {
         flags = flags.with("fwd_decl");
-        args.push(("Size", V::None));
+        args.push((operand::SIZE, V::None));
     } else {
-        args.push(("Size", w.size(r, t.size)));
+        args.push((operand::SIZE, w.size(r, t.size)));
     }
-    args.push(("Flags", V::Num(w.flags(r, flags))));
+    args.push((operand::FLAGS, V::Num(w.flags(r, flags))));
     args
 }
 
 /// The FlagFwdDecl stand-in of a composite that is referred to before it is complete.
 pub fn composite_decl(w: &mut Writer, h: Handle<Type>) -> u32 {
     let args = composite_head(w, h, true);
-    w.e.ext("DebugTypeComposite", &args)
+    w.e.ext(instruction::DEBUG_TYPE_COMPOSITE, &args)
         .unwrap_or_else(|| w.e.none())
 }
 
@@ -582,17 +644,17 @@ fn composite(
     for e in elements.iter().filter(|e| !listed.contains(e)) {
         w.later(*e);
     }
-    args.push(("Members", V::List(members)));
-    w.ext(r, "DebugTypeComposite", &args)
+    args.push((operand::MEMBERS, V::List(members)));
+    w.ext(r, instruction::DEBUG_TYPE_COMPOSITE, &args)
 }
 
 fn member(w: &mut Writer, h: Handle<Type>, base: Option<Handle<Type>>, offset: Option<u64>) -> u32 {
     let r = Ref::Type(h);
     let t = w.m.types.get(h);
     let ty = w.base_or_void(r, base);
-    let mut args = vec![("Name", name(t)), ("Type", ty)];
+    let mut args = vec![(operand::NAME, name(t)), (operand::TYPE, ty)];
     // NonSemantic's DebugTypeMember has no Parent (the composite lists it).
-    if w.layout_has("DebugTypeMember", "Parent") {
+    if w.layout_has(instruction::DEBUG_TYPE_MEMBER, operand::PARENT) {
         // spirv-val wants a composite as the Parent: a member whose scope is something else
         // (old LLVM inputs scope members to the unit) names the composite that lists it.
         let is_composite = |r: Option<Ref>| matches!(r, Some(Ref::Type(p)) if matches!(w.m.types.get(p).kind, TypeKind::Composite { .. }));
@@ -613,22 +675,26 @@ fn member(w: &mut Writer, h: Handle<Type>, base: Option<Handle<Type>>, offset: O
         args.extend(w.place(r, t.at, scope));
     } else {
         let (s, l, c) = w.loc_args(t.at);
-        args.extend([("Source", s), ("Line", l), ("Column", c)]);
+        args.extend([
+            (operand::SOURCE, s),
+            (operand::LINE, l),
+            (operand::COLUMN, c),
+        ]);
     }
-    args.push(("Offset", V::Num(w.num(r, offset.unwrap_or(0)))));
-    args.push(("Size", w.size(r, t.size).or_zero()));
-    args.push(("Flags", V::Num(w.flags(r, t.flags))));
+    args.push((operand::OFFSET, V::Num(w.num(r, offset.unwrap_or(0)))));
+    args.push((operand::SIZE, w.size(r, t.size).or_zero()));
+    args.push((operand::FLAGS, V::Num(w.flags(r, t.flags))));
     if let TypeKind::Member { value: Some(v), .. } = &t.kind {
         match v {
             Value::Int(n) if (0..=i128::from(u32::MAX)).contains(n) => {
-                args.push(("Value", V::Num(*n as u32)))
+                args.push((operand::VALUE, V::Num(*n as u32)))
             }
             _ => w
                 .ledger
                 .dropped(r, "a member value other than a 32-bit number"),
         }
     }
-    w.ext(r, "DebugTypeMember", &args)
+    w.ext(r, instruction::DEBUG_TYPE_MEMBER, &args)
 }
 
 fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
@@ -656,13 +722,13 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
         TemplateParamKind::Pack => {
             let ps = pack.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
             let args = [
-                ("Name", nm),
-                ("Source", src),
-                ("Line", line),
-                ("Column", col),
-                ("Template Parameters", V::List(ps)),
+                (operand::NAME, nm),
+                (operand::SOURCE, src),
+                (operand::LINE, line),
+                (operand::COLUMN, col),
+                (operand::TEMPLATE_PARAMETERS, V::List(ps)),
             ];
-            w.ext(r, "DebugTypeTemplateParameterPack", &args)
+            w.ext(r, instruction::DEBUG_TYPE_TEMPLATE_PARAMETER_PACK, &args)
         }
         TemplateParamKind::Template => {
             let tn = match value {
@@ -670,13 +736,17 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
                 _ => V::Str(String::new()),
             };
             let args = [
-                ("Name", nm),
-                ("Template Name", tn),
-                ("Source", src),
-                ("Line", line),
-                ("Column", col),
+                (operand::NAME, nm),
+                (operand::TEMPLATE_NAME, tn),
+                (operand::SOURCE, src),
+                (operand::LINE, line),
+                (operand::COLUMN, col),
             ];
-            w.ext(r, "DebugTypeTemplateTemplateParameter", &args)
+            w.ext(
+                r,
+                instruction::DEBUG_TYPE_TEMPLATE_TEMPLATE_PARAMETER,
+                &args,
+            )
         }
         _ => {
             let actual = w.base_or_void(r, *ty);
@@ -691,14 +761,14 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
                 None => V::None,
             };
             let args = [
-                ("Name", nm),
-                ("Actual Type", actual),
-                ("Value", val),
-                ("Source", src),
-                ("Line", line),
-                ("Column", col),
+                (operand::NAME, nm),
+                (operand::ACTUAL_TYPE, actual),
+                (operand::VALUE, val),
+                (operand::SOURCE, src),
+                (operand::LINE, line),
+                (operand::COLUMN, col),
             ];
-            w.ext(r, "DebugTypeTemplateParameter", &args)
+            w.ext(r, instruction::DEBUG_TYPE_TEMPLATE_PARAMETER, &args)
         }
     }
 }
@@ -732,8 +802,11 @@ pub fn template_of(w: &mut Writer, r: Ref, target: u32, params: &[Handle<Type>])
         return;
     }
     let ps = keep.iter().map(|p| V::Id(w.id(Ref::Type(*p)))).collect();
-    let args = [("Target", V::Id(target)), ("Parameters", V::List(ps))];
-    w.e.ext("DebugTypeTemplate", &args);
+    let args = [
+        (operand::TARGET, V::Id(target)),
+        (operand::PARAMETERS, V::List(ps)),
+    ];
+    w.e.ext(instruction::DEBUG_TYPE_TEMPLATE, &args);
 }
 
 /// Whether spirv-val accepts an element among a composite's Members.
@@ -747,7 +820,7 @@ fn listable(w: &Writer, e: Ref) -> bool {
         Ref::Scope(h) => match w.m.scopes.get(h).kind {
             crate::ir::ScopeKind::Function(_) => true,
             crate::ir::ScopeKind::FunctionDecl(_) => {
-                w.method_as_function(h) && super::scopes::member_of_composite(w, w.m.scopes.get(h))
+                w.method_as_function(h) && w.member_of_composite(w.m.scopes.get(h))
             }
             _ => false,
         },

@@ -1,9 +1,10 @@
 //! DWARF location expressions and CFA programs → vISA storage: exactly the forms
-//! `front::visa::loc` writes (docs/visa.md); anything else is an error naming the entity.
+//! `front::visa::loc` writes (`visa::forms`, docs/visa.md); anything else is an error naming the
+//! entity.
 
-use crate::front::visa::loc as f;
 use crate::ir::{Arg, CfaOp, Op};
 use crate::spec::visa as sv;
+use crate::visa::forms as f;
 use crate::visa::{Memory, RegFile, SaveDst, SaveEntry, Storage};
 
 type R<T> = Result<T, String>;

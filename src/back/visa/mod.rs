@@ -164,7 +164,7 @@ fn foreign_units(m: &Module) -> usize {
             let made = f
                 .ranges
                 .first()
-                .map(|r| crate::front::visa::object_unit(*r));
+                .map(|r| crate::visa::forms::object_unit(*r));
             if m.units.try_get(u).is_some() && made.as_ref() == Some(m.units.get(u)) {
                 own[u.index()] = true;
             }

@@ -151,7 +151,7 @@ pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
                 }
             }
             opcode => {
-                let result = crate::back::spirv::code::any_result_id(insn);
+                let result = insn.result_id();
                 match (current, result) {
                     (None, Some(id)) if opcode == op::VARIABLE => {
                         if let Some(n) = by_id.get(&id) {

@@ -6,16 +6,20 @@
 //! end of the block (just after its terminator, or at the next label where a damaged block has
 //! none), whichever comes first; it is recorded only when it covers something. Events keep their order and carry the scope and line in force.
 
+use crate::spec::spirv_names::operand;
+use rspirv::spirv::Op;
+
 use crate::diag::LossKind;
 use crate::ir::{
     CodePos, CodeRange, EntityKind as K, Event, EventKind, Handle, InlinedAt, LineFlags, LineRow,
     Loc, Ref, ScopeRun, Value,
 };
-use crate::spirv::binary::{op, Insn};
+use crate::spirv::binary::Insn;
+use crate::spirv::grammar::is_terminator;
 
 use super::operands::{fail, Dec, Kind, RResult};
+use super::reader::{Ctx, Row};
 use super::resolve::Tgt;
-use super::{Ctx, Row};
 
 /// A scope or line in force: where it started, what it says, and the instruction it came from.
 struct Open<T> {
@@ -64,19 +68,19 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
             debug(cx, &mut st, &d, here)?;
             continue;
         }
-        match insn.opcode() {
-            op::LINE => core_line(cx, &mut st, insn, here)?,
-            op::NO_LINE => close_line(cx, &mut st, here),
-            op::FUNCTION => {
+        match insn.op() {
+            Some(Op::Line) => core_line(cx, &mut st, insn, here)?,
+            Some(Op::NoLine) => close_line(cx, &mut st, here),
+            Some(Op::Function) => {
                 st.in_function = true;
                 st.labelled = false;
             }
-            op::FUNCTION_END => {
+            Some(Op::FunctionEnd) => {
                 close_all(cx, &mut st, here);
                 st.in_function = false;
                 st.in_block = false;
             }
-            o if op::is_terminator(o) => {
+            Some(o) if is_terminator(o) => {
                 let after = here + insn.words.len() as u32;
                 close_all(cx, &mut st, after);
                 st.in_block = false;
@@ -84,7 +88,7 @@ pub(super) fn walk(cx: &mut Ctx<'_>) -> RResult<()> {
             // A block that lacks its terminator, or code between a terminator and the next
             // label (a damaged module), still ends at the next label: nothing runs on into the
             // next block. (What precedes a function's first label does run on into it.)
-            op::LABEL => {
+            Some(Op::Label) => {
                 if st.in_block || st.labelled {
                     close_all(cx, &mut st, here);
                 }
@@ -161,11 +165,14 @@ fn debug(cx: &mut Ctx<'_>, st: &mut State, d: &Dec<'_>, here: u32) -> RResult<()
         Kind::NoScope => close_scope(cx, st, here),
         Kind::Line => {
             let at = Loc {
-                file: cx.file(d, "Source")?,
-                line: cx.u32n(d, "Line Start")?,
-                column: cx.u32n(d, "Column Start")?,
+                file: cx.file(d, operand::SOURCE)?,
+                line: cx.u32n(d, operand::LINE_START)?,
+                column: cx.u32n(d, operand::COLUMN_START)?,
             };
-            let end = Some((cx.u32n(d, "Line End")?, cx.u32n(d, "Column End")?));
+            let end = Some((
+                cx.u32n(d, operand::LINE_END)?,
+                cx.u32n(d, operand::COLUMN_END)?,
+            ));
             open_line(cx, st, here, Line { at, end }, (d.offset, Some(d.id)));
         }
         Kind::NoLine => close_line(cx, st, here),
@@ -175,8 +182,13 @@ fn debug(cx: &mut Ctx<'_>, st: &mut State, d: &Dec<'_>, here: u32) -> RResult<()
 }
 
 fn debug_scope(cx: &mut Ctx<'_>, st: &mut State, d: &Dec<'_>, here: u32) -> RResult<()> {
-    let scope = cx.entity_of(d, "Scope", &[K::Unit, K::Scope, K::Type], "a lexical scope")?;
-    let inlined = match cx.entity_of(d, "Inlined At", &[K::Inlined], "a DebugInlinedAt")? {
+    let scope = cx.entity_of(
+        d,
+        operand::SCOPE,
+        &[K::Unit, K::Scope, K::Type],
+        "a lexical scope",
+    )?;
+    let inlined = match cx.entity_of(d, operand::INLINED_AT, &[K::Inlined], "a DebugInlinedAt")? {
         Some(Ref::Inlined(h)) => Some(h),
         _ => None,
     };
@@ -198,17 +210,17 @@ type EventIds<'a> = (Option<u32>, Option<u32>, Option<u32>, &'a [u32]);
 /// operand while its specification (seed 001) has one: when the first operand is a local
 /// variable the specification's layout is followed, otherwise there is no variable (`None`).
 fn event_ids<'a>(cx: &Ctx<'_>, d: &Dec<'a>) -> Option<EventIds<'a>> {
-    if d.has("Local Variable") {
+    if d.has(operand::LOCAL_VARIABLE) {
         let value = if d.kind == Kind::Declare {
-            "Variable"
+            operand::VARIABLE
         } else {
-            "Value"
+            operand::VALUE
         };
         return Some((
-            d.word("Local Variable"),
+            d.word(operand::LOCAL_VARIABLE),
             d.word(value),
-            d.word("Expression"),
-            d.words("Indexes"),
+            d.word(operand::EXPRESSION),
+            d.words(operand::INDEXES),
         ));
     }
     let ops = d.ops;
@@ -230,7 +242,7 @@ fn event(cx: &mut Ctx<'_>, st: &State, d: &Dec<'_>, here: u32) -> RResult<()> {
     };
     let var = match var_id.map(|id| (id, cx.target(id))) {
         Some((_, Tgt::Ref(Ref::Var(h)))) => h,
-        Some((id, _)) => return cx.wrong(d, "Local Variable", "a DebugLocalVariable", id),
+        Some((id, _)) => return cx.wrong(d, operand::LOCAL_VARIABLE, "a DebugLocalVariable", id),
         None => {
             return fail(
                 d.offset,
@@ -242,12 +254,12 @@ fn event(cx: &mut Ctx<'_>, st: &State, d: &Dec<'_>, here: u32) -> RResult<()> {
     let value = match value_id.map(|id| (id, cx.target(id))) {
         None | Some((_, Tgt::None)) => Value::Undef,
         Some((id, Tgt::Code | Tgt::Const(_))) if id < cx.m.bound => Value::Spirv(id),
-        Some((id, _)) => return cx.wrong(d, "Value", "an id of the code", id),
+        Some((id, _)) => return cx.wrong(d, operand::VALUE, "an id of the code", id),
     };
     let expr = match expr_id.map(|id| (id, cx.target(id))) {
         Some((_, Tgt::Ref(Ref::Expr(h)))) => Some(h),
         None | Some((_, Tgt::None)) => None,
-        Some((id, _)) => return cx.wrong(d, "Expression", "a DebugExpression", id),
+        Some((id, _)) => return cx.wrong(d, operand::EXPRESSION, "a DebugExpression", id),
     };
     let Some(indexes) = constant_indexes(cx, d, indexes) else {
         return Ok(());

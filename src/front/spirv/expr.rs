@@ -3,21 +3,22 @@
 use crate::diag::LossKind;
 use crate::ir::{Arg, Expr, Op, OpCode, Ref};
 use crate::spec::spirv::from_set;
+use crate::spec::spirv_names::operand;
 
 use super::operands::{fail, Dec, Kind, RResult};
+use super::reader::Ctx;
 use super::resolve::Tgt;
-use super::Ctx;
 
 pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()> {
     let Some(Ref::Expr(h)) = r else {
         return Ok(());
     };
     let mut ops = Vec::new();
-    for &id in d.words("Operands ...") {
+    for &id in d.words(operand::OPERANDS) {
         match cx.target(id) {
             Tgt::Debug(Kind::Operation) => ops.extend(operation(cx, d, id)?),
             Tgt::None => {}
-            _ => return cx.wrong(d, "Operands", "a DebugOperation", id),
+            _ => return cx.wrong(d, operand::OPERAND_OF_OPERANDS, "a DebugOperation", id),
         }
     }
     *cx.out.exprs.get_mut(h) = Expr { ops };
@@ -35,7 +36,7 @@ fn operation(cx: &mut Ctx<'_>, expr: &Dec<'_>, id: u32) -> RResult<Option<Op>> {
     else {
         return fail(expr.offset, Some(expr.id), format!("%{id} is not defined"));
     };
-    let n = cx.u32n(&d, "OpCode")?;
+    let n = cx.u32n(&d, operand::OP_CODE)?;
     let code = match from_set(d.flavour.operations(), n) {
         Some(c) => OpCode(c),
         None if n >= OpCode::SPIRV_BASE => {
@@ -56,15 +57,17 @@ fn operation(cx: &mut Ctx<'_>, expr: &Dec<'_>, id: u32) -> RResult<Option<Op>> {
             OpCode(OpCode::SPIRV_BASE + n)
         }
     };
-    let literal = d.is_literal("Operands ...");
+    let literal = d.is_literal(operand::OPERANDS);
     let mut args = Vec::new();
-    for &w in d.words("Operands ...") {
+    for &w in d.words(operand::OPERANDS) {
         let v = if literal {
             i128::from(w)
         } else {
-            match cx.num_id(&d, "Operands", w)? {
+            match cx.num_id(&d, operand::OPERAND_OF_OPERANDS, w)? {
                 Some(v) => v,
-                None => return cx.wrong(&d, "Operands", "an integer OpConstant", w),
+                None => {
+                    return cx.wrong(&d, operand::OPERAND_OF_OPERANDS, "an integer OpConstant", w)
+                }
             }
         };
         args.push(Arg::Int(v));

@@ -17,19 +17,20 @@
 mod code;
 mod expr;
 mod operands;
+mod reader;
 mod resolve;
 mod scopes;
 mod types;
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
-use crate::ir::{self, EntityKind, File, Handle, Ref, Source, SourceFormat};
-use crate::spirv::binary::{self, op};
-use crate::spirv::{IdSet, NormalForm};
+use crate::ir::{self, EntityKind, File, Handle, Ref};
+use crate::spirv::binary;
+use crate::spirv::NormalForm;
+use rspirv::spirv::Op;
 
 use operands::{fail, Dec, Kind, RErr, RResult};
+use reader::Ctx;
 
 /// Reads a SPIR-V module's debug information. `name` names the input in errors.
 pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error> {
@@ -104,113 +105,37 @@ fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(ir::Module, Di
     Ok((out, cx.diag))
 }
 
-/// Which table a code-anchored row sits in (for error messages about rows).
-#[derive(Clone, Copy)]
-enum Row {
-    Line,
-    Scope,
-    Event,
-}
-
-pub(crate) struct Ctx<'a> {
-    m: &'a binary::Module<'a>,
-    nf: &'a NormalForm,
-    strings: HashMap<u32, String>,
-    /// Integer (and boolean) constants by id.
-    consts: HashMap<u32, i128>,
-    int_types: HashMap<u32, (u32, bool)>,
-    voids: HashSet<u32>,
-    /// Result ids of every other instruction (the code), to tell code ids from dangling ones.
-    defined: IdSet,
-    /// Every debug instruction of a known opcode, with its instruction index, in module order.
-    decs: Vec<(usize, Dec<'a>)>,
-    /// Debug result id → index into `decs`.
-    by_id: HashMap<u32, usize>,
-    /// Result ids of debug instructions with an opcode dwarv does not know.
-    unknown_ids: HashSet<u32>,
-    /// The IR entity each debug result id became.
-    refs: HashMap<u32, Ref>,
-    /// NonSemantic forward declarations completed later: fwd id → the full composite's id.
-    aliases: std::collections::HashMap<u32, u32>,
-    /// Files named by an OpString (OpLine, 0.99 Source operands), by string id.
-    string_files: HashMap<u32, Handle<File>>,
-    /// The joined DebugSource text of each file (index = file handle), before interning.
-    file_texts: Vec<Option<String>>,
-    /// DebugFunctionDefinition links (function scope, OpFunction id), applied at the end.
-    definitions: Vec<(Handle<ir::Scope>, u32)>,
-    /// OpSource's language, for sets without a Language operand.
-    source_language: Option<u32>,
-    out: ir::Module,
-    diag: Diagnostics,
-    /// The instruction each entity came from (word offset, id), for error messages.
-    origin: HashMap<Ref, (usize, u32)>,
-    rows: [Vec<(usize, Option<u32>)>; 3],
-}
-
 impl<'a> Ctx<'a> {
-    fn new(m: &'a binary::Module<'a>, nf: &'a NormalForm) -> Self {
-        let mut out = ir::Module {
-            source: Source {
-                format: SourceFormat::Spirv,
-                flavour: nf.imports.first().map(|d| d.name.clone()),
-            },
-            ..Default::default()
-        };
-        out.info.address_size = address_size(m);
-        Ctx {
-            m,
-            nf,
-            strings: HashMap::default(),
-            consts: HashMap::default(),
-            int_types: HashMap::default(),
-            voids: HashSet::default(),
-            defined: IdSet::new(m),
-            decs: Vec::new(),
-            by_id: HashMap::default(),
-            unknown_ids: HashSet::default(),
-            refs: HashMap::default(),
-            aliases: std::collections::HashMap::new(),
-            string_files: HashMap::default(),
-            file_texts: Vec::new(),
-            definitions: Vec::new(),
-            source_language: None,
-            out,
-            diag: Diagnostics::default(),
-            origin: HashMap::default(),
-            rows: Default::default(),
-        }
-    }
-
     /// Pass 1: strings, constants and the debug instructions.
     fn index(&mut self) -> RResult<()> {
         let m = self.m;
         for (i, insn) in m.insns.iter().enumerate() {
-            match insn.opcode() {
-                op::STRING => {
+            match insn.op() {
+                Some(Op::String) => {
                     let id = m.check_id(insn, insn.operand(0)?)?;
                     self.strings.insert(id, insn.string(1)?.0);
                 }
-                op::TYPE_VOID => {
+                Some(Op::TypeVoid) => {
                     self.voids.insert(insn.operand(0)?);
                 }
-                op::TYPE_INT => {
+                Some(Op::TypeInt) => {
                     let signed = insn.operand(2)? != 0;
                     self.int_types
                         .insert(insn.operand(0)?, (insn.operand(1)?, signed));
                 }
-                op::TYPE_BOOL => {
+                Some(Op::TypeBool) => {
                     self.int_types.insert(insn.operand(0)?, (1, false));
                 }
-                op::CONSTANT => self.constant(insn)?,
-                op::CONSTANT_TRUE | op::CONSTANT_FALSE | op::CONSTANT_NULL => {
-                    let v = i128::from(insn.opcode() == op::CONSTANT_TRUE);
+                Some(Op::Constant) => self.constant(insn)?,
+                Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => {
+                    let v = i128::from(insn.op() == Some(Op::ConstantTrue));
                     self.consts.insert(insn.operand(1)?, v);
                 }
-                op::SOURCE => self.source_language = Some(insn.operand(0)?),
-                op::EXT_INST => self.debug_insn(i, insn)?,
+                Some(Op::Source) => self.source_language = Some(insn.operand(0)?),
+                Some(Op::ExtInst) => self.debug_insn(i, insn)?,
                 _ => {}
             }
-            if let Some(id) = binary::any_result_id(insn.words) {
+            if let Some(id) = insn.result_id() {
                 self.defined.insert(id);
             }
         }
@@ -384,41 +309,6 @@ impl<'a> Ctx<'a> {
             ),
         )
     }
-
-    /// The instruction behind a verifier subject (`t3 (member …)`, `line 4`).
-    fn place_of(&self, subject: &str) -> (usize, Option<u32>) {
-        let mut words = subject.split_whitespace();
-        let head = words.next().unwrap_or("");
-        let row = match head {
-            "line" => Some(Row::Line),
-            "scope" => Some(Row::Scope),
-            "event" => Some(Row::Event),
-            _ => None,
-        };
-        if let Some(row) = row {
-            let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
-            let rows = &self.rows[row as usize];
-            return rows
-                .get(n.saturating_sub(1))
-                .map_or((0, None), |(o, id)| (*o, *id));
-        }
-        let split = head.find(|c: char| c.is_ascii_digit()).unwrap_or(0);
-        let (prefix, index) = head.split_at(split);
-        let r = EntityKind::from_prefix(prefix)
-            .zip(index.parse::<u32>().ok())
-            .map(|(k, i)| Ref::from_parts(k, i));
-        r.and_then(|r| self.origin.get(&r))
-            .map_or((0, None), |(o, id)| (*o, Some(*id)))
-    }
-
-    fn note_row(&mut self, row: Row, offset: usize, id: Option<u32>) {
-        self.rows[row as usize].push((offset, id));
-    }
-
-    fn loss(&mut self, kind: LossKind, d: &Dec<'_>, message: impl Into<String>) {
-        self.diag
-            .push(kind, format!("word {} (%{})", d.offset, d.id), message);
-    }
 }
 
 /// The arena a debug instruction's entity goes to, if it defines one.
@@ -440,14 +330,4 @@ fn entity_kind(k: Kind) -> Option<EntityKind> {
         Kind::EntryPoint => EntityKind::EntryPoint,
         _ => return None,
     })
-}
-
-/// Address size from OpMemoryModel: 4 for Physical32, 8 for Physical64/PhysicalStorageBuffer64.
-fn address_size(m: &binary::Module<'_>) -> Option<u8> {
-    let insn = m.insns.iter().find(|i| i.opcode() == op::MEMORY_MODEL)?;
-    match insn.operand(0).ok()? {
-        1 => Some(4),
-        2 | 5348 => Some(8),
-        _ => None,
-    }
 }

@@ -2,6 +2,7 @@
 //! error type.
 
 use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, W};
+use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 use crate::spirv::binary::{Insn, SpirvError};
 
 /// A reader error: the word offset of the damage, the id involved (if any) and what is wrong.
@@ -82,65 +83,74 @@ pub enum Kind {
     TypeMatrix,
 }
 
-const KINDS: &[(&str, Kind)] = &[
-    ("DebugInfoNone", Kind::InfoNone),
-    ("DebugCompilationUnit", Kind::CompilationUnit),
-    ("DebugTypeBasic", Kind::TypeBasic),
-    ("DebugTypePointer", Kind::TypePointer),
-    ("DebugTypeQualifier", Kind::TypeQualifier),
-    ("DebugTypeArray", Kind::TypeArray),
-    ("DebugTypeVector", Kind::TypeVector),
-    ("DebugTypedef", Kind::Typedef),
-    ("DebugTypeFunction", Kind::TypeFunction),
-    ("DebugTypeEnum", Kind::TypeEnum),
-    ("DebugTypeComposite", Kind::TypeComposite),
-    ("DebugTypeMember", Kind::TypeMember),
-    ("DebugTypeInheritance", Kind::TypeInheritance),
-    ("DebugTypePtrToMember", Kind::TypePtrToMember),
-    ("DebugTypeTemplate", Kind::TypeTemplate),
-    ("DebugTypeTemplateParameter", Kind::TypeTemplateParameter),
+const KINDS: &[(InsnName, Kind)] = &[
+    (instruction::DEBUG_INFO_NONE, Kind::InfoNone),
+    (instruction::DEBUG_COMPILATION_UNIT, Kind::CompilationUnit),
+    (instruction::DEBUG_TYPE_BASIC, Kind::TypeBasic),
+    (instruction::DEBUG_TYPE_POINTER, Kind::TypePointer),
+    (instruction::DEBUG_TYPE_QUALIFIER, Kind::TypeQualifier),
+    (instruction::DEBUG_TYPE_ARRAY, Kind::TypeArray),
+    (instruction::DEBUG_TYPE_VECTOR, Kind::TypeVector),
+    (instruction::DEBUG_TYPEDEF, Kind::Typedef),
+    (instruction::DEBUG_TYPE_FUNCTION, Kind::TypeFunction),
+    (instruction::DEBUG_TYPE_ENUM, Kind::TypeEnum),
+    (instruction::DEBUG_TYPE_COMPOSITE, Kind::TypeComposite),
+    (instruction::DEBUG_TYPE_MEMBER, Kind::TypeMember),
+    (instruction::DEBUG_TYPE_INHERITANCE, Kind::TypeInheritance),
+    (instruction::DEBUG_TYPE_PTR_TO_MEMBER, Kind::TypePtrToMember),
+    (instruction::DEBUG_TYPE_TEMPLATE, Kind::TypeTemplate),
     (
-        "DebugTypeTemplateTemplateParameter",
+        instruction::DEBUG_TYPE_TEMPLATE_PARAMETER,
+        Kind::TypeTemplateParameter,
+    ),
+    (
+        instruction::DEBUG_TYPE_TEMPLATE_TEMPLATE_PARAMETER,
         Kind::TypeTemplateTemplateParameter,
     ),
     (
-        "DebugTypeTemplateParameterPack",
+        instruction::DEBUG_TYPE_TEMPLATE_PARAMETER_PACK,
         Kind::TypeTemplateParameterPack,
     ),
-    ("DebugGlobalVariable", Kind::GlobalVariable),
-    ("DebugFunctionDeclaration", Kind::FunctionDeclaration),
-    ("DebugFunction", Kind::Function),
-    ("DebugLexicalBlock", Kind::LexicalBlock),
+    (instruction::DEBUG_GLOBAL_VARIABLE, Kind::GlobalVariable),
     (
-        "DebugLexicalBlockDiscriminator",
+        instruction::DEBUG_FUNCTION_DECLARATION,
+        Kind::FunctionDeclaration,
+    ),
+    (instruction::DEBUG_FUNCTION, Kind::Function),
+    (instruction::DEBUG_LEXICAL_BLOCK, Kind::LexicalBlock),
+    (
+        instruction::DEBUG_LEXICAL_BLOCK_DISCRIMINATOR,
         Kind::LexicalBlockDiscriminator,
     ),
-    ("DebugScope", Kind::Scope),
-    ("DebugNoScope", Kind::NoScope),
-    ("DebugInlinedAt", Kind::InlinedAt),
-    ("DebugLocalVariable", Kind::LocalVariable),
-    ("DebugInlinedVariable", Kind::InlinedVariable),
-    ("DebugDeclare", Kind::Declare),
-    ("DebugValue", Kind::Value),
-    ("DebugOperation", Kind::Operation),
-    ("DebugExpression", Kind::Expression),
-    ("DebugMacroDef", Kind::MacroDef),
-    ("DebugMacroUndef", Kind::MacroUndef),
-    ("DebugImportedEntity", Kind::ImportedEntity),
-    ("DebugSource", Kind::Source),
-    ("DebugModuleINTEL", Kind::ModuleIntel),
-    ("DebugFunctionDefinition", Kind::FunctionDefinition),
-    ("DebugSourceContinued", Kind::SourceContinued),
-    ("DebugLine", Kind::Line),
-    ("DebugNoLine", Kind::NoLine),
-    ("DebugBuildIdentifier", Kind::BuildIdentifier),
-    ("DebugStoragePath", Kind::StoragePath),
-    ("DebugEntryPoint", Kind::EntryPoint),
-    ("DebugTypeMatrix", Kind::TypeMatrix),
+    (instruction::DEBUG_SCOPE, Kind::Scope),
+    (instruction::DEBUG_NO_SCOPE, Kind::NoScope),
+    (instruction::DEBUG_INLINED_AT, Kind::InlinedAt),
+    (instruction::DEBUG_LOCAL_VARIABLE, Kind::LocalVariable),
+    (instruction::DEBUG_INLINED_VARIABLE, Kind::InlinedVariable),
+    (instruction::DEBUG_DECLARE, Kind::Declare),
+    (instruction::DEBUG_VALUE, Kind::Value),
+    (instruction::DEBUG_OPERATION, Kind::Operation),
+    (instruction::DEBUG_EXPRESSION, Kind::Expression),
+    (instruction::DEBUG_MACRO_DEF, Kind::MacroDef),
+    (instruction::DEBUG_MACRO_UNDEF, Kind::MacroUndef),
+    (instruction::DEBUG_IMPORTED_ENTITY, Kind::ImportedEntity),
+    (instruction::DEBUG_SOURCE, Kind::Source),
+    (instruction::DEBUG_MODULE_INTEL, Kind::ModuleIntel),
+    (
+        instruction::DEBUG_FUNCTION_DEFINITION,
+        Kind::FunctionDefinition,
+    ),
+    (instruction::DEBUG_SOURCE_CONTINUED, Kind::SourceContinued),
+    (instruction::DEBUG_LINE, Kind::Line),
+    (instruction::DEBUG_NO_LINE, Kind::NoLine),
+    (instruction::DEBUG_BUILD_IDENTIFIER, Kind::BuildIdentifier),
+    (instruction::DEBUG_STORAGE_PATH, Kind::StoragePath),
+    (instruction::DEBUG_ENTRY_POINT, Kind::EntryPoint),
+    (instruction::DEBUG_TYPE_MATRIX, Kind::TypeMatrix),
 ];
 
 pub fn kind_of(name: &str) -> Option<Kind> {
-    KINDS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+    KINDS.iter().find(|(n, _)| n.0 == name).map(|(_, k)| *k)
 }
 
 /// The layout and kind of an instruction number of a set, from a table built once.
@@ -261,15 +271,15 @@ impl<'a> Dec<'a> {
         self.layout.name
     }
 
-    fn index(&self, name: &str) -> Option<usize> {
+    fn index(&self, name: OperandName) -> Option<usize> {
         self.layout
             .operands
             .iter()
-            .position(|o| canon(o.name) == name)
+            .position(|o| canon(o.name) == name.0)
     }
 
     /// The words of a named operand (empty when the set has no such operand or it is absent).
-    pub fn words(&self, name: &str) -> &'a [u32] {
+    pub fn words(&self, name: OperandName) -> &'a [u32] {
         let Some((start, n)) = self.index(name).and_then(|i| self.slots.get(i)) else {
             return &[];
         };
@@ -279,19 +289,19 @@ impl<'a> Dec<'a> {
     }
 
     /// The first word of a named operand, if present.
-    pub fn word(&self, name: &str) -> Option<u32> {
+    pub fn word(&self, name: OperandName) -> Option<u32> {
         self.words(name).first().copied()
     }
 
     /// Whether the set encodes the operand as a literal word (true) or an id.
-    pub fn is_literal(&self, name: &str) -> bool {
+    pub fn is_literal(&self, name: OperandName) -> bool {
         self.index(name)
             .and_then(|i| self.layout.operands.get(i))
             .is_some_and(|o| o.w == W::Lit)
     }
 
     /// Whether the layout has an operand of that name at all.
-    pub fn has(&self, name: &str) -> bool {
+    pub fn has(&self, name: OperandName) -> bool {
         self.index(name).is_some()
     }
 }

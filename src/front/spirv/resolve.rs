@@ -4,9 +4,10 @@
 
 use crate::diag::LossKind;
 use crate::ir::{Bound, File, Flags, Handle, Loc, Ref, Type};
+use crate::spec::spirv_names::{operand, OperandName};
 
 use super::operands::{fail, Dec, Kind, RResult};
-use super::Ctx;
+use super::reader::Ctx;
 
 /// What an id is.
 pub(super) enum Tgt<'s> {
@@ -75,7 +76,13 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn wrong<T>(&self, d: &Dec<'_>, operand: &str, need: &str, id: u32) -> RResult<T> {
+    pub(super) fn wrong<T>(
+        &self,
+        d: &Dec<'_>,
+        operand: OperandName,
+        need: &str,
+        id: u32,
+    ) -> RResult<T> {
         fail(
             d.offset,
             Some(d.id),
@@ -88,7 +95,7 @@ impl Ctx<'_> {
     }
 
     /// An operand that points at an unknown instruction reads as absent, with a loss.
-    fn unknown_operand(&mut self, d: &Dec<'_>, operand: &str, id: u32) {
+    fn unknown_operand(&mut self, d: &Dec<'_>, operand: OperandName, id: u32) {
         self.loss(
             LossKind::Unknown,
             d,
@@ -100,7 +107,7 @@ impl Ctx<'_> {
     pub(super) fn ty_id(
         &mut self,
         d: &Dec<'_>,
-        op: &str,
+        op: OperandName,
         id: u32,
     ) -> RResult<Option<Handle<Type>>> {
         match self.target(id) {
@@ -114,7 +121,7 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn ty(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<Handle<Type>>> {
+    pub(super) fn ty(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<Handle<Type>>> {
         match d.word(op) {
             Some(id) => self.ty_id(d, op, id),
             None => Ok(None),
@@ -122,7 +129,12 @@ impl Ctx<'_> {
     }
 
     /// Any entity (or absent).
-    pub(super) fn entity_id(&mut self, d: &Dec<'_>, op: &str, id: u32) -> RResult<Option<Ref>> {
+    pub(super) fn entity_id(
+        &mut self,
+        d: &Dec<'_>,
+        op: OperandName,
+        id: u32,
+    ) -> RResult<Option<Ref>> {
         match self.target(id) {
             Tgt::Ref(r) => Ok(Some(r)),
             Tgt::None | Tgt::Void => Ok(None),
@@ -138,14 +150,14 @@ impl Ctx<'_> {
     pub(super) fn entity_of(
         &mut self,
         d: &Dec<'_>,
-        op: &str,
+        op: OperandName,
         kinds: &[crate::ir::EntityKind],
         need: &str,
     ) -> RResult<Option<Ref>> {
         let Some(id) = d.word(op) else {
             return Ok(None);
         };
-        let id = if op == "Target" {
+        let id = if op == operand::TARGET {
             id
         } else {
             self.untemplate(id)
@@ -162,7 +174,7 @@ impl Ctx<'_> {
     pub(super) fn untemplate(&self, mut id: u32) -> u32 {
         for _ in 0..8 {
             match self.by_id.get(&id).and_then(|&i| self.decs.get(i)) {
-                Some((_, d)) if d.kind == Kind::TypeTemplate => match d.word("Target") {
+                Some((_, d)) if d.kind == Kind::TypeTemplate => match d.word(operand::TARGET) {
                     Some(t) => id = t,
                     None => break,
                 },
@@ -174,7 +186,7 @@ impl Ctx<'_> {
 
     /// A lexical scope: a unit, scope or composite (or absent). llvm-spirv names a file scope
     /// by the file's OpString: that reads as the (first) unit, approximated.
-    pub(super) fn parent(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<Ref>> {
+    pub(super) fn parent(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<Ref>> {
         use crate::ir::EntityKind as K;
         if let Some(id) = d.word(op) {
             if let Tgt::Str(s) = self.target(id) {
@@ -192,7 +204,7 @@ impl Ctx<'_> {
     }
 
     /// A string operand (DebugInfoNone: absent).
-    pub(super) fn string(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<String>> {
+    pub(super) fn string(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<String>> {
         let Some(id) = d.word(op) else {
             return Ok(None);
         };
@@ -204,13 +216,13 @@ impl Ctx<'_> {
     }
 
     /// A name-like string: the empty string reads as absent.
-    pub(super) fn name(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<String>> {
+    pub(super) fn name(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<String>> {
         Ok(self.string(d, op)?.filter(|s| !s.is_empty()))
     }
 
     /// A number: a literal word, or an integer OpConstant (NonSemantic; sizes and counts in
     /// every set). DebugInfoNone and an absent operand read as `None`.
-    pub(super) fn num(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<i128>> {
+    pub(super) fn num(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<i128>> {
         let Some(w) = d.word(op) else {
             return Ok(None);
         };
@@ -220,7 +232,12 @@ impl Ctx<'_> {
         self.num_id(d, op, w)
     }
 
-    pub(super) fn num_id(&mut self, d: &Dec<'_>, op: &str, id: u32) -> RResult<Option<i128>> {
+    pub(super) fn num_id(
+        &mut self,
+        d: &Dec<'_>,
+        op: OperandName,
+        id: u32,
+    ) -> RResult<Option<i128>> {
         match self.target(id) {
             Tgt::Const(v) => Ok(Some(v)),
             Tgt::None => Ok(None),
@@ -229,7 +246,7 @@ impl Ctx<'_> {
     }
 
     /// A number that must fit 32 bits (lines, columns, counts); absent → 0.
-    pub(super) fn u32n(&mut self, d: &Dec<'_>, op: &str) -> RResult<u32> {
+    pub(super) fn u32n(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<u32> {
         let v = self.num(d, op)?.unwrap_or(0);
         match u32::try_from(v) {
             Ok(v) => Ok(v),
@@ -242,7 +259,12 @@ impl Ctx<'_> {
     }
 
     /// A size or bound: a constant, a variable or expression that computes it, or absent.
-    pub(super) fn bound_id(&mut self, d: &Dec<'_>, op: &str, id: u32) -> RResult<Option<Bound>> {
+    pub(super) fn bound_id(
+        &mut self,
+        d: &Dec<'_>,
+        op: OperandName,
+        id: u32,
+    ) -> RResult<Option<Bound>> {
         match self.target(id) {
             // 64-bit constants are unsigned in OpenCL modules: LLVM's count -1 is 2^64 - 1 there.
             Tgt::Const(v) => match i64::try_from(v).or_else(|_| u64::try_from(v).map(|u| u as i64))
@@ -260,7 +282,7 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn bound(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<Bound>> {
+    pub(super) fn bound(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<Bound>> {
         match d.word(op) {
             Some(id) => self.bound_id(d, op, id),
             None => Ok(None),
@@ -269,11 +291,11 @@ impl Ctx<'_> {
 
     /// A size in bits (a constant 0 with no layout, as glslang writes, stays 0).
     pub(super) fn size(&mut self, d: &Dec<'_>) -> RResult<Option<Bound>> {
-        self.bound(d, "Size")
+        self.bound(d, operand::SIZE)
     }
 
     /// An id of the code (OpVariable, OpFunction, a value): any id inside the bound.
-    pub(super) fn code(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<u32>> {
+    pub(super) fn code(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<u32>> {
         let Some(id) = d.word(op) else {
             return Ok(None);
         };
@@ -285,13 +307,13 @@ impl Ctx<'_> {
     }
 
     /// DebugInfoFlags → IR flags; bits without a name go to `foreign`.
-    pub(super) fn flags(&mut self, d: &Dec<'_>, op: &str) -> RResult<Flags> {
+    pub(super) fn flags(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Flags> {
         let v = self.num(d, op)?.unwrap_or(0) as u32;
         Ok(flags_of(d.flavour.flags(), v))
     }
 
     /// A file: a DebugSource, or an OpString naming it (OpLine, 0.99 Source operands).
-    pub(super) fn file(&mut self, d: &Dec<'_>, op: &str) -> RResult<Option<Handle<File>>> {
+    pub(super) fn file(&mut self, d: &Dec<'_>, op: OperandName) -> RResult<Option<Handle<File>>> {
         let Some(id) = d.word(op) else {
             return Ok(None);
         };
@@ -322,9 +344,9 @@ impl Ctx<'_> {
 
     /// `Source`, `Line`, `Column` → a location (none when all are absent or zero).
     pub(super) fn loc(&mut self, d: &Dec<'_>) -> RResult<Option<Loc>> {
-        let file = self.file(d, "Source")?;
-        let line = self.u32n(d, "Line")?;
-        let column = self.u32n(d, "Column")?;
+        let file = self.file(d, operand::SOURCE)?;
+        let line = self.u32n(d, operand::LINE)?;
+        let column = self.u32n(d, operand::COLUMN)?;
         Ok((file.is_some() || line != 0 || column != 0).then_some(Loc { file, line, column }))
     }
 }

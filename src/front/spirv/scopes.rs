@@ -1,6 +1,7 @@
 //! Sources, units, scopes, variables, inlined-at links, macros, imports, entry points and the
 //! module-level facts (build id, storage path) → IR.
 
+use crate::spec::spirv_names::operand;
 use std::collections::HashMap;
 
 use crate::diag::LossKind;
@@ -11,8 +12,8 @@ use crate::ir::{
 use crate::spec::spirv::{from_set, IMPORTS, LANGUAGES};
 
 use super::operands::{Dec, Kind, RResult};
+use super::reader::Ctx;
 use super::resolve::Tgt;
-use super::Ctx;
 
 /// DebugSource / DebugSourceContinued. Returns the file a following DebugSourceContinued
 /// continues.
@@ -23,7 +24,7 @@ pub(super) fn source(
     last: Option<Handle<crate::ir::File>>,
 ) -> RResult<Option<Handle<crate::ir::File>>> {
     // llvm-spirv writes DebugInfoNone (or, in some versions, another id) when it has no text.
-    let text = match d.word("Text").map(|id| (id, cx.target(id))) {
+    let text = match d.word(operand::TEXT).map(|id| (id, cx.target(id))) {
         Some((_, Tgt::Str(s))) => Some(s.to_string()),
         None | Some((_, Tgt::None)) => None,
         Some((id, _)) => {
@@ -50,10 +51,10 @@ pub(super) fn source(
     let Some(Ref::File(h)) = r else {
         return Ok(None);
     };
-    let name_id = d.word("File").unwrap_or(0);
+    let name_id = d.word(operand::FILE).unwrap_or(0);
     let name = match cx.target(name_id) {
         Tgt::Str(s) => s.to_string(),
-        _ => return cx.wrong(d, "File", "an OpString", name_id),
+        _ => return cx.wrong(d, operand::FILE, "an OpString", name_id),
     };
     cx.string_files.entry(name_id).or_insert(h);
     cx.out.files.get_mut(h).name = name;
@@ -94,11 +95,11 @@ pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()>
             *cx.out.entry_points.get_mut(h) = e;
         }
         (Kind::BuildIdentifier, _) => {
-            let id = cx.string(d, "Identifier")?.unwrap_or_default();
-            let flags = cx.u32n(d, "Flags")?;
+            let id = cx.string(d, operand::IDENTIFIER)?.unwrap_or_default();
+            let flags = cx.u32n(d, operand::FLAGS)?;
             cx.out.info.build_id = Some(BuildId { id, flags });
         }
-        (Kind::StoragePath, _) => cx.out.info.storage_path = cx.string(d, "Path")?,
+        (Kind::StoragePath, _) => cx.out.info.storage_path = cx.string(d, operand::PATH)?,
         (Kind::FunctionDefinition, _) => definition(cx, d)?,
         _ => {}
     }
@@ -106,7 +107,7 @@ pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()>
 }
 
 fn unit(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Unit> {
-    let dwarf = cx.u32n(d, "DWARF Version")?;
+    let dwarf = cx.u32n(d, operand::DWARF_VERSION)?;
     let dwarf_version = u16::try_from(dwarf).ok().filter(|v| (2..=5).contains(v));
     if dwarf_version.is_none() {
         cx.loss(
@@ -115,36 +116,41 @@ fn unit(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Unit> {
             format!("DWARF version {dwarf} is not 2 to 5: dropped"),
         );
     }
-    let lang = match d.has("Language") {
-        true => Some(cx.u32n(d, "Language")?),
+    let lang = match d.has(operand::LANGUAGE) {
+        true => Some(cx.u32n(d, operand::LANGUAGE)?),
         false => cx.source_language,
     };
     Ok(crate::ir::Unit {
-        file: cx.file(d, "Source")?,
+        file: cx.file(d, operand::SOURCE)?,
         language: match lang {
             Some(v) => from_set(LANGUAGES, v).unwrap_or(Language(0x1_0000u32.wrapping_add(v))),
             None => Language::C99,
         },
         dwarf_version,
-        debug_version: Some(cx.u32n(d, "Version")?),
+        debug_version: Some(cx.u32n(d, operand::VERSION)?),
         ..crate::ir::Unit::default()
     })
 }
 
 fn function_info(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<FunctionInfo> {
-    let declaration = match cx.entity_of(d, "Declaration", &[K::Scope], "a function declaration")? {
+    let declaration = match cx.entity_of(
+        d,
+        operand::DECLARATION,
+        &[K::Scope],
+        "a function declaration",
+    )? {
         Some(Ref::Scope(h)) => Some(h),
         _ => None,
     };
     Ok(FunctionInfo {
-        linkage: cx.name(d, "Linkage Name")?,
-        ty: cx.ty(d, "Type")?,
-        scope_line: match d.has("Scope Line") {
-            true => Some(cx.u32n(d, "Scope Line")?),
+        linkage: cx.name(d, operand::LINKAGE_NAME)?,
+        ty: cx.ty(d, operand::TYPE)?,
+        scope_line: match d.has(operand::SCOPE_LINE) {
+            true => Some(cx.u32n(d, operand::SCOPE_LINE)?),
             false => None,
         },
         declaration,
-        binding: cx.code(d, "Function")?.map(Value::Spirv),
+        binding: cx.code(d, operand::FUNCTION)?.map(Value::Spirv),
         ..FunctionInfo::default()
     })
 }
@@ -153,50 +159,56 @@ fn scope(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Scope> {
     let kind = match d.kind {
         Kind::Function => ScopeKind::Function(Box::new(function_info(cx, d)?)),
         Kind::FunctionDeclaration => ScopeKind::FunctionDecl(Box::new(function_info(cx, d)?)),
-        Kind::LexicalBlock if d.has("Name") && d.word("Name").is_some() => ScopeKind::Namespace {
-            export_symbols: false,
-        },
+        Kind::LexicalBlock if d.has(operand::NAME) && d.word(operand::NAME).is_some() => {
+            ScopeKind::Namespace {
+                export_symbols: false,
+            }
+        }
         Kind::LexicalBlock => ScopeKind::LexicalBlock { ranges: Vec::new() },
         Kind::LexicalBlockDiscriminator => ScopeKind::BlockFile {
-            discriminator: cx.u32n(d, "Discriminator")?,
+            discriminator: cx.u32n(d, operand::DISCRIMINATOR)?,
         },
         // An empty string is none (writers have no other way to say so).
         _ => ScopeKind::Module {
             config_macros: cx
-                .string(d, "ConfigurationMacros")?
+                .string(d, operand::CONFIGURATION_MACROS)?
                 .filter(|s| !s.is_empty()),
-            include_path: cx.string(d, "IncludePath")?.filter(|s| !s.is_empty()),
-            api_notes: cx.string(d, "APINotesFile")?.filter(|s| !s.is_empty()),
-            is_decl: cx.num(d, "IsDeclaration")?.unwrap_or(0) != 0,
+            include_path: cx
+                .string(d, operand::INCLUDE_PATH)?
+                .filter(|s| !s.is_empty()),
+            api_notes: cx
+                .string(d, operand::API_NOTES_FILE)?
+                .filter(|s| !s.is_empty()),
+            is_decl: cx.num(d, operand::IS_DECLARATION)?.unwrap_or(0) != 0,
         },
     };
     let mut s = Scope::new(kind);
     s.name = match d.kind {
         // A namespace's name may be empty (anonymous namespace).
-        Kind::LexicalBlock => cx.string(d, "Name")?,
-        _ => cx.name(d, "Name")?,
+        Kind::LexicalBlock => cx.string(d, operand::NAME)?,
+        _ => cx.name(d, operand::NAME)?,
     };
-    s.parent = cx.parent(d, "Parent")?;
+    s.parent = cx.parent(d, operand::PARENT)?;
     s.at = cx.loc(d)?;
     if d.kind == Kind::LexicalBlockDiscriminator && s.at.is_none() {
         // 0.99 names its first operand `Scope`; it is the source file there too.
-        if let Ok(Some(file)) = cx.file(d, "Scope") {
+        if let Ok(Some(file)) = cx.file(d, operand::SCOPE) {
             s.at = Some(Loc {
                 file: Some(file),
                 ..Loc::default()
             });
         }
     }
-    if d.has("Flags") {
-        s.flags = cx.flags(d, "Flags")?;
+    if d.has(operand::FLAGS) {
+        s.flags = cx.flags(d, operand::FLAGS)?;
     }
     Ok(s)
 }
 
 fn variable(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Variable> {
     if d.kind == Kind::InlinedVariable {
-        let origin = cx.entity_of(d, "Variable", &[K::Var], "a local variable")?;
-        let inl = cx.entity_of(d, "Inlined", &[K::Inlined], "a DebugInlinedAt")?;
+        let origin = cx.entity_of(d, operand::VARIABLE, &[K::Var], "a local variable")?;
+        let inl = cx.entity_of(d, operand::INLINED, &[K::Inlined], "a DebugInlinedAt")?;
         let (Some(Ref::Var(origin)), Some(Ref::Inlined(inlined))) = (origin, inl) else {
             return super::operands::fail(
                 d.offset,
@@ -206,29 +218,36 @@ fn variable(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Variable> {
         };
         return Ok(Variable::new(VarKind::Inlined { origin, inlined }));
     }
-    let kind = match (d.kind, d.word("Arg Number")) {
+    let kind = match (d.kind, d.word(operand::ARG_NUMBER)) {
         (Kind::GlobalVariable, _) => VarKind::Global,
-        (_, Some(_)) => VarKind::Param(cx.u32n(d, "Arg Number")?),
+        (_, Some(_)) => VarKind::Param(cx.u32n(d, operand::ARG_NUMBER)?),
         _ => VarKind::Local,
     };
     let mut v = Variable::new(kind);
-    v.name = cx.name(d, "Name")?;
-    v.ty = cx.ty(d, "Type")?;
-    v.scope = cx.parent(d, "Parent")?;
+    v.name = cx.name(d, operand::NAME)?;
+    v.ty = cx.ty(d, operand::TYPE)?;
+    v.scope = cx.parent(d, operand::PARENT)?;
     v.at = cx.loc(d)?;
-    v.flags = cx.flags(d, "Flags")?;
-    v.linkage = cx.name(d, "Linkage Name")?;
-    if let Some(id) = d.word("Variable") {
+    v.flags = cx.flags(d, operand::FLAGS)?;
+    v.linkage = cx.name(d, operand::LINKAGE_NAME)?;
+    if let Some(id) = d.word(operand::VARIABLE) {
         match cx.target(id) {
             Tgt::Ref(Ref::Expr(e)) => v.location = Some(crate::ir::Location::Expr(e)),
             Tgt::None | Tgt::Unknown => {}
             Tgt::Code | Tgt::Const(_) if id < cx.m.bound => v.binding = Some(Value::Spirv(id)),
-            _ => return cx.wrong(d, "Variable", "a variable, constant or expression", id),
+            _ => {
+                return cx.wrong(
+                    d,
+                    operand::VARIABLE,
+                    "a variable, constant or expression",
+                    id,
+                )
+            }
         }
     }
     v.declaration = cx.entity_of(
         d,
-        "Static Member Declaration",
+        operand::STATIC_MEMBER_DECLARATION,
         &[K::Var, K::Type],
         "a member",
     )?;
@@ -236,18 +255,18 @@ fn variable(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Variable> {
 }
 
 fn inlined(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::InlinedAt> {
-    let scope = match cx.entity_of(d, "Scope", &[K::Scope], "a function or block")? {
+    let scope = match cx.entity_of(d, operand::SCOPE, &[K::Scope], "a function or block")? {
         Some(Ref::Scope(h)) => Some(h),
         _ => None,
     };
-    let parent = match cx.entity_of(d, "Inlined", &[K::Inlined], "a DebugInlinedAt")? {
+    let parent = match cx.entity_of(d, operand::INLINED, &[K::Inlined], "a DebugInlinedAt")? {
         Some(Ref::Inlined(h)) => Some(h),
         _ => None,
     };
     Ok(crate::ir::InlinedAt {
         at: Loc {
             file: None,
-            line: cx.u32n(d, "Line")?,
+            line: cx.u32n(d, operand::LINE)?,
             column: 0,
         },
         scope,
@@ -256,7 +275,7 @@ fn inlined(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::InlinedAt> {
 }
 
 fn macro_(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Macro> {
-    let definition = match cx.entity_of(d, "Macro", &[K::Macro], "a DebugMacroDef")? {
+    let definition = match cx.entity_of(d, operand::MACRO, &[K::Macro], "a DebugMacroDef")? {
         Some(Ref::Macro(h)) => Some(h),
         _ => None,
     };
@@ -266,25 +285,25 @@ fn macro_(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Macro> {
             _ => MacroKind::DEFINE,
         },
         parent: (!cx.out.units.is_empty()).then(|| Ref::Unit(Handle::new(0))),
-        line: cx.u32n(d, "Line")?,
-        file: cx.file(d, "Source")?,
-        name: cx.string(d, "Name")?,
-        value: cx.string(d, "Value")?,
+        line: cx.u32n(d, operand::LINE)?,
+        file: cx.file(d, operand::SOURCE)?,
+        name: cx.string(d, operand::NAME)?,
+        value: cx.string(d, operand::VALUE)?,
         definition,
     })
 }
 
 fn import(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Import> {
-    let tag = cx.u32n(d, "Tag")?;
-    let entity = match d.word("Entity") {
-        Some(id) => cx.entity_id(d, "Entity", id)?,
+    let tag = cx.u32n(d, operand::TAG)?;
+    let entity = match d.word(operand::ENTITY) {
+        Some(id) => cx.entity_id(d, operand::ENTITY, id)?,
         None => None,
     };
     Ok(crate::ir::Import {
         kind: from_set(IMPORTS, tag).unwrap_or(ImportKind(0x8000u16.wrapping_add(tag as u16))),
         // An empty name is none (writers have no other way to say so).
-        name: cx.string(d, "Name")?.filter(|s| !s.is_empty()),
-        scope: cx.parent(d, "Parent")?,
+        name: cx.string(d, operand::NAME)?.filter(|s| !s.is_empty()),
+        scope: cx.parent(d, operand::PARENT)?,
         entity,
         at: cx.loc(d)?,
         elements: Vec::new(),
@@ -292,35 +311,46 @@ fn import(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Import> {
 }
 
 fn entry_point(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::EntryPoint> {
-    let function = match cx.entity_of(d, "Entry Point", &[K::Scope], "a DebugFunction")? {
+    let function = match cx.entity_of(d, operand::ENTRY_POINT, &[K::Scope], "a DebugFunction")? {
         Some(Ref::Scope(h)) => Some(h),
         _ => None,
     };
-    let unit = match cx.entity_of(d, "Compilation Unit", &[K::Unit], "a DebugCompilationUnit")? {
+    let unit = match cx.entity_of(
+        d,
+        operand::COMPILATION_UNIT,
+        &[K::Unit],
+        "a DebugCompilationUnit",
+    )? {
         Some(Ref::Unit(h)) => Some(h),
         _ => None,
     };
     Ok(crate::ir::EntryPoint {
         function,
         unit,
-        signature: cx.string(d, "Compiler Signature")?.unwrap_or_default(),
-        arguments: cx.string(d, "Command-line Arguments")?.unwrap_or_default(),
+        signature: cx
+            .string(d, operand::COMPILER_SIGNATURE)?
+            .unwrap_or_default(),
+        arguments: cx
+            .string(d, operand::COMMAND_LINE_ARGUMENTS)?
+            .unwrap_or_default(),
     })
 }
 
 /// DebugFunctionDefinition: binds the DebugFunction to its OpFunction.
 fn definition(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<()> {
-    let id = d.word("Function").unwrap_or(0);
+    let id = d.word(operand::FUNCTION).unwrap_or(0);
     let is_function = cx
         .by_id
         .get(&id)
         .and_then(|&i| cx.decs.get(i))
         .is_some_and(|(_, f)| f.kind == Kind::Function);
-    let f = cx.entity_of(d, "Function", &[K::Scope], "a DebugFunction")?;
-    let def = cx.code(d, "Definition")?;
+    let f = cx.entity_of(d, operand::FUNCTION, &[K::Scope], "a DebugFunction")?;
+    let def = cx.code(d, operand::DEFINITION)?;
     match (f, def) {
         (Some(Ref::Scope(h)), Some(def)) if is_function => cx.definitions.push((h, def)),
-        (Some(_), _) if !is_function => return cx.wrong(d, "Function", "a DebugFunction", id),
+        (Some(_), _) if !is_function => {
+            return cx.wrong(d, operand::FUNCTION, "a DebugFunction", id)
+        }
         _ => {}
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! Debug type instructions → `ir::Type`.
 
+use crate::spec::spirv_names::{operand, OperandName};
 use std::collections::HashMap;
 
 use crate::ir::{
@@ -9,11 +10,8 @@ use crate::ir::{
 use crate::spec::spirv::{from_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
 
 use super::operands::{fail, Dec, Kind, RResult};
+use super::reader::Ctx;
 use super::resolve::Tgt;
-use super::Ctx;
-
-/// The generator id (high half of header word 2) of the Khronos LLVM/SPIR-V Translator.
-const LLVM_SPIRV_GENERATOR: u32 = 6;
 
 pub(super) fn is_type(k: Kind) -> bool {
     matches!(
@@ -47,11 +45,14 @@ pub(super) fn forward_aliases(cx: &Ctx<'_>) -> RResult<HashMap<u32, u32>> {
         if d.kind != Kind::TypeComposite || d.flavour != Flavour::Shader100 {
             continue;
         }
-        let name = d.word("Name").and_then(|id| cx.strings.get(&id));
-        let (Some(name), Some(parent)) = (name, d.word("Parent")) else {
+        let name = d.word(operand::NAME).and_then(|id| cx.strings.get(&id));
+        let (Some(name), Some(parent)) = (name, d.word(operand::PARENT)) else {
             continue;
         };
-        let flags = d.word("Flags").and_then(|id| cx.consts.get(&id)).copied();
+        let flags = d
+            .word(operand::FLAGS)
+            .and_then(|id| cx.consts.get(&id))
+            .copied();
         let fwd = flags.is_some_and(|f| f & (1 << 4) != 0);
         if !fwd {
             later.insert((name.as_str(), parent), d.id);
@@ -73,27 +74,30 @@ pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()>
 
 fn build(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Type> {
     let mut t = Type::new(kind(cx, d)?);
-    t.name = cx.name(d, "Name")?;
-    if d.has("Source") {
+    t.name = cx.name(d, operand::NAME)?;
+    if d.has(operand::SOURCE) {
         t.at = cx.loc(d)?;
     }
     t.scope = match d.kind {
         Kind::Typedef | Kind::TypeEnum | Kind::TypeComposite | Kind::TypeMember => {
-            cx.parent(d, "Parent")?
+            cx.parent(d, operand::PARENT)?
         }
-        Kind::TypeInheritance => {
-            cx.entity_of(d, "Child", &[crate::ir::EntityKind::Type], "a composite")?
-        }
+        Kind::TypeInheritance => cx.entity_of(
+            d,
+            operand::CHILD,
+            &[crate::ir::EntityKind::Type],
+            "a composite",
+        )?,
         _ => None,
     };
-    if d.has("Flags") {
-        t.flags = cx.flags(d, "Flags")?;
+    if d.has(operand::FLAGS) {
+        t.flags = cx.flags(d, operand::FLAGS)?;
     }
-    if d.has("Size") {
+    if d.has(operand::SIZE) {
         t.size = cx.size(d)?;
     }
     if d.kind == Kind::TypeComposite {
-        t.linkage = cx.name(d, "Linkage Name")?;
+        t.linkage = cx.name(d, operand::LINKAGE_NAME)?;
     }
     Ok(t)
 }
@@ -105,44 +109,48 @@ fn kind(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
         },
         Kind::TypePointer => pointer(cx, d)?,
         Kind::TypeQualifier => {
-            let v = cx.u32n(d, "Type Qualifier")?;
+            let v = cx.u32n(d, operand::TYPE_QUALIFIER)?;
             TypeKind::Qualified {
                 qualifier: from_set(d.flavour.qualifiers(), v)
                     .unwrap_or(Qualifier(0x8000u16.wrapping_add(v as u16))),
-                base: cx.ty(d, "Base Type")?,
+                base: cx.ty(d, operand::BASE_TYPE)?,
             }
         }
         Kind::TypeArray => array(cx, d)?,
         Kind::TypeVector => TypeKind::Vector {
-            element: cx.ty(d, "Base Type")?,
-            count: cx.u32n(d, "Component Count")?,
+            element: cx.ty(d, operand::BASE_TYPE)?,
+            count: cx.u32n(d, operand::COMPONENT_COUNT)?,
         },
         Kind::TypeMatrix => TypeKind::Matrix {
-            column: cx.ty(d, "Vector Type")?,
-            count: cx.u32n(d, "Vector Count")?,
-            column_major: cx.num(d, "Column Major")?.unwrap_or(0) != 0,
+            column: cx.ty(d, operand::VECTOR_TYPE)?,
+            count: cx.u32n(d, operand::VECTOR_COUNT)?,
+            column_major: cx.num(d, operand::COLUMN_MAJOR)?.unwrap_or(0) != 0,
         },
         Kind::Typedef => TypeKind::Typedef {
-            base: cx.ty(d, "Base Type")?,
+            base: cx.ty(d, operand::BASE_TYPE)?,
         },
         Kind::TypeFunction => function(cx, d)?,
         Kind::TypeEnum => enumeration(cx, d)?,
         Kind::TypeComposite => composite(cx, d)?,
         Kind::TypeMember => TypeKind::Member {
-            base: cx.ty(d, "Type")?,
-            offset_bits: cx.num(d, "Offset")?.and_then(|v| u64::try_from(v).ok()),
+            base: cx.ty(d, operand::TYPE)?,
+            offset_bits: cx
+                .num(d, operand::OFFSET)?
+                .and_then(|v| u64::try_from(v).ok()),
             storage_offset_bits: None,
-            value: value(cx, d, "Value")?,
+            value: value(cx, d, operand::VALUE)?,
             discriminant: None,
             property: None,
         },
         Kind::TypeInheritance => TypeKind::Inheritance {
-            base: cx.ty(d, "Parent")?,
-            offset_bits: cx.num(d, "Offset")?.and_then(|v| u64::try_from(v).ok()),
+            base: cx.ty(d, operand::PARENT)?,
+            offset_bits: cx
+                .num(d, operand::OFFSET)?
+                .and_then(|v| u64::try_from(v).ok()),
         },
         Kind::TypePtrToMember => TypeKind::PtrToMember {
-            pointee: cx.ty(d, "Member Type")?,
-            class: cx.ty(d, "Parent")?,
+            pointee: cx.ty(d, operand::MEMBER_TYPE)?,
+            class: cx.ty(d, operand::PARENT)?,
         },
         Kind::TypeTemplate => template(cx, d)?,
         _ => template_param(cx, d)?,
@@ -150,13 +158,13 @@ fn kind(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
 }
 
 fn encoding(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Encoding> {
-    let v = cx.u32n(d, "Encoding")?;
+    let v = cx.u32n(d, operand::ENCODING)?;
     Ok(from_set(d.flavour.encodings(), v).unwrap_or(Encoding(0x1_0000u32.wrapping_add(v))))
 }
 
 fn pointer(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
-    let sc = cx.num(d, "Storage Class")?.unwrap_or(0) as u32;
-    let flags = cx.flags(d, "Flags")?;
+    let sc = cx.num(d, operand::STORAGE_CLASS)?.unwrap_or(0) as u32;
+    let flags = cx.flags(d, operand::FLAGS)?;
     let kind = if flags.has("lvalue_reference") {
         PtrKind::Reference
     } else if flags.has("rvalue_reference") {
@@ -166,7 +174,7 @@ fn pointer(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     };
     Ok(TypeKind::Pointer {
         kind,
-        pointee: cx.ty(d, "Base Type")?,
+        pointee: cx.ty(d, operand::BASE_TYPE)?,
         space: AddrSpace {
             memory: from_set(STORAGE_CLASSES, sc).unwrap_or(Memory::NONE),
             storage_class: Some(sc),
@@ -179,8 +187,8 @@ fn pointer(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
 /// `lower`, in its modules and in every `SPIRV.debug` one (dwarv writes that set so too). A count
 /// of 0 or DebugInfoNone is a runtime-sized dimension.
 fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
-    let element = cx.ty(d, "Base Type")?;
-    let ids = d.words("Component Counts");
+    let element = cx.ty(d, operand::BASE_TYPE)?;
+    let ids = d.words(operand::COMPONENT_COUNTS);
     let split = if has_lower_bounds(cx, d, ids) {
         ids.len() / 2
     } else {
@@ -190,10 +198,10 @@ fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     let mut dims = Vec::with_capacity(counts.len());
     for (i, &id) in counts.iter().enumerate() {
         let count = cx
-            .bound_id(d, "Component Counts", id)?
+            .bound_id(d, operand::COMPONENT_COUNTS, id)?
             .filter(|b| *b != Bound::Const(0));
         let lower = match lowers.get(i) {
-            Some(&l) => cx.bound_id(d, "Component Counts", l)?,
+            Some(&l) => cx.bound_id(d, operand::COMPONENT_COUNTS, l)?,
             None => None,
         };
         dims.push(Subrange {
@@ -259,17 +267,17 @@ fn has_lower_bounds(cx: &Ctx<'_>, d: &Dec<'_>, ids: &[u32]) -> bool {
         return false;
     }
     d.flavour == Flavour::SpirvDebug
-        || cx.m.generator >> 16 == LLVM_SPIRV_GENERATOR
+        || cx.m.generator >> 16 == crate::spirv::binary::LLVM_SPIRV_GENERATOR
         || ids[ids.len() / 2..]
             .iter()
             .all(|id| matches!(cx.target(*id), Tgt::None))
 }
 
 fn function(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
-    let ret = cx.ty(d, "Return Type")?;
+    let ret = cx.ty(d, operand::RETURN_TYPE)?;
     let mut params = Vec::new();
-    for &id in d.words("Parameter Types") {
-        params.push(cx.ty_id(d, "Parameter Types", id)?);
+    for &id in d.words(operand::PARAMETER_TYPES) {
+        params.push(cx.ty_id(d, operand::PARAMETER_TYPES, id)?);
     }
     Ok(TypeKind::Function {
         ret,
@@ -281,33 +289,33 @@ fn function(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
 
 fn enumeration(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     let mut enumerators = Vec::new();
-    for pair in d.words("Value, Name").chunks_exact(2) {
+    for pair in d.words(operand::VALUE_NAME).chunks_exact(2) {
         // Values are OpConstant ids in every set; a literal is accepted where numbers are.
         let value = match cx.target(pair[0]) {
             Tgt::Const(v) => v,
             _ if d.flavour.literal_numbers() => i128::from(pair[0] as i32),
-            _ => return cx.wrong(d, "Value", "an integer OpConstant", pair[0]),
+            _ => return cx.wrong(d, operand::VALUE, "an integer OpConstant", pair[0]),
         };
         let name = match cx.target(pair[1]) {
             Tgt::Str(s) => s.to_string(),
-            _ => return cx.wrong(d, "Name", "an OpString", pair[1]),
+            _ => return cx.wrong(d, operand::NAME, "an OpString", pair[1]),
         };
         enumerators.push(Enumerator { name, value });
     }
     Ok(TypeKind::Enum {
-        underlying: cx.ty(d, "Underlying Type")?,
+        underlying: cx.ty(d, operand::UNDERLYING_TYPE)?,
         enumerators,
         identifier: None,
     })
 }
 
 fn composite(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
-    let tag = cx.u32n(d, "Tag")?;
+    let tag = cx.u32n(d, operand::TAG)?;
     let mut elements = Vec::new();
-    for &id in d.words("Members") {
-        match cx.entity_id(d, "Members", id)? {
+    for &id in d.words(operand::MEMBERS) {
+        match cx.entity_id(d, operand::MEMBERS, id)? {
             Some(r @ (Ref::Type(_) | Ref::Scope(_) | Ref::Var(_))) => elements.push(r),
-            Some(_) => return cx.wrong(d, "Members", "a member, function or variable", id),
+            Some(_) => return cx.wrong(d, operand::MEMBERS, "a member, function or variable", id),
             None => {}
         }
     }
@@ -323,7 +331,7 @@ fn composite(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
 }
 
 /// A constant value operand: an OpConstant, another entity, or an id of the code.
-pub(super) fn value(cx: &mut Ctx<'_>, d: &Dec<'_>, op: &str) -> RResult<Option<Value>> {
+pub(super) fn value(cx: &mut Ctx<'_>, d: &Dec<'_>, op: OperandName) -> RResult<Option<Value>> {
     let Some(id) = d.word(op) else {
         return Ok(None);
     };
@@ -337,7 +345,7 @@ pub(super) fn value(cx: &mut Ctx<'_>, d: &Dec<'_>, op: &str) -> RResult<Option<V
     })
 }
 
-fn type_list(cx: &mut Ctx<'_>, d: &Dec<'_>, op: &str) -> RResult<Vec<Handle<Type>>> {
+fn type_list(cx: &mut Ctx<'_>, d: &Dec<'_>, op: OperandName) -> RResult<Vec<Handle<Type>>> {
     let mut out = Vec::new();
     for &id in d.words(op) {
         match cx.ty_id(d, op, id)? {
@@ -357,33 +365,38 @@ fn type_list(cx: &mut Ctx<'_>, d: &Dec<'_>, op: &str) -> RResult<Vec<Handle<Type
 fn template(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     use crate::ir::EntityKind as K;
     Ok(TypeKind::Template {
-        target: cx.entity_of(d, "Target", &[K::Type, K::Scope], "a type or function")?,
-        params: type_list(cx, d, "Parameters")?,
+        target: cx.entity_of(
+            d,
+            operand::TARGET,
+            &[K::Type, K::Scope],
+            "a type or function",
+        )?,
+        params: type_list(cx, d, operand::PARAMETERS)?,
     })
 }
 
 fn template_param(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     let (kind, ty, value, pack) = match d.kind {
         Kind::TypeTemplateParameter => {
-            let v = value(cx, d, "Value")?;
+            let v = value(cx, d, operand::VALUE)?;
             let kind = if v.is_some() {
                 TemplateParamKind::Value
             } else {
                 TemplateParamKind::Type
             };
-            (kind, cx.ty(d, "Actual Type")?, v, Vec::new())
+            (kind, cx.ty(d, operand::ACTUAL_TYPE)?, v, Vec::new())
         }
         Kind::TypeTemplateTemplateParameter => (
             TemplateParamKind::Template,
             None,
-            cx.string(d, "Template Name")?.map(Value::Str),
+            cx.string(d, operand::TEMPLATE_NAME)?.map(Value::Str),
             Vec::new(),
         ),
         _ => (
             TemplateParamKind::Pack,
             None,
             None,
-            type_list(cx, d, "Template Parameters")?,
+            type_list(cx, d, operand::TEMPLATE_PARAMETERS)?,
         ),
     };
     Ok(TypeKind::TemplateParam {

@@ -3,20 +3,13 @@
 
 use super::GenMap;
 use crate::ir::expr::Insn;
-use crate::ir::{Arg, CfaCode, CfaOp, Op, OpCode};
+use crate::ir::{Arg, CfaOp, Op};
 use crate::spec::visa as sv;
+use crate::visa::forms::{
+    BIT_PIECE, CONSTS, CONSTU, EXPRESSION, FBREG, FORM_ASPACE_ADDRESS, OFFSET_UCONST, REGX,
+    SET_LOC, UNDEFINED,
+};
 use crate::visa::{Frame, Interval, RegFile, SaveDst, SaveEntry, Storage};
-
-pub(crate) const REGX: OpCode = OpCode(0x90);
-pub(crate) const FBREG: OpCode = OpCode(0x91);
-pub(crate) const CONSTS: OpCode = OpCode(0x11);
-pub(crate) const CONSTU: OpCode = OpCode(0x10);
-pub(crate) const BIT_PIECE: OpCode = OpCode(0x9d);
-pub(crate) const FORM_ASPACE_ADDRESS: OpCode = OpCode(0xe1);
-pub(crate) const OFFSET_UCONST: OpCode = OpCode(0xe4);
-pub(crate) const SET_LOC: CfaCode = CfaCode(0x01);
-pub(crate) const UNDEFINED: CfaCode = CfaCode(0x07);
-pub(crate) const EXPRESSION: CfaCode = CfaCode(0x10);
 
 fn int(v: impl Into<i128>) -> Arg {
     Arg::Int(v.into())

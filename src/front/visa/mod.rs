@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Cie, CodePos, CodeRange, Expr, Fde, Flags, FunctionInfo, Handle, Language, LocEntry, LocList,
-    Location, Module, RawAttr, Ref, Scope, ScopeKind, Source, SourceFormat, Unit, Value, VarKind,
-    Variable,
+    Cie, CodePos, CodeRange, Expr, Fde, Flags, FunctionInfo, Handle, LocEntry, LocList, Location,
+    Module, RawAttr, Ref, Scope, ScopeKind, Source, SourceFormat, Value, VarKind, Variable,
 };
 use crate::spec::visa as sv;
+use crate::visa::forms::object_unit;
 use crate::visa::{self, Frame, Interval, MapEntry, Object, Storage, Tables};
 
 pub use loc::storage_ops;
@@ -47,16 +47,6 @@ pub fn lower(t: &Tables) -> (Module, Diagnostics) {
         l.object(o);
     }
     (l.m, l.d)
-}
-
-/// The compile unit of an object whose code is `code`: OpenCL (what IGC compiles; the tables do
-/// not say), covering the object's code range, nothing else. `back::visa` recognises it by this.
-pub fn object_unit(code: CodeRange) -> Unit {
-    Unit {
-        language: Language::OPENCL,
-        ranges: vec![code],
-        ..Default::default()
-    }
 }
 
 fn raw(attr: u16, bytes: Vec<u8>) -> RawAttr {

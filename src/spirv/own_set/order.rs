@@ -1,0 +1,407 @@
+//! Pass 2 (`Cx::order_module_section`): the module-level section written with its debug
+//! instructions ordered so that none refers forward, and repaired.
+
+use rspirv::spirv::Op;
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::spec::dwarf::{row, ArgKind, OPS};
+use crate::spec::spirv::{from_set, Flavour, LAST_SOURCE_LANGUAGE, Q};
+use crate::spirv::binary::{first_word, LLVM_SPIRV_GENERATOR};
+use crate::spirv::grammar::result_id;
+use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
+
+use super::kinds::*;
+use super::tables::Tables;
+use super::words::{extend_words, Declined};
+
+/// What `Cx::emit` did.
+pub(super) enum Emitted {
+    Written(u32),
+    /// Nothing: the instruction waits for this id.
+    Waits(u32),
+}
+
+/// Pass 2's state: the module-level section being written.
+pub(super) struct Cx<'t> {
+    pub(super) t: &'t Tables<'t>,
+    /// Module-level ids written (a bit per id).
+    pub(super) written: Vec<u64>,
+    /// The OpString "" references use: the module's, or a new one (`new_string`) that goes at
+    /// `strings_end`, the bound growing by one.
+    pub(super) empty_string: u32,
+    pub(super) new_string: bool,
+    /// A dropped typedef's id → its base (0: not redirected); empty until one is dropped.
+    pub(super) redirect: Vec<u32>,
+    pub(super) patches: Vec<(usize, u32)>,
+    pub(super) diagnostics: Diagnostics,
+}
+
+impl<'t> std::ops::Deref for Cx<'t> {
+    type Target = Tables<'t>;
+    fn deref(&self) -> &Tables<'t> {
+        self.t
+    }
+}
+
+impl<'t> Cx<'t> {
+    /// Written, or defined in a function (where nothing waits for it).
+    pub(super) fn done(&self, id: u32) -> bool {
+        let written = self
+            .written
+            .get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 == 1);
+        written || self.t.kind.get(id as usize).is_some_and(|k| k & DONE != 0)
+    }
+
+    pub(super) fn mark_written(&mut self, id: u32) {
+        self.written[id as usize / 64] |= 1 << (id % 64);
+    }
+
+    /// `Tables::kind_of`, knowing the OpString this pass adds.
+    pub(super) fn kind_of(&self, id: u32) -> u8 {
+        match self.new_string && id == self.empty_string {
+            true => K_STRING,
+            false => self.t.kind_of(id),
+        }
+    }
+
+    pub(super) fn followed(&self, id: u32) -> u32 {
+        match self.redirect.get(id as usize) {
+            Some(&to) if to != 0 => to,
+            _ => id,
+        }
+    }
+
+    /// Pass 2: the module-level section, its debug instructions ordered and repaired; the header
+    /// in front. Fills `patches` for in-function references to dropped typedefs.
+    pub(super) fn order_module_section(&mut self) -> Result<Vec<u32>, Declined> {
+        let end = self.section_end;
+        let mut out: Vec<u32> = Vec::with_capacity(end);
+        extend_words(&mut out, &self.w, 0, 5);
+        // Instructions waiting for an id, by that id.
+        let mut waiting: HashMap<u32, Vec<u32>> = HashMap::default();
+        let mut waiters = 0usize;
+        let mut ready: Vec<u32> = Vec::new();
+        let mut i = 5;
+        while i < end {
+            let (count, opcode) = self.w.head(i);
+            let debug = opcode == Op::ExtInst as u16 && count >= 5 && self.w.at(i + 3) == self.set;
+            if !debug {
+                extend_words(&mut out, &self.w, i, count);
+                if let Some(id) = result_id(&self.w.words[i..i + count]) {
+                    self.mark_written(id);
+                    if waiters != 0 {
+                        if let Some(w) = waiting.remove(&id) {
+                            waiters -= w.len();
+                            ready.extend(w);
+                        }
+                    }
+                }
+            } else {
+                ready.push(i as u32);
+            }
+            while let Some(at) = ready.pop() {
+                match self.emit(at as usize, &mut out)? {
+                    Emitted::Waits(id) => {
+                        waiting.entry(id).or_default().push(at);
+                        waiters += 1;
+                    }
+                    Emitted::Written(id) => {
+                        self.mark_written(id);
+                        if waiters != 0 {
+                            if let Some(w) = waiting.remove(&id) {
+                                waiters -= w.len();
+                                // In input order: the last pushed is taken first.
+                                ready.extend(w.into_iter().rev());
+                            }
+                        }
+                    }
+                }
+            }
+            i += count;
+        }
+        if waiters != 0 {
+            return Err(Declined("a reference cycle among debug instructions"));
+        }
+        if self.new_string {
+            // Everything before `strings_end` was copied as it is.
+            let at = match self.strings_end {
+                0 => out.len(),
+                at => at,
+            };
+            let string = [first_word(3, Op::String), self.empty_string, 0];
+            out.splice(at..at, string);
+            out[3] = self.empty_string + 1;
+        }
+        if cfg!(target_endian = "big") {
+            out.iter_mut().for_each(|w| *w = w.to_le());
+        }
+        Ok(out)
+    }
+
+    /// Writes the debug instruction at `at` (repaired, references redirected, every operand of
+    /// a kind its consumer takes), or nothing when it must wait for an id: defined later in the
+    /// section and not yet written, on an operand that may not refer forward.
+    pub(super) fn emit(&mut self, at: usize, out: &mut Vec<u32>) -> Result<Emitted, Declined> {
+        let (count, _) = self.w.head(at);
+        let id = self.w.at(at + 2);
+        let opcode = self.w.at(at + 4);
+        if IN_FUNCTION.contains(&opcode)
+            && opcode != DebugOp::DebugExpression as u32
+            && opcode != DebugOp::DebugLocalVariable as u32
+        {
+            return Err(Declined(
+                "an in-function debug instruction outside functions",
+            ));
+        }
+        let members_forward =
+            opcode == DebugOp::DebugTypeComposite as u32 && self.flavour != Flavour::Shader100;
+        let start = out.len();
+        extend_words(out, &self.w, at, count);
+        let (mut unnamed, mut void_parameter, mut absent) = (None, false, false);
+        let (mut waits, mut undefined, mut wrong) = (None, false, false);
+        self.ids(at, |n, o, i| {
+            if waits.is_some() {
+                return;
+            }
+            let k = start + (i - at);
+            let target = self.followed(out[k]);
+            out[k] = target;
+            // (The input's words: an id at the bound is none, even once a string takes it.)
+            let kind = self.t.kind_of(target);
+            if kind == K_UNDEFINED {
+                undefined = true;
+                return;
+            }
+            let may_refer_forward = members_forward && o.name == "Members";
+            if !(self.done(target) || may_refer_forward) {
+                waits = Some(target);
+                return;
+            }
+            // llvm-spirv-14 reads its own forms of `SPIRV.debug` as they are.
+            if self.flavour == Flavour::SpirvDebug || kind != K_DEBUG + DebugOp::DebugInfoNone as u8
+            {
+                wrong |= !self.allows(opcode, n, kind);
+                return;
+            }
+            match o.name {
+                // spirv-val wants an OpString; the reader takes "" as none. (DebugSource keeps
+                // its Text: llvm-spirv-14 asserts on a DebugSource without.)
+                "Linkage Name" | "Text" => unnamed = Some(k),
+                // An optional operand (always the last) that says "none" is left out, as the
+                // IR writer does (spirv-val wants e.g. a DebugFunctionDeclaration there).
+                _ if o.q == Q::Opt => absent = true,
+                // llvm-spirv's void: the reader takes DebugInfoNone and OpTypeVoid alike.
+                "Return Type" if self.void != 0 => out[k] = self.void,
+                "Return Type" | "Parameter Types" => void_parameter = true,
+                _ => wrong |= !self.allows(opcode, n, kind),
+            }
+        })?;
+        if undefined {
+            return Err(Declined("a debug instruction refers to an undefined id"));
+        }
+        if let Some(waits) = waits {
+            out.truncate(start);
+            return Ok(Emitted::Waits(waits));
+        }
+        if wrong {
+            return Err(Declined("an operand of a kind its consumer rejects"));
+        }
+        if let Some(k) = unnamed {
+            out[k] = self.empty_string()?;
+        }
+        if void_parameter {
+            return Err(Declined("a function type with a DebugInfoNone parameter"));
+        }
+        if absent {
+            out.pop();
+            out[start] = first_word(out.len() - start, Op::ExtInst);
+        }
+        self.repair(id, opcode, start, out)?;
+        Ok(Emitted::Written(id))
+    }
+
+    /// The repairs and checks of one kind of debug instruction, written at `out[start..]`: a
+    /// typedef of a non-basic type dropped (references redirected), an array's counts cut to
+    /// what the reader takes; what the IR writer would write otherwise declines.
+    fn repair(
+        &mut self,
+        id: u32,
+        opcode: u32,
+        start: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Declined> {
+        let words = &out[start..];
+        let Some(opcode) = DebugOp::from_u32(opcode) else {
+            return Ok(());
+        };
+        match opcode {
+            DebugOp::DebugTypedef if self.flavour != Flavour::SpirvDebug => {
+                let base = words[6];
+                match self.debug_opcode(base).map(DebugOp::from_u32) {
+                    Some(Some(DebugOp::DebugTypeBasic)) => {}
+                    None | Some(Some(DebugOp::DebugInfoNone)) => {
+                        return Err(Declined("a typedef of no debug type"))
+                    }
+                    Some(_) => {
+                        let name = self.name(words[5]);
+                        self.diagnostics.push(
+                            LossKind::Approximated,
+                            format!("%{id} (DebugTypedef {name:?})"),
+                            "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
+                        );
+                        if self.redirect.is_empty() {
+                            self.redirect = vec![0; self.def.len()];
+                        }
+                        self.redirect[id as usize] = base;
+                        out.truncate(start);
+                    }
+                }
+            }
+            DebugOp::DebugTypeArray => {
+                let keep = self.array_counts(id, &words[6..])?;
+                out.truncate(start + 6 + keep);
+                out[start] = first_word(6 + keep, Op::ExtInst);
+            }
+            DebugOp::DebugTypeVector => {
+                let n = match self.flavour.literal_numbers() {
+                    true => Some(u64::from(words[6])),
+                    false => self.constant(words[6]),
+                };
+                if !n.is_some_and(|n| (2..=4).contains(&n))
+                    || self.debug_opcode(words[5]) != Some(DebugOp::DebugTypeBasic as u32)
+                {
+                    return Err(Declined("a vector the IR writer re-encodes"));
+                }
+            }
+            DebugOp::DebugTypePointer if self.flavour.literal_numbers() && words[6] == u32::MAX => {
+                return Err(Declined("llvm-spirv's storage class 0xFFFFFFFF"));
+            }
+            DebugOp::DebugSource => {
+                // llvm-spirv-14 writes (and reads) a missing text as DebugInfoNone.
+                let none_ok = |s: &Self, x: u32| {
+                    s.flavour == Flavour::SpirvDebug
+                        && s.debug_opcode(x) == Some(DebugOp::DebugInfoNone as u32)
+                };
+                if words[5..]
+                    .iter()
+                    .any(|&x| self.kind_of(x) != K_STRING && !none_ok(self, x))
+                {
+                    return Err(Declined("a DebugSource text that is not an OpString"));
+                }
+            }
+            // The reader maps the operation to DWARF's (one it cannot map is a loss in its
+            // report) and holds it to the operands DWARF gives it.
+            DebugOp::DebugOperation => {
+                let code = match self.flavour.literal_numbers() {
+                    true => Some(words[5]),
+                    false => self.constant(words[5]).map(|v| v as u32),
+                };
+                let Some(code) = code.and_then(|n| from_set(self.flavour.operations(), n)) else {
+                    return Err(Declined("a DebugOperation with no DWARF meaning in dwarv"));
+                };
+                let numbers = |kinds: &[ArgKind]| {
+                    kinds.len() == words.len() - 6
+                        && kinds
+                            .iter()
+                            .all(|k| matches!(k, ArgKind::U | ArgKind::S | ArgKind::Addr))
+                };
+                if row(OPS, code).is_some_and(|(_, _, kinds)| !numbers(kinds)) {
+                    return Err(Declined(
+                        "a DebugOperation with other operands than it takes",
+                    ));
+                }
+            }
+            // llvm-spirv-14 fails to read back the imported entities it wrote; the IR path
+            // leaves them out (ledgered).
+            DebugOp::DebugImportedEntity if self.flavour == Flavour::SpirvDebug => {
+                return Err(Declined("an imported entity in SPIRV.debug"));
+            }
+            DebugOp::DebugCompilationUnit => {
+                let language = match self.flavour {
+                    Flavour::OpenCl100 | Flavour::SpirvDebug => words.get(8).copied(),
+                    Flavour::Shader100 => words
+                        .get(8)
+                        .and_then(|&c| self.constant(c))
+                        .map(|v| v as u32),
+                    Flavour::DebugInfo => None,
+                };
+                if language.is_some_and(|l| l > LAST_SOURCE_LANGUAGE) {
+                    return Err(Declined("a source language spirv-val does not know"));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// How many of an array's Component Counts to keep: llvm-spirv's lower bounds (the second
+    /// half, as the reader takes them) go in OpenCL.100, ledgered unless DebugInfoNone; every
+    /// count must be a positive constant (or, in NonSemantic, 0: runtime-sized), as the IR
+    /// writer writes it. `SPIRV.debug` keeps llvm-spirv-14's own form, counts then bounds.
+    pub(super) fn array_counts(&mut self, id: u32, ids: &[u32]) -> Result<usize, Declined> {
+        if self.flavour == Flavour::SpirvDebug {
+            return Ok(ids.len());
+        }
+        let none = |s: &Self, x: u32| s.debug_opcode(x) == Some(DebugOp::DebugInfoNone as u32);
+        let mut keep = ids.len();
+        if self.flavour == Flavour::OpenCl100 && keep >= 2 && keep % 2 == 0 {
+            let half = keep / 2;
+            let lowers = &ids[half..];
+            if self.generator >> 16 == LLVM_SPIRV_GENERATOR || lowers.iter().all(|&x| none(self, x))
+            {
+                keep = half;
+                if lowers.iter().any(|&x| !none(self, x)) {
+                    self.diagnostics.push(
+                        LossKind::Dropped,
+                        format!("%{id} (DebugTypeArray)"),
+                        "a dimension's lower/upper bound or stride: only counts are written",
+                    );
+                }
+                // Counts alone of an even number would read back as counts and bounds.
+                if keep % 2 == 0 && self.generator >> 16 == LLVM_SPIRV_GENERATOR {
+                    return Err(Declined("an array of an even number of dimensions"));
+                }
+            }
+        }
+        let zero_ok = self.flavour == Flavour::Shader100;
+        for &c in &ids[..keep] {
+            match self.constant(c) {
+                Some(n) if n > 0 && n <= i64::MAX as u64 => {}
+                Some(0) if zero_ok => {}
+                _ => return Err(Declined("an array count that is not a positive constant")),
+            }
+        }
+        Ok(keep)
+    }
+
+    /// The id of an OpString "": the module's own, else one added (`new_string`).
+    /// (Whether the bound is free is known once the code is checked: `rewrite` sees to it.)
+    pub(super) fn empty_string(&mut self) -> Result<u32, Declined> {
+        if self.empty_string == 0 {
+            if self.def.len() >= u32::MAX as usize {
+                return Err(Declined("no id free for an OpString"));
+            }
+            self.empty_string = self.def.len() as u32;
+            self.new_string = true;
+        }
+        Ok(self.empty_string)
+    }
+
+    /// In-function references to dropped typedefs, redirected to their bases.
+    pub(super) fn patch_functions(&mut self, local_variables: &[u32]) -> Result<(), Declined> {
+        let mut patches = Vec::new();
+        for &at in local_variables {
+            self.ids(at as usize, |_, _, i| {
+                let id = self.w.at(i);
+                let to = self.followed(id);
+                if to != id {
+                    patches.push((i, to));
+                }
+            })?;
+        }
+        self.patches = patches;
+        Ok(())
+    }
+}

@@ -1,0 +1,442 @@
+//! Pass 1 (`Tables::index`): every id of the module indexed; the checks of the code.
+
+use crate::spec::spirv::{Flavour, Layout, Operand, LLVM_SPIRV14_LAYOUTS, Q, W};
+use crate::spirv::binary::Insn;
+use crate::spirv::grammar::{id_layout, id_words, result_word, IdLayout, IdWord, Rest};
+use rspirv::spirv::Op;
+
+use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
+
+use super::kinds::{self, *};
+use super::words::{Declined, Words};
+
+/// Opcodes of the layout's sections up to the strings and sources (an OpString goes after them).
+pub(super) const BEFORE_NAMES: [Op; 13] = [
+    Op::Nop,
+    Op::SourceContinued,
+    Op::Source,
+    Op::SourceExtension,
+    Op::String,
+    Op::Extension,
+    Op::ExtInstImport,
+    Op::MemoryModel,
+    Op::EntryPoint,
+    Op::ExecutionMode,
+    Op::Capability,
+    Op::ExecutionModeId,
+    Op::Line,
+];
+/// The operand index `Tables::ids` gives the name of an enumerator pair (the value has the
+/// pair's own index).
+pub(super) const PAIR_NAME: usize = usize::MAX;
+
+/// Pass 1's index of the module, read only from then on (pass 2 and the checks of the code run
+/// side by side on it).
+pub(super) struct Tables<'a> {
+    pub(super) w: Words<'a>,
+    pub(super) flavour: Flavour,
+    /// The debug set's import id.
+    pub(super) set: u32,
+    pub(super) generator: u32,
+    /// Per id: the word offset of the instruction defining it (0: none).
+    pub(super) def: Vec<u32>,
+    /// Per id: what defines it (`K_*`, or `K_DEBUG` + the debug opcode; `DONE` if in a
+    /// function): one byte, so that the checks of every operand stay in cache.
+    pub(super) kind: Vec<u8>,
+    /// Where the first function starts (the end of the module-level section).
+    pub(super) section_end: usize,
+    /// Layouts by opcode (dense).
+    pub(super) layouts: Vec<Option<&'static Layout>>,
+    /// Per opcode, per operand: the kinds of id it may be (`kinds::allowed`).
+    pub(super) allowed: Vec<Vec<kinds::Mask>>,
+    /// The module's OpTypeVoid (0: none).
+    pub(super) void: u32,
+    /// The module's OpString "" (0: none).
+    pub(super) empty_string: u32,
+    /// Where the module's OpStrings and OpSources end (word offset).
+    pub(super) strings_end: usize,
+}
+
+/// What the checks of the code found (besides a refusal).
+pub(super) struct Checked {
+    /// A word that may be an id equals the bound: no new id can be allocated.
+    pub(super) bound_taken: bool,
+    /// DebugLocalVariables in functions (word offsets): where references to dropped typedefs
+    /// may be (NonSemantic declares local variables in the function).
+    pub(super) local_variables: Vec<u32>,
+}
+
+impl<'a> Tables<'a> {
+    /// Pass 1: every instruction's counts and result id, the debug import, the sections.
+    pub(super) fn index(w: Words<'a>, flavour: Flavour) -> Result<Self, Declined> {
+        let bound = w.at(3) as usize;
+        if bound > w.len + 1 {
+            return Err(Declined("id bound beyond the module's length"));
+        }
+        let mut layouts = vec![None; 128];
+        let own_variants: &[Layout] = match flavour {
+            // llvm-spirv-14's own variants, where it departs from the grammar.
+            Flavour::SpirvDebug => &LLVM_SPIRV14_LAYOUTS,
+            _ => &[],
+        };
+        for l in flavour.layouts().iter().chain(own_variants) {
+            if let Some(slot) = layouts.get_mut(l.opcode as usize) {
+                *slot = Some(l);
+            }
+        }
+        let allowed = layouts
+            .iter()
+            .map(|l| match l {
+                Some(l) => l
+                    .operands
+                    .iter()
+                    .map(|o| kinds::allowed(flavour, l, o))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        let mut cx = Tables {
+            w,
+            flavour,
+            allowed,
+            set: 0,
+            generator: w.at(2),
+            def: vec![0; bound],
+            kind: vec![K_UNDEFINED; bound],
+            section_end: w.len,
+            layouts,
+            void: 0,
+            empty_string: 0,
+            strings_end: 0,
+        };
+        let mut seen_ext_inst = false;
+        let mut i = 5;
+        while i < w.len {
+            let (count, opcode) = w.head(i);
+            if count == 0 || i + count > w.len {
+                return Err(Declined("damaged word count"));
+            }
+            let op = Op::from_u32(u32::from(opcode));
+            if cx.strings_end == 0 && !op.is_some_and(|o| BEFORE_NAMES.contains(&o)) {
+                cx.strings_end = i;
+            }
+            // The reader decodes these instructions' operands: too few of them, or a string that
+            // runs past its instruction, is damage.
+            let least = match op {
+                Some(Op::ExtInstImport | Op::String) => 3,
+                Some(Op::Constant | Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => 3,
+                Some(Op::TypeInt | Op::ExtInst) => 4,
+                Some(Op::TypeVoid | Op::TypeBool | Op::Source) => 2,
+                _ => 1,
+            };
+            if count < least {
+                return Err(Declined("an instruction without the operands it needs"));
+            }
+            if matches!(op, Some(Op::String | Op::ExtInstImport)) && !w.terminated(i + 2, i + count)
+            {
+                return Err(Declined("a string without its NUL"));
+            }
+            if opcode == Op::ExtInst as u16 && cx.set != 0 && w.at(i + 3) == cx.set && count < 5 {
+                return Err(Declined("a debug instruction without its opcode"));
+            }
+            match op {
+                Some(Op::ExtInstImport) if count >= 3 => {
+                    if let Some(f) = w
+                        .string(i + 2, i + count)
+                        .and_then(Flavour::from_import_name)
+                    {
+                        if cx.set != 0 {
+                            return Err(Declined("more than one debug set"));
+                        }
+                        // (The reader would take the set's instructions before it too.)
+                        if seen_ext_inst {
+                            return Err(Declined("an OpExtInst before the debug import"));
+                        }
+                        if f != flavour {
+                            return Err(Declined("another debug set than the one asked for"));
+                        }
+                        cx.set = w.at(i + 1);
+                    }
+                }
+                Some(Op::ExtInst) => seen_ext_inst = true,
+                Some(Op::Function) if cx.section_end == w.len => cx.section_end = i,
+                Some(Op::TypeVoid) if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
+                Some(Op::String) if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
+                    cx.empty_string = w.at(i + 1);
+                }
+                _ => {}
+            }
+            let at = result_word(opcode);
+            if at != 0 {
+                let id = if at < count { w.at(i + at) } else { 0 };
+                match cx.def.get_mut(id as usize) {
+                    Some(d) if *d == 0 && id != 0 => *d = i as u32,
+                    _ => return Err(Declined("an id out of bound or defined twice")),
+                }
+                cx.kind[id as usize] = match op {
+                    Some(Op::String) => K_STRING,
+                    Some(Op::ExtInst) if count >= 5 && w.at(i + 3) == cx.set => {
+                        K_DEBUG.saturating_add(w.at(i + 4).min(255) as u8)
+                    }
+                    Some(Op::Constant) => match cx.int_type(w.at(i + 1)) {
+                        Some((32, 0)) if count == 4 => K_CONSTANT_U32,
+                        Some((width, _)) if count < 4 || (width > 32 && count < 5) => {
+                            return Err(Declined("an integer constant without its value"))
+                        }
+                        Some(_) => K_CONSTANT,
+                        None => K_CODE,
+                    },
+                    Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => K_CONSTANT,
+                    Some(Op::TypeVoid) => K_VOID,
+                    Some(Op::Variable) => K_VARIABLE,
+                    Some(Op::FunctionParameter) => K_PARAMETER,
+                    Some(Op::Function) => K_FUNCTION,
+                    _ => K_CODE,
+                };
+                if i >= cx.section_end {
+                    cx.kind[id as usize] |= DONE;
+                }
+            }
+            i += count;
+        }
+        if cx.set == 0 {
+            return Err(Declined("no debug set"));
+        }
+        Ok(cx)
+    }
+
+    /// The checks of everything but the module-level debug instructions (which pass 2 checks
+    /// as it writes them): the ids every code instruction uses, the result type of every debug
+    /// instruction, every OpLine's file, the debug instructions in functions.
+    pub(super) fn check_code(&self) -> Result<Checked, Declined> {
+        let mut checked = Checked {
+            bound_taken: false,
+            local_variables: Vec::new(),
+        };
+        let w = &self.w;
+        let bound = w.at(3);
+        let mut i = 5;
+        while i < w.len {
+            let (count, opcode) = w.head(i);
+            let debug = opcode == Op::ExtInst as u16 && count >= 5 && w.at(i + 3) == self.set;
+            if debug {
+                // Its operands are checked by the set's layout; its result type here.
+                if !(1..bound).contains(&w.at(i + 1)) {
+                    return Err(Declined("an id out of bound in the code"));
+                }
+                if i >= self.section_end {
+                    // The one in-function instruction that may name a (dropped) typedef.
+                    if w.at(i + 4) == DebugOp::DebugLocalVariable as u32 {
+                        checked.local_variables.push(i as u32);
+                    }
+                    self.check_in_function(i)?;
+                }
+            } else {
+                self.check_code_ids(i, count, opcode, &mut checked.bound_taken)?;
+                if opcode == Op::Line as u16
+                    && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
+                {
+                    return Err(Declined("an OpLine without an OpString file"));
+                }
+            }
+            i += count;
+        }
+        Ok(checked)
+    }
+
+    /// The ids a code instruction uses are below the bound (as the reader checks, by the
+    /// grammar: `spirv::grammar::id_words`); a word that may be an id and equals the bound keeps
+    /// the bound from being allocated.
+    pub(super) fn check_code_ids(
+        &self,
+        at: usize,
+        count: usize,
+        opcode: u16,
+        bound_taken: &mut bool,
+    ) -> Result<(), Declined> {
+        let bound = self.def.len() as u32;
+        let out_of_bound = |id: u32| id == 0 || id >= bound;
+        let operands = &self.w.words[at + 1..at + count];
+        let mut walk = false;
+        match id_layout(opcode) {
+            IdLayout::Simple { uses, fixed, rest } => {
+                let fixed = usize::from(fixed).min(operands.len());
+                let mut bits = if fixed >= 32 {
+                    uses
+                } else {
+                    uses & ((1 << fixed) - 1)
+                };
+                while bits != 0 {
+                    if out_of_bound(operands[bits.trailing_zeros() as usize]) {
+                        return Err(Declined("an id out of bound in the code"));
+                    }
+                    bits &= bits - 1;
+                }
+                let tail = &operands[fixed..];
+                match rest {
+                    Rest::Ids if tail.iter().any(|&id| out_of_bound(id)) => {
+                        return Err(Declined("an id out of bound in the code"));
+                    }
+                    Rest::Ids | Rest::Literals => {}
+                    Rest::Beyond => *bound_taken |= tail.contains(&bound),
+                    // Volatile, Aligned (a literal), Nontemporal, NonPrivatePointer: no id.
+                    Rest::MemoryAccess => {
+                        walk = tail.first().is_some_and(|m| m & !0x27 != 0);
+                        // (Literals after it count as possible ids, as `id_words` has it.)
+                        *bound_taken |= tail.contains(&bound);
+                    }
+                    // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; a
+                    // decoration beyond those `id_words` knows may.
+                    Rest::Decoration => {
+                        walk = tail
+                            .first()
+                            .is_some_and(|&d| matches!(d, 27 | 46 | 47 | 5634) || d >= 5000);
+                        *bound_taken |= tail.contains(&bound);
+                    }
+                }
+            }
+            IdLayout::Complex => walk = true,
+        }
+        if walk {
+            let mut bad = false;
+            let insn = Insn {
+                offset: at,
+                words: &self.w.words[at..at + count],
+            };
+            id_words(&insn, |id, role| match role {
+                IdWord::Use => bad |= out_of_bound(id),
+                IdWord::Maybe => *bound_taken |= id == bound,
+                IdWord::Result => {}
+            });
+            if bad {
+                return Err(Declined("an id out of bound in the code"));
+            }
+        }
+        Ok(())
+    }
+
+    /// (width, signedness) of an OpTypeInt, (1, 0) of an OpTypeBool; `None` for other ids.
+    pub(super) fn int_type(&self, id: u32) -> Option<(u32, u32)> {
+        let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
+        let (count, opcode) = self.w.head(at);
+        match (count, Op::from_u32(u32::from(opcode))) {
+            (4, Some(Op::TypeInt)) => Some((self.w.at(at + 2), self.w.at(at + 3))),
+            (2, Some(Op::TypeBool)) => Some((1, 0)),
+            _ => None,
+        }
+    }
+
+    pub(super) fn kind_of(&self, id: u32) -> u8 {
+        self.kind
+            .get(id as usize)
+            .map_or(K_UNDEFINED, |k| k & !DONE)
+    }
+
+    /// A debug instruction in a function: one the set allows there, its operand counts and
+    /// kinds.
+    pub(super) fn check_in_function(&self, at: usize) -> Result<(), Declined> {
+        if !IN_FUNCTION.contains(&self.w.at(at + 4)) {
+            return Err(Declined("a debug entity inside a function"));
+        }
+        let opcode = self.w.at(at + 4);
+        let mut wrong = false;
+        self.ids(at, |k, _, i| {
+            let id = self.w.at(i);
+            wrong |= !self.allows(opcode, k, self.kind_of(id));
+        })?;
+        match wrong {
+            true => Err(Declined("an operand of a kind its consumer rejects")),
+            false => Ok(()),
+        }
+    }
+
+    /// Whether operand `k` of debug instruction `opcode` may be an id of `kind`
+    /// (`kinds::allowed`, the consumers' rules).
+    pub(super) fn allows(&self, opcode: u32, k: usize, kind: u8) -> bool {
+        if k == PAIR_NAME {
+            return kind == K_STRING;
+        }
+        match self.allowed.get(opcode as usize).and_then(|ops| ops.get(k)) {
+            Some(mask) => mask[usize::from(kind >> 6)] >> (kind & 63) & 1 == 1,
+            None => true,
+        }
+    }
+
+    /// The debug opcode of the instruction defining `id`, if it is one of the set.
+    pub(super) fn debug_opcode(&self, id: u32) -> Option<u32> {
+        let k = self.kind_of(id);
+        (k >= K_DEBUG).then(|| u32::from(k - K_DEBUG))
+    }
+
+    /// The value of an integer OpConstant of at most 64 bits, if `id` is one.
+    pub(super) fn constant(&self, id: u32) -> Option<u64> {
+        let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
+        let (count, opcode) = self.w.head(at);
+        match (Op::from_u32(u32::from(opcode)), count) {
+            (Some(Op::Constant), 4) => Some(u64::from(self.w.at(at + 3))),
+            (Some(Op::Constant), 5) => {
+                Some(u64::from(self.w.at(at + 3)) | u64::from(self.w.at(at + 4)) << 32)
+            }
+            _ => None,
+        }
+    }
+
+    /// Calls `f(operand index, operand, word offset)` for every id word of the debug
+    /// instruction at `at` (an enumerator pair's name with index `PAIR_NAME`); declines when its
+    /// operand count does not fit its layout.
+    pub(super) fn ids(
+        &self,
+        at: usize,
+        mut f: impl FnMut(usize, &Operand, usize),
+    ) -> Result<(), Declined> {
+        let (count, _) = self.w.head(at);
+        let layout = self
+            .layouts
+            .get(self.w.at(at + 4) as usize)
+            .copied()
+            .flatten()
+            .ok_or(Declined("a debug opcode the set does not define"))?;
+        let (mut i, end) = (at + 5, at + count);
+        let literal_numbers = self.flavour.literal_numbers();
+        for (k, o) in layout.operands.iter().enumerate() {
+            let width = if o.w == W::Pair { 2 } else { 1 };
+            let times = match o.q {
+                Q::One => 1,
+                Q::Opt => usize::from(i < end),
+                Q::Many => (end - i) / width,
+            };
+            if i + times * width > end {
+                return Err(Declined("fewer operands than the layout has"));
+            }
+            for _ in 0..times {
+                match o.w {
+                    W::Id => f(k, o, i),
+                    W::Lit => {}
+                    W::Pair => {
+                        if !literal_numbers {
+                            f(k, o, i);
+                        }
+                        f(PAIR_NAME, o, i + 1);
+                    }
+                }
+                i += width;
+            }
+        }
+        if i != end {
+            return Err(Declined("more operands than the layout has"));
+        }
+        Ok(())
+    }
+
+    /// An OpString's text, for the ledger.
+    pub(super) fn name(&self, id: u32) -> String {
+        match self.def.get(id as usize) {
+            Some(&at) if at != 0 && self.w.head(at as usize).1 == Op::String as u16 => {
+                let at = at as usize;
+                let count = self.w.head(at).0;
+                self.w.string(at + 2, at + count).unwrap_or("").to_string()
+            }
+            _ => String::new(),
+        }
+    }
+}
