@@ -308,7 +308,7 @@ fn dispatch(command: Command) -> Result<i32> {
             if a == "-" && b == "-" {
                 return Err(Error::Usage("only one of the two inputs can be `-`".into()));
             }
-            let (mut ma, mut mb) = (input::load(&a)?, input::load(&b)?);
+            let (mut ma, mut mb) = (input::load(&a)?.into_inner(), input::load(&b)?.into_inner());
             if crosscheck {
                 if !crate::crosscheck::applies(&ma, &mb) {
                     return Err(Error::Usage(

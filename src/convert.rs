@@ -8,6 +8,7 @@ use crate::back::spirv::{Base, WriteOptions};
 use crate::diag::Diagnostics;
 use crate::error::{Error, Result};
 use crate::input;
+use crate::ir::verify::Verified;
 use crate::ir::{Module, SourceFormat};
 use crate::output::{write_file, write_file_with, Durability};
 use crate::spec::spirv::Flavour;
@@ -137,9 +138,10 @@ impl Report {
     }
 }
 
-/// Lowers a non-in-place input; LLVM input with `--into` a SPIR-V module is tied to that module;
-/// vISA tables `--with` source-level debug info get its names and types (`ir::merge`).
-fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, Diagnostics)> {
+/// Lowers a non-in-place input and checks it; LLVM input with `--into` a SPIR-V module is tied to
+/// that module; vISA tables `--with` source-level debug info get its names and types
+/// (`ir::merge`).
+fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Verified, Diagnostics)> {
     #[cfg(feature = "llvm")]
     if let (Some(into), Target::Spirv) = (&opts.into, target) {
         let llvm = matches!(
@@ -151,14 +153,16 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, 
                 path: into.clone(),
                 source,
             })?;
-            return crate::front::llvm::read_into(&inp.bytes, &inp.name, &code, into);
+            let (module, diags) =
+                crate::front::llvm::read_into(&inp.bytes, &inp.name, &code, into)?;
+            return Ok((input::verified(module, &inp.name)?, diags));
         }
     }
     let _ = (opts, target);
-    let (code, mut diags) = input::lower_with_diagnostics(inp)?;
     let Some(with) = &opts.with else {
-        return Ok((code, diags));
+        return input::lower_verified(inp);
     };
+    let (code, mut diags) = input::lower_with_diagnostics(inp)?;
     if input::detect(&inp.bytes) != Some(input::Format::Visa) {
         return Err(Error::Usage(format!(
             "--with merges source-level debug info into vISA debug tables; {} is not vISA tables",
@@ -168,7 +172,7 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Module, 
     let source = input::load(with)?;
     let (merged, d) = crate::ir::merge::merge(&source, &code);
     diags.losses.extend(d.losses);
-    Ok((merged, diags))
+    Ok((input::verified(merged, &inp.name)?, diags))
 }
 
 /// `--strict`: no output when anything was lost.
@@ -279,16 +283,6 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         Some(p) => crate::front::spirv::read_parsed(p, &inp.name)?,
         None => lower(&inp, opts, target)?,
     };
-    // The SPIR-V reader ends with the same IR rules (an input that breaks one is a reader error),
-    // so its module is not validated a second time.
-    // The DWARF reader ends with them too.
-    let verified = is_spirv || format == Some(input::Format::Elf);
-    if !verified {
-        crate::ir::verify::check(&module).map_err(|findings| Error::Invalid {
-            path: inp.name.clone(),
-            findings,
-        })?;
-    }
     let bytes = match target {
         Target::Ir => crate::ir::text::print(&module).into_bytes(),
         Target::Spirv => {

@@ -5,6 +5,7 @@ use std::io::Read;
 
 use crate::diag::Diagnostics;
 use crate::error::{Error, Result};
+use crate::ir::verify::Verified;
 use crate::ir::{self, Module};
 
 /// Input formats dwarv recognises.
@@ -202,8 +203,8 @@ pub fn lower_bytes(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics)> {
             })?;
             Ok((ir::text::parse(text, name)?, Diagnostics::default()))
         }
-        Format::Spirv => crate::front::spirv::read(bytes, name),
-        Format::Elf => crate::front::dwarf::read(bytes, name),
+        Format::Spirv => unverified(crate::front::spirv::read(bytes, name)),
+        Format::Elf => unverified(crate::front::dwarf::read(bytes, name)),
         #[cfg(feature = "llvm")]
         Format::LlvmBitcode | Format::LlvmText => crate::front::llvm::read(bytes, name),
         #[cfg(not(feature = "llvm"))]
@@ -214,13 +215,33 @@ pub fn lower_bytes(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics)> {
     }
 }
 
-/// Reads, lowers and validates: what every verb but `validate` works on.
-pub fn load(path: &str) -> Result<Module> {
-    let input = read(path)?;
-    let module = lower(&input)?;
-    ir::verify::check(&module).map_err(|findings| Error::Invalid {
-        path: input.name.clone(),
+fn unverified(read: Result<(Verified, Diagnostics)>) -> Result<(Module, Diagnostics)> {
+    read.map(|(m, d)| (m.into_inner(), d))
+}
+
+/// Lowers an input and checks it against the IR rules: what the writers take. The SPIR-V and
+/// DWARF readers check what they make themselves (a module that breaks a rule is damaged input,
+/// said at its place); the others are checked here.
+pub fn lower_verified(input: &Input) -> Result<(Verified, Diagnostics)> {
+    match detect(&input.bytes) {
+        Some(Format::Spirv) => crate::front::spirv::read(&input.bytes, &input.name),
+        Some(Format::Elf) => crate::front::dwarf::read(&input.bytes, &input.name),
+        _ => {
+            let (module, diagnostics) = lower_with_diagnostics(input)?;
+            Ok((verified(module, &input.name)?, diagnostics))
+        }
+    }
+}
+
+/// `Verified::new` with the error every verb gives for a module that breaks IR rules.
+pub fn verified(module: Module, name: &str) -> Result<Verified> {
+    Verified::new(module).map_err(|findings| Error::Invalid {
+        path: name.to_string(),
         findings,
-    })?;
-    Ok(module)
+    })
+}
+
+/// Reads, lowers and checks: what every verb but `validate` works on.
+pub fn load(path: &str) -> Result<Verified> {
+    lower_verified(&read(path)?).map(|(m, _)| m)
 }

@@ -43,11 +43,12 @@ fn with_code(
     let build_id = crate::spirv::build_id(&p.nf.words(&p.bin));
     let (module, diags) = crate::front::spirv::read_parsed(&p, name)?;
     let mut code = Code {
-        module,
+        module: module.into_inner(),
         build_id,
         diags,
     };
     let (m, flavour) = make(&mut code)?;
+    let m = crate::input::verified(m, name)?;
     let view = p.nf.into_view(p.bin);
     let (bytes, losses) = crate::back::spirv::write_into_view(&m, flavour, &view)?;
     Ok((code, bytes, losses))
@@ -82,8 +83,9 @@ pub fn strip(input: &str, code_out: &str, debug_out: &str) -> Result<Diagnostics
         link_only.info.link = code.module.info.link.clone();
         Ok((link_only, Flavour::Shader100))
     })?;
+    let linked = crate::input::verified(code.module, &name)?;
     let (sidecar, mut losses) =
-        crate::back::dwarf::write(&code.module, &crate::back::dwarf::WriteOptions::default())?;
+        crate::back::dwarf::write(&linked, &crate::back::dwarf::WriteOptions::default())?;
     losses.losses.splice(0..0, code.diags.losses);
     // Both outputs or neither: the sidecar first, the code once the sidecar is there.
     write_file(debug_out, &sidecar, Durability::Now)?;
@@ -119,7 +121,8 @@ pub fn attach(
             "{sidecar}: not a DWARF sidecar (an ELF object)"
         )));
     }
-    let (mut side, mut diags) = crate::front::dwarf::read(&side_bytes, sidecar)?;
+    let (side, mut diags) = crate::front::dwarf::read(&side_bytes, sidecar)?;
+    let mut side = side.into_inner();
     let Some(side_link) = side.info.link.clone() else {
         return Err(Error::Usage(format!(
             "{sidecar}: no dwarv link record: not a sidecar written by `dwarv strip`"

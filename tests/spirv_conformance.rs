@@ -62,7 +62,7 @@ fn load(path: &Path) -> Module {
     let (m, _) = read(&bytes, &path.display().to_string())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     ir::verify::check(&m).unwrap_or_else(|f| panic!("{}: {f}", path.display()));
-    m
+    m.into_inner()
 }
 
 /// `dwarv convert input -o out --flavour f --report …` (in place: the input is SPIR-V); the
@@ -707,7 +707,7 @@ fn own_set_outcome(
         let (words, _) = read(&out, name).map_err(|e| format!("read back: {e}"))?;
         let expected = match done.diagnostics.is_empty() {
             true => input.clone(),
-            false => read(&ir_out, name).unwrap().0,
+            false => read(&ir_out, name).unwrap().0.into_inner(),
         };
         let d = diff(&expected, &words, DiffOptions::default());
         if !d.is_empty() {

@@ -19,7 +19,7 @@ fn outcome(bytes: &[u8]) -> Option<Error> {
             }
             let text = ir::text::print(&m);
             let back = ir::text::parse(&text, "printed").unwrap_or_else(|e| panic!("{e}\n{text}"));
-            assert_eq!(back, m, "the printed module does not read back");
+            assert_eq!(back, *m, "the printed module does not read back");
             None
         }
         Err(e) => {

@@ -93,7 +93,7 @@ fn strip_then_attach_restores_every_corpus_module() {
             stripped.units.is_empty() && stripped.types.is_empty(),
             "{name}"
         );
-        let link = stripped.info.link.expect("link records");
+        let link = stripped.info.link.clone().expect("link records");
         assert_eq!(link.storage_path.as_deref(), Some(s(&side)), "{name}");
         assert_eq!(link.build_id.len(), 32, "{name}");
         assert!(stripped.info.build_id.is_none(), "{name}");

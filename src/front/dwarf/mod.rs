@@ -21,6 +21,7 @@ mod vendor;
 
 use crate::diag::Diagnostics;
 use crate::error::Error;
+use crate::ir::verify::Verified;
 use crate::ir::{self, Source, SourceFormat};
 
 pub use elf::EM_AMDGPU;
@@ -43,8 +44,9 @@ pub(crate) fn fail(section: &str, offset: u64, message: impl Into<String>) -> DE
     }
 }
 
-/// Reads the DWARF of an ELF file. `name` names the input in errors.
-pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error> {
+/// Reads the DWARF of an ELF file. `name` names the input in errors. The module keeps every IR
+/// rule (DWARF that breaks one is damaged input).
+pub fn read(bytes: &[u8], name: &str) -> Result<(Verified, Diagnostics), Error> {
     read_inner(bytes).map_err(|e| Error::Dwarf {
         path: name.to_string(),
         section: e.section,
@@ -53,7 +55,7 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error
     })
 }
 
-fn read_inner(bytes: &[u8]) -> DResult<(ir::Module, Diagnostics)> {
+fn read_inner(bytes: &[u8]) -> DResult<(Verified, Diagnostics)> {
     let elf = elf::load(bytes)?;
     let mut m = ir::Module {
         source: Source {
@@ -69,13 +71,13 @@ fn read_inner(bytes: &[u8]) -> DResult<(ir::Module, Diagnostics)> {
     frame::read_frame(&elf, &encodings, &mut m)?;
     spirv::apply(&mut m)?;
     vendor::apply(&mut m);
-    if let Err(findings) = ir::verify::check(&m) {
-        return Err(fail(
+    let m = Verified::new(m).map_err(|findings| {
+        fail(
             ".debug_info",
             0,
             format!("the DWARF breaks IR rules:\n{findings}"),
-        ));
-    }
+        )
+    })?;
     Ok((m, diag))
 }
 

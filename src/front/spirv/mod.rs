@@ -24,6 +24,7 @@ mod types;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
+use crate::ir::verify::Verified;
 use crate::ir::{self, EntityKind, File, Handle, Ref};
 use crate::spirv::binary;
 use crate::spirv::NormalForm;
@@ -33,7 +34,9 @@ use operands::{fail, Dec, Kind, RErr, RResult};
 use reader::Ctx;
 
 /// Reads a SPIR-V module's debug information. `name` names the input in errors.
-pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error> {
+/// The module keeps every IR rule (a module that breaks one is damaged input: the error names
+/// the instruction of the first finding).
+pub fn read(bytes: &[u8], name: &str) -> Result<(Verified, Diagnostics), Error> {
     read_inner(bytes).map_err(|e| Error::Spirv {
         path: name.to_string(),
         offset: e.offset,
@@ -73,25 +76,25 @@ pub(crate) fn parse<'w>(words: &'w [u32], name: &str) -> Result<Parsed<'w>, Erro
 }
 
 /// `read` of an already parsed module.
-pub(crate) fn read_parsed(p: &Parsed<'_>, name: &str) -> Result<(ir::Module, Diagnostics), Error> {
+pub(crate) fn read_parsed(p: &Parsed<'_>, name: &str) -> Result<(Verified, Diagnostics), Error> {
     read_from(&p.bin, &p.nf).map_err(named(name))
 }
 
-fn read_inner(bytes: &[u8]) -> RResult<(ir::Module, Diagnostics)> {
+fn read_inner(bytes: &[u8]) -> RResult<(Verified, Diagnostics)> {
     let words = binary::to_words(bytes)?;
     let m = binary::Module::parse(&words)?;
     let nf = NormalForm::compute(&m)?;
     read_from(&m, &nf)
 }
 
-fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(ir::Module, Diagnostics)> {
+fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(Verified, Diagnostics)> {
     let mut cx = Ctx::new(m, nf);
     cx.index()?;
     cx.allocate()?;
     cx.fill()?;
     code::walk(&mut cx)?;
-    cx.finish()?;
-    let mut out = cx.out;
+    cx.finish();
+    let mut out = std::mem::take(&mut cx.out);
     // A build identifier that is the hash of this module's code is dwarv's link record.
     if let Some(b) = &out.info.build_id {
         if b.id == crate::spirv::build_id(&nf.words(m)) {
@@ -102,6 +105,7 @@ fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(ir::Module, Di
             out.info.build_id = None;
         }
     }
+    let out = Verified::new(out).map_err(|findings| cx.broken_rule(&findings))?;
     Ok((out, cx.diag))
 }
 
@@ -282,8 +286,8 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// Pass 5: what needs every entity filled, then the IR rules.
-    fn finish(&mut self) -> RResult<()> {
+    /// Pass 5: what needs every entity filled (the IR rules follow, in `read_from`).
+    fn finish(&mut self) {
         types::member_scopes(self);
         types::array_sizes(self);
         types::enum_values(self);
@@ -291,23 +295,21 @@ impl<'a> Ctx<'a> {
         scopes::intern_texts(self);
         scopes::inlined_files(self);
         scopes::fit_params(self);
-        let findings = ir::verify::verify(&self.out);
-        let Some(first) = findings.first() else {
-            return Ok(());
-        };
+    }
+
+    /// The error of a module that breaks IR rules, at the instruction of the first finding.
+    fn broken_rule(&self, findings: &ir::verify::Findings) -> RErr {
+        let first = &findings.0[0];
         let (offset, id) = self.place_of(&first.subject);
-        fail(
+        let more = match findings.0.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        RErr {
             offset,
             id,
-            format!(
-                "the debug info breaks an IR rule: {first}{}",
-                if findings.len() > 1 {
-                    format!(" (and {} more)", findings.len() - 1)
-                } else {
-                    String::new()
-                }
-            ),
-        )
+            message: format!("the debug info breaks an IR rule: {first}{more}"),
+        }
     }
 }
 
