@@ -7,7 +7,7 @@
 use object::elf;
 use object::write::elf::{FileHeader, SectionHeader, Writer};
 
-use super::{SectionList, Settings};
+use super::builder::{SectionList, Settings};
 use crate::error::{Error, Result};
 
 const EM_386: u16 = 3;

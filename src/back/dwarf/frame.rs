@@ -8,8 +8,9 @@ use gimli::write::{
 };
 use gimli::{Encoding, Format, LittleEndian, Register};
 
-use super::unit::{addr, Builder};
-use super::{gaps, SectionList};
+use super::builder::SectionList;
+use super::builder::{addr, Builder};
+use super::gaps;
 use crate::diag::LossKind;
 use crate::dwarf::{encode_cfa, AmdOps, OffsetRefs};
 use crate::error::{Error, Result};

@@ -1,12 +1,12 @@
 //! Line programs: one per unit, its file table filled as DIEs and rows name files; IR line rows
 //! become sequences (a gap between rows ends a sequence).
 
-use gimli::write::{Address, Dwarf, FileInfo, LineProgram, LineString};
+use gimli::write::{Address, Dwarf, FileId, FileInfo, LineProgram, LineString};
 use gimli::{Encoding, LineEncoding};
 
-use super::unit::{addr, nul_free, Builder};
+use super::builder::{addr, nul_free, Builder};
 use crate::diag::LossKind;
-use crate::ir::{ChecksumKind, CodeRange, File, Module, Ref, ScopeKind, Unit};
+use crate::ir::{ChecksumKind, CodeRange, File, Handle, Module, Ref, ScopeKind, Unit};
 
 /// Whether some files carry an MD5 and others not: then the MD5 column gets its
 /// DW_LNCT_LLVM_is_MD5 companion (written as the timestamp column, spliced by `gaps`).
@@ -162,5 +162,63 @@ impl UnitMap {
             .iter()
             .find(|(s, e, _)| *s <= a && a < *e)
             .map_or(0, |x| x.2)
+    }
+}
+
+impl Builder<'_, '_> {
+    /// The line-program file of an IR file in unit `u` and its DWARF index.
+    pub(super) fn file(&mut self, u: usize, f: Handle<crate::ir::File>) -> (FileId, u64) {
+        if let Some(&id) = self.files[u].get(&f) {
+            return id;
+        }
+        let file = &self.m.files.get(f);
+        let uid = self.units[u];
+        let version = self.dwarf.units.get(uid).version();
+        let info = file_info(&mut self.dwarf, self.m, file);
+        let dir = file.directory.clone().unwrap_or_default();
+        let name = if file.name.is_empty() && version <= 4 {
+            "<unknown>"
+        } else {
+            &file.name
+        };
+        let unit = self.dwarf.units.get_mut(uid);
+        let before = unit.line_program.files().count();
+        let default = unit.line_program.default_directory();
+        // Directory 0 is the compilation directory; a file without a directory would read back
+        // as in it. DWARF 5 can list an empty directory (read back as none); DWARF 4 cannot.
+        let default_named = !matches!(
+            unit.line_program.get_directory(default),
+            LineString::String(d) if d.is_empty()
+        );
+        let mut placed_in_comp_dir = false;
+        let dir_id = if !dir.is_empty() {
+            unit.line_program
+                .add_directory(LineString::String(nul_free(&dir)))
+        } else if default_named && version >= 5 {
+            unit.line_program
+                .add_directory(LineString::String(Vec::new()))
+        } else {
+            placed_in_comp_dir = default_named;
+            default
+        };
+        let id = unit
+            .line_program
+            .add_file(LineString::String(nul_free(name)), dir_id, info);
+        // The position gimli gave the file (an existing entry keeps its index).
+        let pos = unit
+            .line_program
+            .files()
+            .position(|(fid, _, _)| fid == id)
+            .unwrap_or(before) as u64;
+        let index = if version >= 5 { pos } else { pos + 1 };
+        self.files[u].insert(f, (id, index));
+        if placed_in_comp_dir {
+            self.loss(
+                LossKind::Approximated,
+                Ref::File(f),
+                "a file without a directory, written in the compilation directory (DWARF 4)",
+            );
+        }
+        (id, index)
     }
 }

@@ -5,7 +5,7 @@
 
 use gimli::write::AttributeValue;
 
-use super::unit::Builder;
+use super::builder::Builder;
 use crate::diag::LossKind;
 use crate::ir::{Handle, Macro, MacroKind, Ref};
 

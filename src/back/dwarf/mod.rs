@@ -6,27 +6,24 @@
 //! in-place post-passes for what gimli and object cannot express), `elf` (the container).
 //! The mapping decisions are in docs/dwarf.md, "Writer".
 
+mod builder;
 mod elf;
 mod expr;
 mod frame;
 pub mod gaps;
 mod line;
 mod macros;
+mod scopes;
 mod spirv;
+mod types;
 mod unit;
+mod vars;
 
 use crate::diag::Diagnostics;
 use crate::error::Result;
 use crate::ir::{Module, SourceFormat};
-
-/// How AMD's heterogeneous-debugging operations are encoded (seed 002's raw opcodes
-/// 0xe1–0xec, or `DW_OP_LLVM_user` 0xe9 + sub-opcode as AMD's LLVM emits today).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OpEncoding {
-    #[default]
-    Raw,
-    User,
-}
+pub use builder::OpEncoding;
+use builder::Settings;
 
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions<'a> {
@@ -38,19 +35,6 @@ pub struct WriteOptions<'a> {
     /// A binary whose debug sections the output replaces (`--into`).
     pub into: Option<&'a [u8]>,
 }
-
-/// What the writer settled for the whole output.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub machine: u16,
-    pub address_size: u8,
-    pub amd: bool,
-    pub op_encoding: OpEncoding,
-    pub version: Option<u16>,
-}
-
-/// The debug sections produced, by ELF section name.
-pub(crate) type SectionList = Vec<(&'static str, Vec<u8>)>;
 
 /// Writes the module's debug info as an ELF object; returns the bytes and the losses.
 pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {

@@ -23,7 +23,7 @@
 use gimli::leb128::write::{signed, unsigned};
 use gimli::write::AttributeValue;
 
-use super::unit::{Builder, Die};
+use super::builder::{Builder, Die};
 use crate::diag::LossKind;
 use crate::dwarf::expr::{encode_expr, OffsetRefs};
 use crate::dwarf::{AmdOps, Encoding};
