@@ -8,40 +8,36 @@
 //!    parent), allocating the entity, so that every reference has a target before any is read;
 //! 2. fill: the fields of each entity from its attributes; attributes dwarv has no field for
 //!    are kept as raw `(attribute, form, bytes)`;
-//! 3. line programs, macros, `.debug_frame`, then `ir::verify` on the result.
+//! 3. line programs, macros, `.debug_frame`, dwarv's own attributes back to their fields, then
+//!    `ir::verify` on the result.
+//!
+//! One file per concern, named as the writer's (`back::dwarf`): `unit` (the walk of each unit and
+//! the unit DIE), `types`, `scopes` (functions, blocks, inlined subroutines, call sites), `vars`,
+//! `expr` (expressions, locations, bounds, constants), `line`, `macros`, `frame`, `elf` (the
+//! container), `spirv` (DWARF written from SPIR-V); `walker` is the shared context they all
+//! import (the `Walker`, one DIE's attributes, the getters, the error type) and imports none of
+//! them.
 //!
 //! The mapping is docs/dwarf.md.
 
 mod elf;
+mod expr;
 mod frame;
-mod info;
-mod lines;
+mod line;
+mod macros;
+mod scopes;
 mod spirv;
-mod vendor;
+mod types;
+mod unit;
+mod vars;
+mod walker;
 
 use crate::diag::Diagnostics;
 use crate::error::Error;
 use crate::ir::{self, Source, SourceFormat};
+use walker::{fail, DErr, DResult};
 
 pub use elf::EM_AMDGPU;
-
-/// A reader failure: the section and offset of the damage.
-#[derive(Debug)]
-pub(crate) struct DErr {
-    pub section: String,
-    pub offset: u64,
-    pub message: String,
-}
-
-pub(crate) type DResult<T> = Result<T, DErr>;
-
-pub(crate) fn fail(section: &str, offset: u64, message: impl Into<String>) -> DErr {
-    DErr {
-        section: section.to_string(),
-        offset,
-        message: message.into(),
-    }
-}
 
 /// Reads the DWARF of an ELF file. `name` names the input in errors.
 pub fn read(bytes: &[u8], name: &str) -> Result<(ir::Module, Diagnostics), Error> {
@@ -65,10 +61,14 @@ fn read_inner(bytes: &[u8]) -> DResult<(ir::Module, Diagnostics)> {
     m.info.machine = Some(elf.machine);
     m.info.address_size = Some(elf.address_size);
     let mut diag = Diagnostics::default();
-    let encodings = info::read_units(&elf, &mut m, &mut diag)?;
+    let encodings = unit::read_units(&elf, &mut m, &mut diag)?;
     frame::read_frame(&elf, &encodings, &mut m)?;
     spirv::apply(&mut m)?;
-    vendor::apply(&mut m);
+    // dwarv's own attributes, by concern.
+    unit::own_attributes(&mut m);
+    types::own_attributes(&mut m);
+    scopes::own_attributes(&mut m);
+    vars::own_attributes(&mut m);
     if let Err(findings) = ir::verify::check(&m) {
         return Err(fail(
             ".debug_info",

@@ -1,0 +1,450 @@
+//! Type DIEs → types: base, pointer, array, vector, function, enum, composite, member,
+//! inheritance, template parameters, string and unknown tags; members' offsets; elements
+//! attached to their composite.
+
+use gimli::constants as dw;
+use gimli::AttributeValue as AttrValue;
+
+use super::walker::{
+    function_mut, own_flags, take_flag, take_str, take_u, At, DResult, Die, Frame, Walker,
+};
+use crate::ir::{
+    AddrSpace, Bound, CompositeTag, Encoding, Flags, Handle, Memory, PtrKind, Qualifier, RawAttr,
+    Ref, TemplateParamKind, Type, TypeKind, Value,
+};
+use crate::spec::dwarf_vendor as vendor;
+
+impl Walker<'_> {
+    pub(super) fn fill_type(
+        &mut self,
+        at: At<'_, '_>,
+        h: Handle<Type>,
+        parent: Option<Frame>,
+    ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
+        let tag = die.tag;
+        let mut name = self.string(u, unit, die, dw::DW_AT_name)?;
+        let at = self.loc(cur, die);
+        let mut flags = self.flags(die);
+        let linkage = match self.string(u, unit, die, dw::DW_AT_linkage_name)? {
+            Some(l) => Some(l),
+            None => self.string(u, unit, die, dw::DW_AT_MIPS_linkage_name)?,
+        };
+        let align_bits = die
+            .udata(dw::DW_AT_alignment)
+            .map(|a| (a as u32).saturating_mul(8));
+        let mut size = match self.bound(u, unit, cur, die, dw::DW_AT_bit_size, 1)? {
+            Some(b) => {
+                if tag == dw::DW_TAG_member {
+                    flags = flags.with("bit_field");
+                }
+                Some(b)
+            }
+            None => self.bound(u, unit, cur, die, dw::DW_AT_byte_size, 8)?,
+        };
+        let base = if tag == dw::DW_TAG_subroutine_type || tag == dw::DW_TAG_enumeration_type {
+            None
+        } else {
+            self.type_ref(unit, die, dw::DW_AT_type)?
+        };
+        // DW_CC_pass_by_reference / _by_value are flags; other conventions stay raw.
+        match die.peek(dw::DW_AT_calling_convention) {
+            Some(4) => flags = flags.with("pass_by_reference"),
+            Some(5) => flags = flags.with("pass_by_value"),
+            _ => {}
+        }
+        if flags.has("pass_by_reference") || flags.has("pass_by_value") {
+            die.mark(dw::DW_AT_calling_convention);
+        }
+        let kind = match tag {
+            dw::DW_TAG_base_type => {
+                let encoding = Encoding(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32);
+                let element = self.type_ref(unit, die, vendor::DW_AT_DWARV_ELEMENT)?;
+                match die.udata(vendor::DW_AT_LLVM_VECTOR_SIZE) {
+                    // dwarv's own vector names its element: name and size are the element's.
+                    Some(count) if element.is_some() => {
+                        name = None;
+                        size = match die.take(vendor::DW_AT_DWARV_VECTOR_BITS) {
+                            Some(AttrValue::Sdata(b)) => Some(Bound::Const(b)),
+                            _ => None,
+                        };
+                        TypeKind::Vector {
+                            element,
+                            count: u32::try_from(count).unwrap_or(u32::MAX),
+                        }
+                    }
+                    Some(count) => {
+                        // A vector base type: its element is the same base type, unvectored.
+                        let element_size = match size {
+                            Some(Bound::Const(n)) if count > 0 => Some(Bound::Const(
+                                n.checked_div(i64::try_from(count).unwrap_or(i64::MAX))
+                                    .unwrap_or(0),
+                            )),
+                            s => s,
+                        };
+                        let mut el = Type::new(TypeKind::Basic { encoding });
+                        el.name = name.clone();
+                        el.size = element_size;
+                        el.scope = parent.and_then(|p| p.ent);
+                        let el = self.m.types.push(el);
+                        TypeKind::Vector {
+                            element: Some(el),
+                            count: u32::try_from(count).unwrap_or(u32::MAX),
+                        }
+                    }
+                    None => TypeKind::Basic { encoding },
+                }
+            }
+            dw::DW_TAG_pointer_type
+            | dw::DW_TAG_reference_type
+            | dw::DW_TAG_rvalue_reference_type => {
+                let class = die.udata(dw::DW_AT_address_class);
+                TypeKind::Pointer {
+                    kind: match tag {
+                        dw::DW_TAG_pointer_type => PtrKind::Pointer,
+                        dw::DW_TAG_reference_type => PtrKind::Reference,
+                        _ => PtrKind::RvalueReference,
+                    },
+                    pointee: base,
+                    space: AddrSpace {
+                        memory: class.map_or(Memory::NONE, memory_of_class),
+                        address_class: class.map(|c| c as u32),
+                        ..Default::default()
+                    },
+                }
+            }
+            dw::DW_TAG_typedef => TypeKind::Typedef { base },
+            dw::DW_TAG_array_type => {
+                let stride = match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+                    Some(s) => Some(s),
+                    None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
+                };
+                let data_location = self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?;
+                let associated = self.bound(u, unit, cur, die, dw::DW_AT_associated, 1)?;
+                let allocated = self.bound(u, unit, cur, die, dw::DW_AT_allocated, 1)?;
+                let rank = self.bound(u, unit, cur, die, dw::DW_AT_rank, 1)?;
+                let column_major = die.udata(dw::DW_AT_ordering) == Some(1);
+                if die.flag(dw::DW_AT_GNU_vector) {
+                    // Its subrange child sets the count.
+                    TypeKind::Vector {
+                        element: base,
+                        count: 0,
+                    }
+                } else {
+                    TypeKind::Array {
+                        element: base,
+                        dims: Vec::new(),
+                        stride,
+                        data_location,
+                        associated,
+                        allocated,
+                        rank,
+                        column_major,
+                    }
+                }
+            }
+            dw::DW_TAG_subroutine_type => TypeKind::Function {
+                ret: self.type_ref(unit, die, dw::DW_AT_type)?,
+                params: Vec::new(),
+                variadic: false,
+                calling_convention: 0,
+            },
+            dw::DW_TAG_enumeration_type => TypeKind::Enum {
+                underlying: self.type_ref(unit, die, dw::DW_AT_type)?,
+                enumerators: Vec::new(),
+                identifier: None,
+            },
+            dw::DW_TAG_structure_type
+            | dw::DW_TAG_class_type
+            | dw::DW_TAG_union_type
+            | dw::DW_TAG_interface_type
+            | dw::DW_TAG_variant_part => TypeKind::Composite {
+                tag: CompositeTag(tag.0),
+                elements: Vec::new(),
+                identifier: None,
+                vtable_holder: self.type_ref(unit, die, dw::DW_AT_containing_type)?,
+                templates: Vec::new(),
+                discriminator: self.type_ref(unit, die, dw::DW_AT_discr)?,
+            },
+            dw::DW_TAG_member => {
+                let bit_size = match size {
+                    Some(Bound::Const(b)) if flags.has("bit_field") => u64::try_from(b).ok(),
+                    _ => None,
+                };
+                let (offset_bits, storage) = Self::member_offset(die, bit_size);
+                if flags.has("external") || flags.has("fwd_decl") {
+                    flags = flags.with("static_member");
+                }
+                TypeKind::Member {
+                    base,
+                    offset_bits,
+                    storage_offset_bits: storage,
+                    value: self.value(u, unit, die, dw::DW_AT_const_value)?,
+                    discriminant: self.value(u, unit, die, dw::DW_AT_discr_value)?,
+                    property: None,
+                }
+            }
+            dw::DW_TAG_inheritance => {
+                if die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
+                    flags = flags.with("virtual");
+                }
+                let (offset_bits, _) = Self::member_offset(die, None);
+                TypeKind::Inheritance { base, offset_bits }
+            }
+            dw::DW_TAG_ptr_to_member_type => TypeKind::PtrToMember {
+                pointee: base,
+                class: self.type_ref(unit, die, dw::DW_AT_containing_type)?,
+            },
+            dw::DW_TAG_template_type_parameter
+            | dw::DW_TAG_template_value_parameter
+            | dw::DW_TAG_GNU_template_template_param
+            | dw::DW_TAG_GNU_template_parameter_pack => {
+                let kind = match tag {
+                    dw::DW_TAG_template_type_parameter => TemplateParamKind::Type,
+                    dw::DW_TAG_template_value_parameter => TemplateParamKind::Value,
+                    dw::DW_TAG_GNU_template_template_param => TemplateParamKind::Template,
+                    _ => TemplateParamKind::Pack,
+                };
+                let value = match self.value(u, unit, die, dw::DW_AT_const_value)? {
+                    Some(v) => Some(v),
+                    None => self
+                        .string(u, unit, die, dw::DW_AT_GNU_template_name)?
+                        .map(Value::Str),
+                };
+                TypeKind::TemplateParam {
+                    kind,
+                    ty: base,
+                    value,
+                    pack: Vec::new(),
+                    is_default: die.flag(dw::DW_AT_default_value),
+                }
+            }
+            dw::DW_TAG_string_type => TypeKind::String {
+                length: match self.bound(u, unit, cur, die, dw::DW_AT_string_length, 1)? {
+                    Some(b) => Some(b),
+                    None => self.bound(u, unit, cur, die, dw::DW_AT_string_length_byte_size, 8)?,
+                },
+                location: self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?,
+                encoding: Encoding(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32),
+            },
+            dw::DW_TAG_unspecified_type => TypeKind::Unspecified,
+            t => {
+                if let Some(q) = QUALIFIERS.iter().find(|q| q.0 == t) {
+                    TypeKind::Qualified {
+                        qualifier: q.1,
+                        base,
+                    }
+                } else {
+                    // Unknown tag: its type reference goes back to raw form.
+                    if base.is_some() {
+                        if let Some(i) = die.attrs.iter().position(|a| a.name() == dw::DW_AT_type) {
+                            die.used[i] = false;
+                        }
+                    }
+                    if size.is_some() {
+                        for at in [dw::DW_AT_byte_size, dw::DW_AT_bit_size] {
+                            if let Some(i) = die.attrs.iter().position(|a| a.name() == at) {
+                                die.used[i] = false;
+                            }
+                        }
+                        size = None;
+                    }
+                    TypeKind::Other {
+                        tag: t.0,
+                        children: Vec::new(),
+                    }
+                }
+            }
+        };
+        // At unit level only composites, enums and typedefs name the unit as their scope, as in
+        // LLVM (null scope) and SPIR-V (no Parent operand on the other type instructions).
+        let file_level = matches!(
+            kind,
+            TypeKind::Composite { .. } | TypeKind::Enum { .. } | TypeKind::Typedef { .. }
+        );
+        // Template parameters have no scope (LLVM shares them between templates); the
+        // composite's or function's template list says where they belong.
+        let template = matches!(kind, TypeKind::TemplateParam { .. });
+        let scope = parent
+            .and_then(|p| p.ent)
+            .filter(|p| !template && (file_level || !matches!(p, Ref::Unit(_))));
+        let ty = self.m.types.get_mut(h);
+        ty.kind = kind;
+        ty.name = name;
+        ty.size = size;
+        ty.align_bits = align_bits;
+        ty.scope = scope;
+        ty.at = at;
+        ty.flags = flags;
+        ty.linkage = linkage;
+        self.attach_to_parent(parent, Ref::Type(h), tag);
+        Ok(Vec::new())
+    }
+
+    /// The member's offset in bits from the start of the composite and, for a bit field, the
+    /// offset of its storage unit (LLVM's `offset` and `extraData`): DW_AT_data_member_location
+    /// (bytes) or DW_AT_data_bit_offset. A DWARF 2-style bit field (DW_AT_bit_offset, counted
+    /// from the most significant bit of a DW_AT_byte_size storage unit; what clang writes when
+    /// tuning for gdb) is converted, little-endian; its DW_AT_byte_size stays raw so the writer
+    /// can give the same form back.
+    pub(super) fn member_offset(
+        die: &mut Die<'_>,
+        bit_size: Option<u64>,
+    ) -> (Option<u64>, Option<u64>) {
+        let mut offset = None;
+        if let Some(i) = die
+            .attrs
+            .iter()
+            .position(|a| a.name() == dw::DW_AT_data_member_location)
+        {
+            if let Some(n) = die.attrs[i].value().udata_value() {
+                die.used[i] = true;
+                offset = Some(n.saturating_mul(8));
+            }
+        }
+        if offset.is_none() {
+            offset = die.udata(dw::DW_AT_data_bit_offset);
+        }
+        let Some(from_msb) = die.peek(dw::DW_AT_bit_offset) else {
+            return (offset, None);
+        };
+        let storage = offset.unwrap_or(0);
+        let unit_bits = die.peek(dw::DW_AT_byte_size).map(|b| b.saturating_mul(8));
+        match (unit_bits, bit_size) {
+            (Some(unit_bits), Some(bits)) if from_msb.saturating_add(bits) <= unit_bits => {
+                match storage.checked_add(unit_bits - from_msb - bits) {
+                    Some(offset) => {
+                        die.mark(dw::DW_AT_bit_offset);
+                        (Some(offset), Some(storage))
+                    }
+                    None => (Some(storage), None),
+                }
+            }
+            // Without a storage size the bit position cannot be placed: keep it raw.
+            _ => (offset, None),
+        }
+    }
+
+    /// Adds an entity to its parent's list (composite elements, template parameters…).
+    pub(super) fn attach_to_parent(&mut self, parent: Option<Frame>, r: Ref, tag: dw::DwTag) {
+        let Some(p) = parent else { return };
+        match p.ent {
+            Some(Ref::Type(ph)) if p.tag != dw::DW_TAG_subroutine_type => {
+                let is_template = matches!(r, Ref::Type(h) if matches!(self.m.types.get(h).kind, TypeKind::TemplateParam { .. }));
+                match &mut self.m.types.get_mut(ph).kind {
+                    TypeKind::Composite {
+                        elements,
+                        templates,
+                        ..
+                    } => match r {
+                        Ref::Type(h) if is_template => templates.push(h),
+                        r => elements.push(r),
+                    },
+                    TypeKind::TemplateParam { pack, .. } => {
+                        if let Ref::Type(h) = r {
+                            pack.push(h);
+                        }
+                    }
+                    TypeKind::Other { children, .. } => children.push(r),
+                    _ => {}
+                }
+            }
+            Some(Ref::Scope(ph))
+                if tag == dw::DW_TAG_template_type_parameter
+                    || tag == dw::DW_TAG_template_value_parameter
+                    || tag == dw::DW_TAG_GNU_template_template_param
+                    || tag == dw::DW_TAG_GNU_template_parameter_pack =>
+            {
+                if let (Ref::Type(h), Some(f)) =
+                    (r, function_mut(&mut self.m.scopes.get_mut(ph).kind))
+                {
+                    f.templates.push(h);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// DW_ADDR_LLVM_* (seed 002) → memory kind.
+pub(super) fn memory_of_class(class: u64) -> Memory {
+    match class {
+        1 => Memory::GLOBAL,
+        2 => Memory::CONSTANT,
+        3 => Memory::GROUP,
+        4 => Memory::PRIVATE,
+        _ => Memory::NONE,
+    }
+}
+
+/// Qualifier tags.
+pub(super) const QUALIFIERS: &[(dw::DwTag, Qualifier)] = &[
+    (dw::DW_TAG_const_type, Qualifier::CONST),
+    (dw::DW_TAG_volatile_type, Qualifier::VOLATILE),
+    (dw::DW_TAG_restrict_type, Qualifier::RESTRICT),
+    (dw::DW_TAG_atomic_type, Qualifier::ATOMIC),
+    (dw::DW_TAG_immutable_type, Qualifier::IMMUTABLE),
+    (dw::DW_TAG_shared_type, Qualifier::SHARED),
+    (dw::DW_TAG_packed_type, Qualifier::PACKED),
+];
+
+/// dwarv's own attributes of the types (`spec::dwarf_vendor`) moved to their fields.
+pub(super) fn own_attributes(m: &mut crate::ir::Module) {
+    for i in 0..m.types.len() {
+        let t = m.types.get_mut(Handle::new(i as u32));
+        let e = &mut t.extra;
+        own_flags(e, &mut t.flags);
+        if take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE) {
+            t.scope = None;
+        }
+        if take_flag(e, vendor::DW_AT_DWARV_NOT_FWD_DECL) {
+            t.flags.bits &= !Flags::bit(5).bits;
+        }
+        if let Some(col) = take_u(&mut t.extra, vendor::DW_AT_DWARV_MATRIX) {
+            matrix(t, col != 0);
+        }
+        let e = &mut t.extra;
+        match &mut t.kind {
+            TypeKind::Pointer { space, .. } => {
+                if let Some(k) = take_u(e, vendor::DW_AT_DWARV_MEMORY) {
+                    space.memory = crate::ir::Memory(k as u8);
+                }
+                if let Some(sc) = take_u(e, vendor::DW_AT_DWARV_STORAGE_CLASS) {
+                    space.storage_class = Some(sc as u32);
+                }
+                if let Some(a) = take_u(e, vendor::DW_AT_DWARV_ADDRESS_SPACE) {
+                    space.dwarf_space = Some(a as u32);
+                }
+                if take_flag(e, vendor::DW_AT_DWARV_DERIVED_CLASS) {
+                    space.address_class = None;
+                }
+            }
+            TypeKind::Composite { identifier, .. } | TypeKind::Enum { identifier, .. } => {
+                if let Some(id) = take_str(e, vendor::DW_AT_DWARV_IDENTIFIER) {
+                    *identifier = Some(id);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An array of one constant dimension marked DW_AT_dwarv_matrix is a matrix of its element.
+fn matrix(t: &mut crate::ir::Type, column_major: bool) {
+    if let TypeKind::Array { element, dims, .. } = &t.kind {
+        if let [crate::ir::Subrange {
+            count: Some(crate::ir::Bound::Const(n)),
+            lower: None,
+            upper: None,
+            stride: None,
+            generic: false,
+        }] = dims.as_slice()
+        {
+            t.kind = TypeKind::Matrix {
+                column: *element,
+                count: u32::try_from(*n).unwrap_or(u32::MAX),
+                column_major,
+            };
+        }
+    }
+}
