@@ -8,6 +8,7 @@ use gimli::write::{AttributeValue, DebugInfoRef, Dwarf, FileId, RangeList, UnitE
 use gimli::{constants as dw, DwAt};
 
 use crate::diag::{Diagnostics, LossKind};
+use crate::dwarf::bytes::Leb128;
 use crate::ir::{
     CodePos, CodeRange, Flags, Handle, Module, Ref, ScopeKind, SourceFormat, Type, Value, VarKind,
 };
@@ -433,35 +434,12 @@ pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
         0x0a | 0x09 | 0x03 | 0x04 => AttributeValue::Block(b.clone()),
         0x18 => AttributeValue::Exprloc(Expression::raw(b.clone())),
         0x08 => AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec()),
-        0x0f => AttributeValue::Udata(uleb(b)?),
-        0x0d | 0x21 => AttributeValue::Sdata(sleb(b)?),
+        // LEB128 as the reader keeps it, read leniently (docs of `Leb128`).
+        0x0f => AttributeValue::Udata((!b.is_empty()).then_some(Leb128::scan(b, 10).bits)?),
+        0x0d | 0x21 => {
+            let leb = Leb128::scan(b, 10);
+            AttributeValue::Sdata(leb.ended.then(|| leb.signed())?)
+        }
         _ => return None,
     })
-}
-
-fn uleb(b: &[u8]) -> Option<u64> {
-    let mut v = 0u64;
-    for (i, x) in b.iter().enumerate().take(10) {
-        v |= u64::from(x & 0x7f) << (7 * i);
-        if x & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    (!b.is_empty()).then_some(v)
-}
-
-fn sleb(b: &[u8]) -> Option<i64> {
-    let mut v = 0i64;
-    let mut shift = 0;
-    for x in b.iter().take(10) {
-        v |= i64::from(x & 0x7f) << shift;
-        shift += 7;
-        if x & 0x80 == 0 {
-            if shift < 64 && x & 0x40 != 0 {
-                v |= -1 << shift;
-            }
-            return Some(v);
-        }
-    }
-    None
 }

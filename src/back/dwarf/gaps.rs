@@ -11,6 +11,8 @@
 //! (The AMDGPU ELF machine needs no patch: `elf` writes e_machine with object's low-level
 //! writer.)
 
+use crate::dwarf::bytes::Leb128;
+
 /// The register of the CFA placeholder (no target has it).
 pub const CFA_MARKER_REG: u16 = 0xfff0;
 const MARKER: [u8; 4] = [0x16, 0xf0, 0xff, 0x03];
@@ -28,18 +30,13 @@ fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
 }
 
 fn uleb(b: &[u8], at: &mut usize) -> Result<u64, String> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let x = *b
-            .get(*at)
-            .ok_or_else(|| format!("truncated LEB128 at {at}"))?;
-        *at += 1;
-        v |= u64::from(x & 0x7f) << shift;
-        if x & 0x80 == 0 {
-            return Ok(v);
-        }
+    let leb = Leb128::scan(b.get(*at..).unwrap_or_default(), 10);
+    *at += leb.len;
+    match (leb.ended, leb.len) {
+        (true, _) => Ok(leb.bits),
+        (false, 10) => Err(format!("LEB128 too long at {at}")),
+        (false, _) => Err(format!("truncated LEB128 at {at}")),
     }
-    Err(format!("LEB128 too long at {at}"))
 }
 
 /// Skips one value of a form used in line-program entry tables.
@@ -210,5 +207,35 @@ mod tests {
         f.push(0);
         replace_cfa_placeholders(&mut f).unwrap();
         assert_eq!(&f[8..], &[0x30, 0x41, 0, 0, 0, 0, 0, 0]);
+    }
+
+    // The reader this one replaced: at most ten bytes, bits from 64 up dropped.
+    fn model_stmt_uleb(b: &[u8]) -> Result<u64, String> {
+        let (mut v, mut at) = (0u64, 0usize);
+        for shift in (0..64).step_by(7) {
+            let x = *b
+                .get(at)
+                .ok_or_else(|| format!("truncated LEB128 at {at}"))?;
+            at += 1;
+            v |= u64::from(x & 0x7f) << shift;
+            if x & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(format!("LEB128 too long at {at}"))
+    }
+
+    #[test]
+    fn uleb_keeps_its_rules() {
+        let alphabet = [0x00u8, 0x01, 0x7f, 0x80, 0x81, 0xff];
+        for n in 0..12 {
+            for k in 0..4096usize {
+                let b: Vec<u8> = (0..n)
+                    .map(|i| alphabet[(k.wrapping_mul(2654435761) >> (i % 20)) % alphabet.len()])
+                    .collect();
+                let mut at = 0;
+                assert_eq!(uleb(&b, &mut at), model_stmt_uleb(&b), "{b:x?}");
+            }
+        }
     }
 }

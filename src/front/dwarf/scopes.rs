@@ -9,6 +9,7 @@ use super::walker::{
     binding, fail, function_mut, own_flags, scope_of, take_flag, take_s, take_u, At, DResult, Die,
     Frame, Slice, UnitState, Units, Walker,
 };
+use crate::dwarf::bytes::Leb128;
 use crate::ir::{
     CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, InlinedAt, RawAttr, Ref, Scope,
     ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
@@ -154,21 +155,11 @@ impl Walker<'_> {
             Some(AttrValue::Exprloc(e)) => {
                 // DW_OP_constu N, or DW_OP_litN for small N.
                 let b = e.0.slice();
-                let mut c = 0u64;
-                let mut shift = 0;
-                if let Some(lit @ 0x30..=0x4f) = b.first() {
-                    c = u64::from(lit - 0x30);
-                } else if b.first() == Some(&0x10) {
-                    for x in &b[1..] {
-                        if shift < 64 {
-                            c |= u64::from(x & 0x7f) << shift;
-                        }
-                        shift += 7;
-                        if x & 0x80 == 0 {
-                            break;
-                        }
-                    }
-                }
+                let c = match b.first() {
+                    Some(lit @ 0x30..=0x4f) => u64::from(lit - 0x30),
+                    Some(0x10) => Leb128::scan(&b[1..], usize::MAX).bits,
+                    _ => 0,
+                };
                 Some(u32::try_from(c).unwrap_or(u32::MAX))
             }
             _ => None,

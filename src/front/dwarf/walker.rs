@@ -9,7 +9,7 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use crate::diag::{Diagnostics, LossKind};
-use crate::dwarf::bytes::{put_sleb, put_uleb};
+use crate::dwarf::bytes::{put_sleb, put_uleb, sleb_exact, uleb_exact};
 use crate::dwarf::Encoding;
 use crate::ir::{
     Checksum, Expr, File, Flags, FunctionInfo, Handle, InlinedAt, Loc, Module, RawAttr, Ref, Scope,
@@ -500,33 +500,6 @@ pub(super) enum MacroAt {
 // as raw attributes, and each concern's `own_attributes` pass moves the scalar ones (numbers
 // and strings) to their fields. Reference-valued ones stay raw.
 
-/// A whole LEB128 value (the reader keeps udata/sdata attributes as their LEB128 bytes).
-pub(super) fn leb(b: &[u8], signed: bool) -> Option<i128> {
-    let (mut v, mut shift) = (0i128, 0u32);
-    for (i, x) in b.iter().enumerate() {
-        if shift > 63 {
-            return None;
-        }
-        v |= i128::from(x & 0x7f) << shift;
-        shift += 7;
-        if x & 0x80 == 0 {
-            if signed && x & 0x40 != 0 {
-                v -= 1i128 << shift;
-            }
-            return (i + 1 == b.len()).then_some(v);
-        }
-    }
-    None
-}
-
-pub(super) fn uleb(b: &[u8]) -> Option<u64> {
-    leb(b, false).and_then(|v| u64::try_from(v).ok())
-}
-
-pub(super) fn sleb(b: &[u8]) -> Option<i64> {
-    leb(b, true).and_then(|v| i64::try_from(v).ok())
-}
-
 pub(super) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -534,14 +507,14 @@ pub(super) fn text(b: &[u8]) -> String {
 /// Takes the value of attribute `at` out of `extra`, if it is there (as a number).
 pub(super) fn take_u(extra: &mut Vec<RawAttr>, at: gimli::DwAt) -> Option<u64> {
     let i = extra.iter().position(|a| a.attr == at.0)?;
-    let n = uleb(&extra[i].bytes)?;
+    let n = uleb_exact(&extra[i].bytes)?;
     extra.remove(i);
     Some(n)
 }
 
 pub(super) fn take_s(extra: &mut Vec<RawAttr>, at: gimli::DwAt) -> Option<i64> {
     let i = extra.iter().position(|a| a.attr == at.0)?;
-    let n = sleb(&extra[i].bytes)?;
+    let n = sleb_exact(&extra[i].bytes)?;
     extra.remove(i);
     Some(n)
 }
