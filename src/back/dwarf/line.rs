@@ -4,12 +4,12 @@
 use gimli::write::{Address, Dwarf, FileId, FileInfo, LineProgram, LineString};
 use gimli::{Encoding, LineEncoding};
 
-use super::builder::{addr, nul_free, Builder};
+use super::builder::{addr, nul_free, u16_at, u32_at, uleb_at, Builder};
 use crate::diag::LossKind;
 use crate::ir::{ChecksumKind, CodeRange, File, Handle, Module, Ref, ScopeKind, Unit};
 
 /// Whether some files carry an MD5 and others not: then the MD5 column gets its
-/// DW_LNCT_LLVM_is_MD5 companion (written as the timestamp column, spliced by `gaps`).
+/// DW_LNCT_LLVM_is_MD5 companion (written as the timestamp column, spliced by `splice_is_md5`).
 pub(super) fn mixed_md5(m: &Module) -> bool {
     let with = m.files.values().filter(|f| md5(f).is_some()).count();
     with > 0 && with < m.files.len()
@@ -221,4 +221,138 @@ impl Builder<'_, '_> {
         }
         (id, index)
     }
+}
+
+// The DW_LNCT_LLVM_is_MD5 column: gimli's set of file-entry columns is fixed, so the writer
+// turns on the timestamp column (values 0/1) and renames its content code 0x03 to 0x2002 in the
+// written section (`splice_is_md5`) — one byte more per line-program header, with the unit and
+// header lengths and every later unit's DW_AT_stmt_list moved along.
+
+/// Skips one value of a form used in line-program entry tables.
+fn skip_form(b: &[u8], at: &mut usize, form: u64) -> Result<(), String> {
+    match form {
+        0x08 => {
+            let n = b[*at..]
+                .iter()
+                .position(|&c| c == 0)
+                .ok_or("unterminated string")?;
+            *at += n + 1;
+        }
+        0x0e | 0x1f | 0x17 => *at += 4, // strp, line_strp, sec_offset (32-bit DWARF)
+        0x0f => {
+            uleb_at(b, at)?;
+        }
+        0x0b => *at += 1,
+        0x05 => *at += 2,
+        0x06 => *at += 4,
+        0x07 => *at += 8,
+        0x1e => *at += 16,
+        0x09 => {
+            let n = uleb_at(b, at)? as usize;
+            *at += n;
+        }
+        f => return Err(format!("form 0x{f:x} in a line-table entry format")),
+    }
+    if *at > b.len() {
+        return Err("entry table past the end".into());
+    }
+    Ok(())
+}
+
+/// Renames the timestamp file column to DW_LNCT_LLVM_is_MD5 in every v5 line program that has
+/// one, and moves the DW_AT_stmt_list of the units after each change.
+pub(super) fn splice_is_md5(
+    line: &mut Vec<u8>,
+    info: &mut [u8],
+    abbrev: &[u8],
+) -> Result<(), String> {
+    let mut at = 0usize;
+    // Original offsets of the programs that grew by one byte.
+    let mut grown: Vec<usize> = Vec::new();
+    let mut shift = 0usize;
+    while at < line.len() {
+        let len = u32_at(line, at)? as usize;
+        if len >= 0xffff_fff0 {
+            return Err("64-bit DWARF line program".into());
+        }
+        let next = at + 4 + len;
+        if u16_at(line, at + 4)? >= 5 {
+            if let Some(pos) = timestamp_code(line, at)? {
+                line.splice(pos..pos + 1, [0x82, 0x40]);
+                let unit_len = u32_at(line, at)? + 1;
+                line[at..at + 4].copy_from_slice(&unit_len.to_le_bytes());
+                let hl = u32_at(line, at + 8)? + 1;
+                line[at + 8..at + 12].copy_from_slice(&hl.to_le_bytes());
+                grown.push(at - shift);
+                shift += 1;
+                at = next + 1;
+                continue;
+            }
+        }
+        at = next;
+    }
+    if grown.is_empty() {
+        return Ok(());
+    }
+    for (p, old) in stmt_lists(info, abbrev)?.into_iter().flatten() {
+        let old = old as usize;
+        let moved = old + grown.iter().filter(|&&g| g < old).count();
+        info[p..p + 4].copy_from_slice(&(moved as u32).to_le_bytes());
+    }
+    Ok(())
+}
+
+/// The DW_AT_stmt_list of each unit (the root DIE's first attribute, as `unit::fill_unit` puts
+/// it): (its position in .debug_info, its value), or None for a unit without a line program.
+pub(super) fn stmt_lists(info: &[u8], abbrev: &[u8]) -> Result<Vec<Option<(usize, u32)>>, String> {
+    let mut out = Vec::new();
+    let mut u = 0usize;
+    while u < info.len() {
+        let len = u32_at(info, u)? as usize;
+        let version = u16_at(info, u + 4)?;
+        let (abbrev_off, header) = match version {
+            5 => (u32_at(info, u + 8)? as usize, 12),
+            _ => (u32_at(info, u + 6)? as usize, 11),
+        };
+        let mut p = u + header;
+        uleb_at(info, &mut p)?; // the root's abbreviation code
+        let mut a = abbrev_off;
+        uleb_at(abbrev, &mut a)?; // code
+        uleb_at(abbrev, &mut a)?; // tag
+        a += 1; // children
+        let (name, form) = (uleb_at(abbrev, &mut a)?, uleb_at(abbrev, &mut a)?);
+        out.push((name == 0x10 && form == 0x17).then(|| (p, u32_at(info, p).unwrap_or(0))));
+        u += 4 + len;
+    }
+    Ok(out)
+}
+
+/// The position of the DW_LNCT_timestamp code in a v5 header's file-entry format, if any.
+fn timestamp_code(b: &[u8], unit: usize) -> Result<Option<usize>, String> {
+    let opcode_base = *b.get(unit + 17).ok_or("truncated header")?;
+    let mut at = unit + 18 + usize::from(opcode_base).saturating_sub(1);
+    let dir_formats = *b.get(at).ok_or("truncated header")?;
+    at += 1;
+    let mut forms = Vec::new();
+    for _ in 0..dir_formats {
+        uleb_at(b, &mut at)?;
+        forms.push(uleb_at(b, &mut at)?);
+    }
+    let dirs = uleb_at(b, &mut at)?;
+    for _ in 0..dirs {
+        for &f in &forms {
+            skip_form(b, &mut at, f)?;
+        }
+    }
+    let file_formats = *b.get(at).ok_or("truncated header")?;
+    at += 1;
+    for _ in 0..file_formats {
+        let code_at = at;
+        let code = uleb_at(b, &mut at)?;
+        uleb_at(b, &mut at)?;
+        if code == 0x03 {
+            return Ok(Some(code_at));
+        }
+    }
+    Ok(None)
 }

@@ -1,16 +1,21 @@
 //! The DWARF writer: IR → DWARF 4/5 in a debug-only ELF object (gimli::write + object), or the
 //! debug sections of a copy of a given binary replaced (`--into`).
 //!
-//! One file per concern: `unit` (the DIE tree), `line` (line programs), `expr` (expressions and
-//! location lists), `frame` (call-frame information), `macros` (.debug_macro), `gaps` (the
-//! in-place post-passes for what gimli and object cannot express), `elf` (the container).
+//! One file per concern, named as the reader's (`front::dwarf`): `unit` (the writing pass, the
+//! unit DIE and where every DIE goes), `types`, `scopes` (functions, blocks, inlined
+//! subroutines, call sites), `vars`, `expr` (expressions, location lists, bounds), `line` (line
+//! programs, and the in-place DW_LNCT_LLVM_is_MD5 splice gimli cannot write), `macros`
+//! (.debug_macro), `frame` (call-frame information, with the in-place swap of AMD's CFA
+//! programs), `elf` (the container), `spirv` (what DWARF written from SPIR-V carries);
+//! `builder` is the shared context they all import (the `Builder`, the DIE map, the attribute
+//! setters) and imports none of them. (The AMDGPU ELF machine needs no patch: `elf` writes
+//! e_machine with object's low-level writer.)
 //! The mapping decisions are in docs/dwarf.md, "Writer".
 
 mod builder;
 mod elf;
 mod expr;
 mod frame;
-pub mod gaps;
 mod line;
 mod macros;
 mod scopes;

@@ -124,7 +124,7 @@ pub(super) fn build_once(
     let abbrev_sec = sections.debug_abbrev.slice().to_vec();
     let fail = |e: String| Error::Usage(format!("DWARF writer: {e}"));
     if is_md5 {
-        super::gaps::splice_is_md5(&mut line_sec, &mut info_sec, &abbrev_sec).map_err(fail)?;
+        line::splice_is_md5(&mut line_sec, &mut info_sec, &abbrev_sec).map_err(fail)?;
     }
     let passes = match b.used_refs {
         true => Some((b.offsets.take(), die_offsets(&b, &info_sec, &abbrev_sec)?)),
@@ -149,7 +149,7 @@ pub(super) fn build_once(
         }
     }
     if let Some(mac) = &mut macro_section {
-        mac.patch_line_offsets(&super::gaps::stmt_lists(&out[0].1, &out[1].1).map_err(fail)?);
+        mac.patch_line_offsets(&line::stmt_lists(&out[0].1, &out[1].1).map_err(fail)?);
         out.push((".debug_macro", std::mem::take(&mut mac.bytes)));
     }
     frames.write(&mut out)?;
@@ -396,7 +396,7 @@ impl Builder<'_, '_> {
         let u = &m.units.get(h);
         let root = self.dwarf.units.get(self.units[ui]).root();
         let d = (ui, root);
-        // DW_AT_stmt_list first: its place in the root DIE is fixed (see super::gaps::splice_is_md5).
+        // DW_AT_stmt_list first: its place in the root DIE is fixed (see line::splice_is_md5).
         self.set(d, dw::DW_AT_stmt_list, AttributeValue::LineProgramRef);
         let tag = match u.kind.0 {
             0x03 => dw::DW_TAG_partial_unit,
