@@ -172,6 +172,18 @@ impl Builder<'_, '_> {
                 AttributeValue::CallingConvention(gimli::DwCc(cc)),
             );
         }
+        self.function_code(d, s, f, decl);
+        self.function_children(d, s, f);
+    }
+
+    /// A function's code: its ranges (or its scope runs'), entry, frame base, binding and lanes.
+    fn function_code(
+        &mut self,
+        d: Die,
+        s: Handle<crate::ir::Scope>,
+        f: &crate::ir::FunctionInfo,
+        decl: bool,
+    ) {
         if f.ranges.is_empty() && !decl {
             let r = self.run_ranges.get(&s).cloned().unwrap_or_default();
             self.set_ranges(d, &r);
@@ -209,6 +221,17 @@ impl Builder<'_, '_> {
                 "DW_AT_LLVM_lanes/lane_pc/active_lane (AMD extensions off)",
             );
         }
+    }
+
+    /// A function's children in order: thrown types, template parameters, then parameters by
+    /// number, then the `...` of a variadic signature without a DIE of its own.
+    fn function_children(
+        &mut self,
+        d: Die,
+        s: Handle<crate::ir::Scope>,
+        f: &crate::ir::FunctionInfo,
+    ) {
+        let m = self.m;
         if !f.thrown.is_empty() {
             for t in &f.thrown {
                 let td = (d.0, self.unit_mut(d.0).add(d.1, dw::DW_TAG_thrown_type));
@@ -376,6 +399,33 @@ impl Builder<'_, '_> {
             self.set_ref((d.0, id), dw::DW_AT_abstract_origin, Some(Ref::Scope(b)));
             CodeRange::normalize(&mut ranges);
             self.set_ranges((d.0, id), &ranges);
+        }
+    }
+
+    pub(super) fn fill_label(&mut self, d: Die, l: Handle<crate::ir::Label>) {
+        let lb = &self.m.labels.get(l);
+        self.set_str(d, dw::DW_AT_name, Some(&lb.name));
+        self.set_decl(d, lb.at);
+        if let Some(p) = lb.pos {
+            self.set(
+                d,
+                dw::DW_AT_low_pc,
+                AttributeValue::Address(gimli::write::Address::Constant(addr(p))),
+            );
+        }
+    }
+
+    pub(super) fn fill_import(&mut self, d: Die, i: Handle<crate::ir::Import>) {
+        let im = &self.m.imports.get(i);
+        self.set_str(d, dw::DW_AT_name, im.name.as_deref());
+        self.set_ref(d, dw::DW_AT_import, im.entity);
+        self.set_decl(d, im.at);
+        if !im.elements.is_empty() {
+            self.loss(
+                LossKind::Dropped,
+                Ref::Import(i),
+                "imported-entity elements",
+            );
         }
     }
 

@@ -60,7 +60,20 @@ impl Builder<'_, '_> {
         }
         self.set_decl(d, ty.at);
         self.set_str(d, dw::DW_AT_linkage_name, ty.linkage.as_deref());
-        let tref = |h: Option<Handle<Type>>| h.map(Ref::Type);
+        self.fill_type_kind(d, t, ty);
+        let derived = self.derived_type_flags(d, ty);
+        self.set_flags(
+            d,
+            Flags {
+                bits: ty.flags.bits & !derived,
+                ..ty.flags
+            },
+        );
+        self.set_extra(d, Ref::Type(t), &ty.extra);
+    }
+
+    /// The attributes and children of a type's kind.
+    fn fill_type_kind(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
         match &ty.kind {
             TypeKind::Basic { encoding } => {
                 self.set(
@@ -70,97 +83,20 @@ impl Builder<'_, '_> {
                 );
             }
             TypeKind::Pointer { pointee, space, .. } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*pointee));
+                self.set_ref(d, dw::DW_AT_type, type_ref(*pointee));
                 self.set_space(d, Ref::Type(t), space);
             }
             TypeKind::Qualified { base, .. } | TypeKind::Typedef { base } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*base));
+                self.set_ref(d, dw::DW_AT_type, type_ref(*base));
             }
-            TypeKind::Array {
-                element,
-                dims,
-                stride,
-                data_location,
-                associated,
-                allocated,
-                rank,
-                column_major,
-            } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*element));
-                if let Some(Bound::Const(bits)) = stride {
-                    if bits % 8 == 0 {
-                        self.set(d, dw::DW_AT_byte_stride, AttributeValue::Sdata(bits / 8));
-                    } else {
-                        self.set(d, dw::DW_AT_bit_stride, AttributeValue::Sdata(*bits));
-                    }
-                } else {
-                    self.set_bound(d, dw::DW_AT_bit_stride, *stride);
-                }
-                self.set_bound(d, dw::DW_AT_data_location, *data_location);
-                self.set_bound(d, dw::DW_AT_associated, *associated);
-                self.set_bound(d, dw::DW_AT_allocated, *allocated);
-                self.set_bound(d, dw::DW_AT_rank, *rank);
-                if *column_major {
-                    self.set(
-                        d,
-                        dw::DW_AT_ordering,
-                        AttributeValue::Ordering(dw::DW_ORD_col_major),
-                    );
-                }
-                for dim in dims {
-                    let tag = if dim.generic {
-                        dw::DW_TAG_generic_subrange
-                    } else {
-                        dw::DW_TAG_subrange_type
-                    };
-                    let sub = (d.0, self.unit_mut(d.0).add(d.1, tag));
-                    self.set_bound(sub, dw::DW_AT_count, dim.count);
-                    self.set_bound(sub, dw::DW_AT_lower_bound, dim.lower);
-                    self.set_bound(sub, dw::DW_AT_upper_bound, dim.upper);
-                    self.set_bound(sub, dw::DW_AT_byte_stride, dim.stride);
-                }
-            }
-            TypeKind::Vector { element, count } => {
-                if self.tag(Ref::Type(t)) == dw::DW_TAG_base_type {
-                    // AMD form: the element's base type with DW_AT_LLVM_vector_size.
-                    let el = &m.types.get(element.expect("base form needs an element"));
-                    if ty.name.is_none() {
-                        self.set_str(d, dw::DW_AT_name, el.name.as_deref());
-                    }
-                    if let TypeKind::Basic { encoding } = el.kind {
-                        self.set(
-                            d,
-                            dw::DW_AT_encoding,
-                            AttributeValue::Encoding(gimli::DwAte(encoding.0 as u8)),
-                        );
-                    }
-                    self.set_size(d, el.size);
-                    self.set_ref(d, vendor::DW_AT_DWARV_ELEMENT, tref(*element));
-                    if let Some(Bound::Const(bits)) = ty.size {
-                        self.set(
-                            d,
-                            vendor::DW_AT_DWARV_VECTOR_BITS,
-                            AttributeValue::Sdata(bits),
-                        );
-                    }
-                    self.set(
-                        d,
-                        vendor::DW_AT_LLVM_VECTOR_SIZE,
-                        AttributeValue::Udata((*count).into()),
-                    );
-                } else {
-                    self.set_ref(d, dw::DW_AT_type, tref(*element));
-                    self.set(d, dw::DW_AT_GNU_vector, AttributeValue::FlagPresent);
-                    let sub = (d.0, self.unit_mut(d.0).add(d.1, dw::DW_TAG_subrange_type));
-                    self.set(sub, dw::DW_AT_count, AttributeValue::Udata((*count).into()));
-                }
-            }
+            TypeKind::Array { .. } => self.fill_array(d, ty),
+            TypeKind::Vector { .. } => self.fill_vector(d, t, ty),
             TypeKind::Matrix {
                 column,
                 count,
                 column_major,
             } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*column));
+                self.set_ref(d, dw::DW_AT_type, type_ref(*column));
                 self.set(
                     d,
                     vendor::DW_AT_DWARV_MATRIX,
@@ -174,7 +110,7 @@ impl Builder<'_, '_> {
                 calling_convention,
                 ..
             } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*ret));
+                self.set_ref(d, dw::DW_AT_type, type_ref(*ret));
                 if *calling_convention != 0 {
                     self.set(
                         d,
@@ -184,113 +120,11 @@ impl Builder<'_, '_> {
                 }
                 self.formal_parameters(d, t);
             }
-            TypeKind::Enum {
-                underlying,
-                enumerators,
-                identifier,
-            } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*underlying));
-                self.set_str(d, vendor::DW_AT_DWARV_IDENTIFIER, identifier.as_deref());
-                let unsigned = underlying.is_some_and(|u| matches!(m.types.get(u).kind, TypeKind::Basic { encoding } if matches!(encoding.0, 2 | 7 | 8 | 0x10)));
-                for e in enumerators {
-                    let ed = (d.0, self.unit_mut(d.0).add(d.1, dw::DW_TAG_enumerator));
-                    self.set_str(ed, dw::DW_AT_name, Some(&e.name));
-                    let v = if unsigned && e.value >= 0 && e.value <= u64::MAX as i128 {
-                        AttributeValue::Udata(e.value as u64)
-                    } else if let Ok(v) = i64::try_from(e.value) {
-                        AttributeValue::Sdata(v)
-                    } else {
-                        AttributeValue::Block(e.value.to_le_bytes().to_vec())
-                    };
-                    self.set(ed, dw::DW_AT_const_value, v);
-                }
-            }
-            TypeKind::Composite {
-                elements,
-                identifier,
-                vtable_holder,
-                templates,
-                discriminator,
-                ..
-            } => {
-                self.set_str(d, vendor::DW_AT_DWARV_IDENTIFIER, identifier.as_deref());
-                self.set_ref(d, dw::DW_AT_containing_type, tref(*vtable_holder));
-                self.set_ref(d, dw::DW_AT_discr, tref(*discriminator));
-                for tp in templates.clone() {
-                    self.fill_template(Ref::Type(t), d, tp);
-                }
-                for e in elements.clone() {
-                    self.fill(e);
-                }
-                if ty.size.is_none() && !ty.flags.has("fwd_decl") {
-                    self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
-                    self.set(
-                        d,
-                        vendor::DW_AT_DWARV_NOT_FWD_DECL,
-                        AttributeValue::FlagPresent,
-                    );
-                }
-            }
-            TypeKind::Member {
-                base,
-                offset_bits,
-                storage_offset_bits,
-                value,
-                discriminant,
-                property,
-            } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*base));
-                if let Some(form) =
-                    self.dwarf2_bit_field(ty, *base, *offset_bits, *storage_offset_bits)
-                {
-                    let (location, from_msb, unit_bytes) = form;
-                    self.set(
-                        d,
-                        dw::DW_AT_data_member_location,
-                        AttributeValue::Udata(location),
-                    );
-                    self.set(d, dw::DW_AT_bit_offset, AttributeValue::Udata(from_msb));
-                    if let Some(b) = unit_bytes {
-                        self.set(d, dw::DW_AT_byte_size, AttributeValue::Udata(b));
-                    }
-                } else if ty.flags.has("bit_field") || storage_offset_bits.is_some() {
-                    if let Some(o) = offset_bits {
-                        self.set(d, dw::DW_AT_data_bit_offset, AttributeValue::Udata(*o));
-                    }
-                    if storage_offset_bits.is_some() {
-                        self.loss(
-                            LossKind::Approximated,
-                            Ref::Type(t),
-                            "bit field storage offset: its storage size is unknown, written as DW_AT_data_bit_offset",
-                        );
-                    }
-                } else if let Some(o) = offset_bits {
-                    if o % 8 == 0 {
-                        self.set(
-                            d,
-                            dw::DW_AT_data_member_location,
-                            AttributeValue::Udata(o / 8),
-                        );
-                    } else {
-                        self.set(d, dw::DW_AT_data_bit_offset, AttributeValue::Udata(*o));
-                    }
-                }
-                if let Some(v) = value {
-                    self.set_value(d, dw::DW_AT_const_value, v);
-                }
-                if let Some(v) = discriminant {
-                    self.set_value(d, dw::DW_AT_discr_value, v);
-                }
-                if property.is_some() {
-                    self.loss(
-                        LossKind::Dropped,
-                        Ref::Type(t),
-                        "Objective-C property of a member",
-                    );
-                }
-            }
+            TypeKind::Enum { .. } => self.fill_enum(d, ty),
+            TypeKind::Composite { .. } => self.fill_composite(d, t, ty),
+            TypeKind::Member { .. } => self.fill_member(d, t, ty),
             TypeKind::Inheritance { base, offset_bits } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*base));
+                self.set_ref(d, dw::DW_AT_type, type_ref(*base));
                 if let Some(o) = offset_bits {
                     self.set(
                         d,
@@ -300,8 +134,8 @@ impl Builder<'_, '_> {
                 }
             }
             TypeKind::PtrToMember { pointee, class } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*pointee));
-                self.set_ref(d, dw::DW_AT_containing_type, tref(*class));
+                self.set_ref(d, dw::DW_AT_type, type_ref(*pointee));
+                self.set_ref(d, dw::DW_AT_containing_type, type_ref(*class));
             }
             TypeKind::Template { target, params } => {
                 // A type target is DW_AT_type (LLVM 14's name printer needs one on an unknown
@@ -314,29 +148,7 @@ impl Builder<'_, '_> {
                     self.fill(Ref::Type(p));
                 }
             }
-            TypeKind::TemplateParam {
-                kind,
-                ty: pty,
-                value,
-                pack,
-                is_default,
-            } => {
-                self.set_ref(d, dw::DW_AT_type, tref(*pty));
-                if let Some(v) = value {
-                    let at = if *kind == TemplateParamKind::Template {
-                        dw::DW_AT_GNU_template_name
-                    } else {
-                        dw::DW_AT_const_value
-                    };
-                    self.set_value(d, at, v);
-                }
-                if *is_default {
-                    self.set(d, dw::DW_AT_default_value, AttributeValue::FlagPresent);
-                }
-                for p in pack.clone() {
-                    self.fill_template(Ref::Type(t), d, p);
-                }
-            }
+            TypeKind::TemplateParam { .. } => self.fill_template_param(d, t, ty),
             TypeKind::String {
                 length,
                 location,
@@ -359,15 +171,242 @@ impl Builder<'_, '_> {
                 }
             }
         }
-        let derived = self.derived_type_flags(d, ty);
-        self.set_flags(
-            d,
-            Flags {
-                bits: ty.flags.bits & !derived,
-                ..ty.flags
-            },
-        );
-        self.set_extra(d, Ref::Type(t), &ty.extra);
+    }
+
+    fn fill_array(&mut self, d: Die, ty: &Type) {
+        let TypeKind::Array {
+            element,
+            dims,
+            stride,
+            data_location,
+            associated,
+            allocated,
+            rank,
+            column_major,
+        } = &ty.kind
+        else {
+            return;
+        };
+        self.set_ref(d, dw::DW_AT_type, type_ref(*element));
+        if let Some(Bound::Const(bits)) = stride {
+            if bits % 8 == 0 {
+                self.set(d, dw::DW_AT_byte_stride, AttributeValue::Sdata(bits / 8));
+            } else {
+                self.set(d, dw::DW_AT_bit_stride, AttributeValue::Sdata(*bits));
+            }
+        } else {
+            self.set_bound(d, dw::DW_AT_bit_stride, *stride);
+        }
+        self.set_bound(d, dw::DW_AT_data_location, *data_location);
+        self.set_bound(d, dw::DW_AT_associated, *associated);
+        self.set_bound(d, dw::DW_AT_allocated, *allocated);
+        self.set_bound(d, dw::DW_AT_rank, *rank);
+        if *column_major {
+            self.set(
+                d,
+                dw::DW_AT_ordering,
+                AttributeValue::Ordering(dw::DW_ORD_col_major),
+            );
+        }
+        for dim in dims {
+            let tag = if dim.generic {
+                dw::DW_TAG_generic_subrange
+            } else {
+                dw::DW_TAG_subrange_type
+            };
+            let sub = (d.0, self.unit_mut(d.0).add(d.1, tag));
+            self.set_bound(sub, dw::DW_AT_count, dim.count);
+            self.set_bound(sub, dw::DW_AT_lower_bound, dim.lower);
+            self.set_bound(sub, dw::DW_AT_upper_bound, dim.upper);
+            self.set_bound(sub, dw::DW_AT_byte_stride, dim.stride);
+        }
+    }
+
+    fn fill_vector(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+        let TypeKind::Vector { element, count } = &ty.kind else {
+            return;
+        };
+        let m = self.m;
+        if self.tag(Ref::Type(t)) == dw::DW_TAG_base_type {
+            // AMD form: the element's base type with DW_AT_LLVM_vector_size.
+            let el = &m.types.get(element.expect("base form needs an element"));
+            if ty.name.is_none() {
+                self.set_str(d, dw::DW_AT_name, el.name.as_deref());
+            }
+            if let TypeKind::Basic { encoding } = el.kind {
+                self.set(
+                    d,
+                    dw::DW_AT_encoding,
+                    AttributeValue::Encoding(gimli::DwAte(encoding.0 as u8)),
+                );
+            }
+            self.set_size(d, el.size);
+            self.set_ref(d, vendor::DW_AT_DWARV_ELEMENT, type_ref(*element));
+            if let Some(Bound::Const(bits)) = ty.size {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_VECTOR_BITS,
+                    AttributeValue::Sdata(bits),
+                );
+            }
+            self.set(
+                d,
+                vendor::DW_AT_LLVM_VECTOR_SIZE,
+                AttributeValue::Udata((*count).into()),
+            );
+        } else {
+            self.set_ref(d, dw::DW_AT_type, type_ref(*element));
+            self.set(d, dw::DW_AT_GNU_vector, AttributeValue::FlagPresent);
+            let sub = (d.0, self.unit_mut(d.0).add(d.1, dw::DW_TAG_subrange_type));
+            self.set(sub, dw::DW_AT_count, AttributeValue::Udata((*count).into()));
+        }
+    }
+
+    fn fill_enum(&mut self, d: Die, ty: &Type) {
+        let TypeKind::Enum {
+            underlying,
+            enumerators,
+            identifier,
+        } = &ty.kind
+        else {
+            return;
+        };
+        let m = self.m;
+        self.set_ref(d, dw::DW_AT_type, type_ref(*underlying));
+        self.set_str(d, vendor::DW_AT_DWARV_IDENTIFIER, identifier.as_deref());
+        let unsigned = underlying.is_some_and(|u| matches!(m.types.get(u).kind, TypeKind::Basic { encoding } if matches!(encoding.0, 2 | 7 | 8 | 0x10)));
+        for e in enumerators {
+            let ed = (d.0, self.unit_mut(d.0).add(d.1, dw::DW_TAG_enumerator));
+            self.set_str(ed, dw::DW_AT_name, Some(&e.name));
+            let v = if unsigned && e.value >= 0 && e.value <= u64::MAX as i128 {
+                AttributeValue::Udata(e.value as u64)
+            } else if let Ok(v) = i64::try_from(e.value) {
+                AttributeValue::Sdata(v)
+            } else {
+                AttributeValue::Block(e.value.to_le_bytes().to_vec())
+            };
+            self.set(ed, dw::DW_AT_const_value, v);
+        }
+    }
+
+    fn fill_composite(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+        let TypeKind::Composite {
+            elements,
+            identifier,
+            vtable_holder,
+            templates,
+            discriminator,
+            ..
+        } = &ty.kind
+        else {
+            return;
+        };
+        self.set_str(d, vendor::DW_AT_DWARV_IDENTIFIER, identifier.as_deref());
+        self.set_ref(d, dw::DW_AT_containing_type, type_ref(*vtable_holder));
+        self.set_ref(d, dw::DW_AT_discr, type_ref(*discriminator));
+        for tp in templates.clone() {
+            self.fill_template(Ref::Type(t), d, tp);
+        }
+        for e in elements.clone() {
+            self.fill(e);
+        }
+        if ty.size.is_none() && !ty.flags.has("fwd_decl") {
+            self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
+            self.set(
+                d,
+                vendor::DW_AT_DWARV_NOT_FWD_DECL,
+                AttributeValue::FlagPresent,
+            );
+        }
+    }
+
+    fn fill_member(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+        let TypeKind::Member {
+            base,
+            offset_bits,
+            storage_offset_bits,
+            value,
+            discriminant,
+            property,
+        } = &ty.kind
+        else {
+            return;
+        };
+        self.set_ref(d, dw::DW_AT_type, type_ref(*base));
+        if let Some(form) = self.dwarf2_bit_field(ty, *base, *offset_bits, *storage_offset_bits) {
+            let (location, from_msb, unit_bytes) = form;
+            self.set(
+                d,
+                dw::DW_AT_data_member_location,
+                AttributeValue::Udata(location),
+            );
+            self.set(d, dw::DW_AT_bit_offset, AttributeValue::Udata(from_msb));
+            if let Some(b) = unit_bytes {
+                self.set(d, dw::DW_AT_byte_size, AttributeValue::Udata(b));
+            }
+        } else if ty.flags.has("bit_field") || storage_offset_bits.is_some() {
+            if let Some(o) = offset_bits {
+                self.set(d, dw::DW_AT_data_bit_offset, AttributeValue::Udata(*o));
+            }
+            if storage_offset_bits.is_some() {
+                self.loss(
+                    LossKind::Approximated,
+                    Ref::Type(t),
+                    "bit field storage offset: its storage size is unknown, written as DW_AT_data_bit_offset",
+                );
+            }
+        } else if let Some(o) = offset_bits {
+            if o % 8 == 0 {
+                self.set(
+                    d,
+                    dw::DW_AT_data_member_location,
+                    AttributeValue::Udata(o / 8),
+                );
+            } else {
+                self.set(d, dw::DW_AT_data_bit_offset, AttributeValue::Udata(*o));
+            }
+        }
+        if let Some(v) = value {
+            self.set_value(d, dw::DW_AT_const_value, v);
+        }
+        if let Some(v) = discriminant {
+            self.set_value(d, dw::DW_AT_discr_value, v);
+        }
+        if property.is_some() {
+            self.loss(
+                LossKind::Dropped,
+                Ref::Type(t),
+                "Objective-C property of a member",
+            );
+        }
+    }
+
+    fn fill_template_param(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+        let TypeKind::TemplateParam {
+            kind,
+            ty: pty,
+            value,
+            pack,
+            is_default,
+        } = &ty.kind
+        else {
+            return;
+        };
+        self.set_ref(d, dw::DW_AT_type, type_ref(*pty));
+        if let Some(v) = value {
+            let at = if *kind == TemplateParamKind::Template {
+                dw::DW_AT_GNU_template_name
+            } else {
+                dw::DW_AT_const_value
+            };
+            self.set_value(d, at, v);
+        }
+        if *is_default {
+            self.set(d, dw::DW_AT_default_value, AttributeValue::FlagPresent);
+        }
+        for p in pack.clone() {
+            self.fill_template(Ref::Type(t), d, p);
+        }
     }
 
     /// Flags a type's DWARF says by other attributes, as the reader derives them back: a bit
@@ -677,4 +716,9 @@ pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, Ref> {
         }
     }
     owner
+}
+
+/// A type handle as a reference.
+fn type_ref(h: Option<Handle<Type>>) -> Option<Ref> {
+    h.map(Ref::Type)
 }

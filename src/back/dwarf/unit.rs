@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 use gimli::write::{AttributeValue, Dwarf, EndianVec, Sections, UnitEntryId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
-use super::builder::{addr, Builder, DieMap, Index, Offsets, SectionList, Settings};
+use super::builder::{Builder, DieMap, Index, Offsets, SectionList, Settings};
 use super::{frame, line, macros, scopes, spirv, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
@@ -525,27 +525,8 @@ impl Builder<'_, '_> {
             Ref::Scope(s) => self.fill_scope(d, s),
             Ref::Var(v) => self.fill_var(d, v),
             Ref::Inlined(i) => self.fill_inlined(d, i),
-            Ref::Label(l) => {
-                let lb = &self.m.labels.get(l);
-                self.set_str(d, dw::DW_AT_name, Some(&lb.name));
-                self.set_decl(d, lb.at);
-                if let Some(p) = lb.pos {
-                    self.set(
-                        d,
-                        dw::DW_AT_low_pc,
-                        AttributeValue::Address(gimli::write::Address::Constant(addr(p))),
-                    );
-                }
-            }
-            Ref::Import(i) => {
-                let im = &self.m.imports.get(i);
-                self.set_str(d, dw::DW_AT_name, im.name.as_deref());
-                self.set_ref(d, dw::DW_AT_import, im.entity);
-                self.set_decl(d, im.at);
-                if !im.elements.is_empty() {
-                    self.loss(LossKind::Dropped, r, "imported-entity elements");
-                }
-            }
+            Ref::Label(l) => self.fill_label(d, l),
+            Ref::Import(i) => self.fill_import(d, i),
             Ref::CallSite(c) => self.fill_call_site(d, c),
             _ => {}
         }

@@ -11,8 +11,8 @@ use super::walker::{
 };
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
-    CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, InlinedAt, RawAttr, Ref, Scope,
-    ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
+    CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label, RawAttr,
+    Ref, Scope, ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -195,13 +195,13 @@ impl Walker<'_> {
 
     pub(super) fn fill_inlined(
         &mut self,
-        cur: &UnitState,
-        die: &mut Die<'_>,
+        at: At<'_, '_>,
         h: Handle<InlinedAt>,
         parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
+        let At { cur, die, .. } = at;
         let origin = match die.take(dw::DW_AT_abstract_origin) {
             Some(v) => v,
             None => {
@@ -245,6 +245,42 @@ impl Walker<'_> {
         frame.ent = Some(Ref::Scope(origin));
         frame.inlined = Some(h);
         die.mark(dw::DW_AT_entry_pc);
+        Ok(Vec::new())
+    }
+
+    pub(super) fn fill_label(
+        &mut self,
+        at: At<'_, '_>,
+        h: Handle<Label>,
+        parent: Option<Frame>,
+    ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
+        let name = self.string(u, unit, die, dw::DW_AT_name)?;
+        let at = self.loc(cur, die);
+        let pos = self.address(u, unit, die, dw::DW_AT_low_pc)?;
+        let l = self.m.labels.get_mut(h);
+        l.name = name.unwrap_or_default();
+        l.scope = scope_of(parent);
+        l.at = at;
+        l.pos = pos.map(CodePos::Addr);
+        Ok(Vec::new())
+    }
+
+    pub(super) fn fill_import(
+        &mut self,
+        at: At<'_, '_>,
+        h: Handle<Import>,
+        parent: Option<Frame>,
+    ) -> DResult<Vec<RawAttr>> {
+        let At { u, unit, cur, die } = at;
+        let name = self.string(u, unit, die, dw::DW_AT_name)?;
+        let at = self.loc(cur, die);
+        let entity = self.reference(unit, die, dw::DW_AT_import)?;
+        let i = self.m.imports.get_mut(h);
+        i.name = name;
+        i.at = at;
+        i.entity = entity;
+        i.scope = parent.and_then(|p| p.ent);
         Ok(Vec::new())
     }
 

@@ -17,14 +17,14 @@ use crate::spec::dwarf_vendor as vendor;
 impl Walker<'_> {
     pub(super) fn fill_type(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         h: Handle<Type>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
+        let At { u, unit, cur, die } = at.again();
         let tag = die.tag;
-        let mut name = self.string(u, unit, die, dw::DW_AT_name)?;
-        let at = self.loc(cur, die);
+        let name = self.string(u, unit, die, dw::DW_AT_name)?;
+        let decl_at = self.loc(cur, die);
         let mut flags = self.flags(die);
         let linkage = match self.string(u, unit, die, dw::DW_AT_linkage_name)? {
             Some(l) => Some(l),
@@ -33,7 +33,7 @@ impl Walker<'_> {
         let align_bits = die
             .udata(dw::DW_AT_alignment)
             .map(|a| (a as u32).saturating_mul(8));
-        let mut size = match self.bound(u, unit, cur, die, dw::DW_AT_bit_size, 1)? {
+        let size = match self.bound(u, unit, cur, die, dw::DW_AT_bit_size, 1)? {
             Some(b) => {
                 if tag == dw::DW_TAG_member {
                     flags = flags.with("bit_field");
@@ -56,56 +56,57 @@ impl Walker<'_> {
         if flags.has("pass_by_reference") || flags.has("pass_by_value") {
             die.mark(dw::DW_AT_calling_convention);
         }
-        let kind = match tag {
-            dw::DW_TAG_base_type => {
-                let encoding = Encoding(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32);
-                let element = self.type_ref(unit, die, vendor::DW_AT_DWARV_ELEMENT)?;
-                match die.udata(vendor::DW_AT_LLVM_VECTOR_SIZE) {
-                    // dwarv's own vector names its element: name and size are the element's.
-                    Some(count) if element.is_some() => {
-                        name = None;
-                        size = match die.take(vendor::DW_AT_DWARV_VECTOR_BITS) {
-                            Some(AttrValue::Sdata(b)) => Some(Bound::Const(b)),
-                            _ => None,
-                        };
-                        TypeKind::Vector {
-                            element,
-                            count: u32::try_from(count).unwrap_or(u32::MAX),
-                        }
-                    }
-                    Some(count) => {
-                        // A vector base type: its element is the same base type, unvectored.
-                        let element_size = match size {
-                            Some(Bound::Const(n)) if count > 0 => Some(Bound::Const(
-                                n.checked_div(i64::try_from(count).unwrap_or(i64::MAX))
-                                    .unwrap_or(0),
-                            )),
-                            s => s,
-                        };
-                        let mut el = Type::new(TypeKind::Basic { encoding });
-                        el.name = name.clone();
-                        el.size = element_size;
-                        el.scope = parent.and_then(|p| p.ent);
-                        let el = self.m.types.push(el);
-                        TypeKind::Vector {
-                            element: Some(el),
-                            count: u32::try_from(count).unwrap_or(u32::MAX),
-                        }
-                    }
-                    None => TypeKind::Basic { encoding },
-                }
-            }
+        let mut common = Common {
+            tag,
+            name,
+            size,
+            flags,
+            base,
+            parent,
+        };
+        let kind = self.type_kind(at.again(), &mut common)?;
+        // At unit level only composites, enums and typedefs common.name the unit as their scope, as in
+        // LLVM (null scope) and SPIR-V (no Parent operand on the other type instructions).
+        let file_level = matches!(
+            kind,
+            TypeKind::Composite { .. } | TypeKind::Enum { .. } | TypeKind::Typedef { .. }
+        );
+        // Template parameters have no scope (LLVM shares them between templates); the
+        // composite's or function's template list says where they belong.
+        let template = matches!(kind, TypeKind::TemplateParam { .. });
+        let scope = common
+            .parent
+            .and_then(|p| p.ent)
+            .filter(|p| !template && (file_level || !matches!(p, Ref::Unit(_))));
+        let ty = self.m.types.get_mut(h);
+        ty.kind = kind;
+        ty.name = common.name;
+        ty.size = common.size;
+        ty.align_bits = align_bits;
+        ty.scope = scope;
+        ty.at = decl_at;
+        ty.flags = common.flags;
+        ty.linkage = linkage;
+        self.attach_to_parent(common.parent, Ref::Type(h), common.tag);
+        Ok(Vec::new())
+    }
+
+    /// The kind of a type DIE from its tag.
+    fn type_kind(&mut self, mut at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let At { u, unit, cur, die } = at.again();
+        Ok(match common.tag {
+            dw::DW_TAG_base_type => self.base_type(at.again(), common)?,
             dw::DW_TAG_pointer_type
             | dw::DW_TAG_reference_type
             | dw::DW_TAG_rvalue_reference_type => {
                 let class = die.udata(dw::DW_AT_address_class);
                 TypeKind::Pointer {
-                    kind: match tag {
+                    kind: match common.tag {
                         dw::DW_TAG_pointer_type => PtrKind::Pointer,
                         dw::DW_TAG_reference_type => PtrKind::Reference,
                         _ => PtrKind::RvalueReference,
                     },
-                    pointee: base,
+                    pointee: common.base,
                     space: AddrSpace {
                         memory: class.map_or(Memory::NONE, memory_of_class),
                         address_class: class.map(|c| c as u32),
@@ -113,36 +114,8 @@ impl Walker<'_> {
                     },
                 }
             }
-            dw::DW_TAG_typedef => TypeKind::Typedef { base },
-            dw::DW_TAG_array_type => {
-                let stride = match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
-                    Some(s) => Some(s),
-                    None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
-                };
-                let data_location = self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?;
-                let associated = self.bound(u, unit, cur, die, dw::DW_AT_associated, 1)?;
-                let allocated = self.bound(u, unit, cur, die, dw::DW_AT_allocated, 1)?;
-                let rank = self.bound(u, unit, cur, die, dw::DW_AT_rank, 1)?;
-                let column_major = die.udata(dw::DW_AT_ordering) == Some(1);
-                if die.flag(dw::DW_AT_GNU_vector) {
-                    // Its subrange child sets the count.
-                    TypeKind::Vector {
-                        element: base,
-                        count: 0,
-                    }
-                } else {
-                    TypeKind::Array {
-                        element: base,
-                        dims: Vec::new(),
-                        stride,
-                        data_location,
-                        associated,
-                        allocated,
-                        rank,
-                        column_major,
-                    }
-                }
-            }
+            dw::DW_TAG_typedef => TypeKind::Typedef { base: common.base },
+            dw::DW_TAG_array_type => self.array_type(at.again(), common)?,
             dw::DW_TAG_subroutine_type => TypeKind::Function {
                 ret: self.type_ref(unit, die, dw::DW_AT_type)?,
                 params: Vec::new(),
@@ -159,65 +132,33 @@ impl Walker<'_> {
             | dw::DW_TAG_union_type
             | dw::DW_TAG_interface_type
             | dw::DW_TAG_variant_part => TypeKind::Composite {
-                tag: CompositeTag(tag.0),
+                tag: CompositeTag(common.tag.0),
                 elements: Vec::new(),
                 identifier: None,
                 vtable_holder: self.type_ref(unit, die, dw::DW_AT_containing_type)?,
                 templates: Vec::new(),
                 discriminator: self.type_ref(unit, die, dw::DW_AT_discr)?,
             },
-            dw::DW_TAG_member => {
-                let bit_size = match size {
-                    Some(Bound::Const(b)) if flags.has("bit_field") => u64::try_from(b).ok(),
-                    _ => None,
-                };
-                let (offset_bits, storage) = Self::member_offset(die, bit_size);
-                if flags.has("external") || flags.has("fwd_decl") {
-                    flags = flags.with("static_member");
-                }
-                TypeKind::Member {
-                    base,
-                    offset_bits,
-                    storage_offset_bits: storage,
-                    value: self.value(u, unit, die, dw::DW_AT_const_value)?,
-                    discriminant: self.value(u, unit, die, dw::DW_AT_discr_value)?,
-                    property: None,
-                }
-            }
+            dw::DW_TAG_member => self.member_type(at.again(), common)?,
             dw::DW_TAG_inheritance => {
                 if die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
-                    flags = flags.with("virtual");
+                    common.flags = common.flags.with("virtual");
                 }
                 let (offset_bits, _) = Self::member_offset(die, None);
-                TypeKind::Inheritance { base, offset_bits }
+                TypeKind::Inheritance {
+                    base: common.base,
+                    offset_bits,
+                }
             }
             dw::DW_TAG_ptr_to_member_type => TypeKind::PtrToMember {
-                pointee: base,
+                pointee: common.base,
                 class: self.type_ref(unit, die, dw::DW_AT_containing_type)?,
             },
             dw::DW_TAG_template_type_parameter
             | dw::DW_TAG_template_value_parameter
             | dw::DW_TAG_GNU_template_template_param
             | dw::DW_TAG_GNU_template_parameter_pack => {
-                let kind = match tag {
-                    dw::DW_TAG_template_type_parameter => TemplateParamKind::Type,
-                    dw::DW_TAG_template_value_parameter => TemplateParamKind::Value,
-                    dw::DW_TAG_GNU_template_template_param => TemplateParamKind::Template,
-                    _ => TemplateParamKind::Pack,
-                };
-                let value = match self.value(u, unit, die, dw::DW_AT_const_value)? {
-                    Some(v) => Some(v),
-                    None => self
-                        .string(u, unit, die, dw::DW_AT_GNU_template_name)?
-                        .map(Value::Str),
-                };
-                TypeKind::TemplateParam {
-                    kind,
-                    ty: base,
-                    value,
-                    pack: Vec::new(),
-                    is_default: die.flag(dw::DW_AT_default_value),
-                }
+                self.template_param_type(at.again(), common)?
             }
             dw::DW_TAG_string_type => TypeKind::String {
                 length: match self.bound(u, unit, cur, die, dw::DW_AT_string_length, 1)? {
@@ -228,57 +169,157 @@ impl Walker<'_> {
                 encoding: Encoding(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32),
             },
             dw::DW_TAG_unspecified_type => TypeKind::Unspecified,
-            t => {
-                if let Some(q) = QUALIFIERS.iter().find(|q| q.0 == t) {
-                    TypeKind::Qualified {
-                        qualifier: q.1,
-                        base,
-                    }
-                } else {
-                    // Unknown tag: its type reference goes back to raw form.
-                    if base.is_some() {
-                        if let Some(i) = die.attrs.iter().position(|a| a.name() == dw::DW_AT_type) {
-                            die.used[i] = false;
-                        }
-                    }
-                    if size.is_some() {
-                        for at in [dw::DW_AT_byte_size, dw::DW_AT_bit_size] {
-                            if let Some(i) = die.attrs.iter().position(|a| a.name() == at) {
-                                die.used[i] = false;
-                            }
-                        }
-                        size = None;
-                    }
-                    TypeKind::Other {
-                        tag: t.0,
-                        children: Vec::new(),
-                    }
+            _ => self.other_type(at.again(), common)?,
+        })
+    }
+
+    /// A base type, or AMD's vector base type (DW_AT_LLVM_vector_size).
+    fn base_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let At { unit, die, .. } = at;
+        let encoding = Encoding(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32);
+        let element = self.type_ref(unit, die, vendor::DW_AT_DWARV_ELEMENT)?;
+        Ok(match die.udata(vendor::DW_AT_LLVM_VECTOR_SIZE) {
+            // dwarv's own vector names its element: common.name and common.size are the element's.
+            Some(count) if element.is_some() => {
+                common.name = None;
+                common.size = match die.take(vendor::DW_AT_DWARV_VECTOR_BITS) {
+                    Some(AttrValue::Sdata(b)) => Some(Bound::Const(b)),
+                    _ => None,
+                };
+                TypeKind::Vector {
+                    element,
+                    count: u32::try_from(count).unwrap_or(u32::MAX),
                 }
             }
+            Some(count) => {
+                // A vector common.base type: its element is the same common.base type, unvectored.
+                let element_size = match common.size {
+                    Some(Bound::Const(n)) if count > 0 => Some(Bound::Const(
+                        n.checked_div(i64::try_from(count).unwrap_or(i64::MAX))
+                            .unwrap_or(0),
+                    )),
+                    s => s,
+                };
+                let mut el = Type::new(TypeKind::Basic { encoding });
+                el.name = common.name.clone();
+                el.size = element_size;
+                el.scope = common.parent.and_then(|p| p.ent);
+                let el = self.m.types.push(el);
+                TypeKind::Vector {
+                    element: Some(el),
+                    count: u32::try_from(count).unwrap_or(u32::MAX),
+                }
+            }
+            None => TypeKind::Basic { encoding },
+        })
+    }
+
+    /// An array, or a GNU vector (DW_AT_GNU_vector) whose subrange child sets the count.
+    fn array_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let At { u, unit, cur, die } = at;
+        let stride = match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+            Some(s) => Some(s),
+            None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
         };
-        // At unit level only composites, enums and typedefs name the unit as their scope, as in
-        // LLVM (null scope) and SPIR-V (no Parent operand on the other type instructions).
-        let file_level = matches!(
+        let data_location = self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?;
+        let associated = self.bound(u, unit, cur, die, dw::DW_AT_associated, 1)?;
+        let allocated = self.bound(u, unit, cur, die, dw::DW_AT_allocated, 1)?;
+        let rank = self.bound(u, unit, cur, die, dw::DW_AT_rank, 1)?;
+        let column_major = die.udata(dw::DW_AT_ordering) == Some(1);
+        Ok(if die.flag(dw::DW_AT_GNU_vector) {
+            // Its subrange child sets the count.
+            TypeKind::Vector {
+                element: common.base,
+                count: 0,
+            }
+        } else {
+            TypeKind::Array {
+                element: common.base,
+                dims: Vec::new(),
+                stride,
+                data_location,
+                associated,
+                allocated,
+                rank,
+                column_major,
+            }
+        })
+    }
+
+    /// A member: its offsets (`member_offset`), constant value and discriminant.
+    fn member_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let At { u, unit, die, .. } = at;
+        let bit_size = match common.size {
+            Some(Bound::Const(b)) if common.flags.has("bit_field") => u64::try_from(b).ok(),
+            _ => None,
+        };
+        let (offset_bits, storage) = Self::member_offset(die, bit_size);
+        if common.flags.has("external") || common.flags.has("fwd_decl") {
+            common.flags = common.flags.with("static_member");
+        }
+        Ok(TypeKind::Member {
+            base: common.base,
+            offset_bits,
+            storage_offset_bits: storage,
+            value: self.value(u, unit, die, dw::DW_AT_const_value)?,
+            discriminant: self.value(u, unit, die, dw::DW_AT_discr_value)?,
+            property: None,
+        })
+    }
+
+    /// A template type, value, template-template or pack parameter.
+    fn template_param_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let At { u, unit, die, .. } = at;
+        let kind = match common.tag {
+            dw::DW_TAG_template_type_parameter => TemplateParamKind::Type,
+            dw::DW_TAG_template_value_parameter => TemplateParamKind::Value,
+            dw::DW_TAG_GNU_template_template_param => TemplateParamKind::Template,
+            _ => TemplateParamKind::Pack,
+        };
+        let value = match self.value(u, unit, die, dw::DW_AT_const_value)? {
+            Some(v) => Some(v),
+            None => self
+                .string(u, unit, die, dw::DW_AT_GNU_template_name)?
+                .map(Value::Str),
+        };
+        Ok(TypeKind::TemplateParam {
             kind,
-            TypeKind::Composite { .. } | TypeKind::Enum { .. } | TypeKind::Typedef { .. }
-        );
-        // Template parameters have no scope (LLVM shares them between templates); the
-        // composite's or function's template list says where they belong.
-        let template = matches!(kind, TypeKind::TemplateParam { .. });
-        let scope = parent
-            .and_then(|p| p.ent)
-            .filter(|p| !template && (file_level || !matches!(p, Ref::Unit(_))));
-        let ty = self.m.types.get_mut(h);
-        ty.kind = kind;
-        ty.name = name;
-        ty.size = size;
-        ty.align_bits = align_bits;
-        ty.scope = scope;
-        ty.at = at;
-        ty.flags = flags;
-        ty.linkage = linkage;
-        self.attach_to_parent(parent, Ref::Type(h), tag);
-        Ok(Vec::new())
+            ty: common.base,
+            value,
+            pack: Vec::new(),
+            is_default: die.flag(dw::DW_AT_default_value),
+        })
+    }
+
+    /// A qualifier tag, or a tag dwarv has no kind for (its type and size references go back to raw form).
+    fn other_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let At { die, .. } = at;
+        let t = common.tag;
+        Ok(if let Some(q) = QUALIFIERS.iter().find(|q| q.0 == t) {
+            TypeKind::Qualified {
+                qualifier: q.1,
+                base: common.base,
+            }
+        } else {
+            // Unknown tag: its type reference goes back to raw form.
+            if common.base.is_some() {
+                if let Some(i) = die.attrs.iter().position(|a| a.name() == dw::DW_AT_type) {
+                    die.used[i] = false;
+                }
+            }
+            if common.size.is_some() {
+                for at in [dw::DW_AT_byte_size, dw::DW_AT_bit_size] {
+                    if let Some(i) = die.attrs.iter().position(|a| a.name() == at) {
+                        die.used[i] = false;
+                    }
+                }
+                common.size = None;
+            }
+            TypeKind::Other {
+                tag: t.0,
+                children: Vec::new(),
+            }
+        })
     }
 
     /// The member's offset in bits from the start of the composite and, for a bit field, the
@@ -447,4 +488,15 @@ fn matrix(t: &mut crate::ir::Type, column_major: bool) {
             };
         }
     }
+}
+
+/// What every type DIE says before its kind's own attributes; a kind may change it (a vector
+/// base type takes its element's name away, a member's DW_AT_bit_size makes it a bit field).
+struct Common {
+    tag: dw::DwTag,
+    name: Option<String>,
+    size: Option<Bound>,
+    flags: Flags,
+    base: Option<Handle<Type>>,
+    parent: Option<Frame>,
 }

@@ -12,14 +12,14 @@ use super::expr::ranges_of;
 use super::line::read_lines;
 use super::macros::read_macros;
 use super::walker::{
-    fail, function_mut, own_flags, raw_attr, ref_offset, scope_of, take_str, take_u, At, DErr,
-    DResult, Die, Encodings, Files, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker,
-    MAX_ALIAS_HOPS, MAX_DEPTH,
+    fail, function_mut, own_flags, raw_attr, ref_offset, take_str, take_u, At, DErr, DResult, Die,
+    Encodings, Files, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker, MAX_ALIAS_HOPS,
+    MAX_DEPTH,
 };
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::{amd_ops_for, AmdOps, Encoding};
 use crate::ir::{
-    Bound, CallParam, CallSite, CodePos, CodeRange, Enumerator, Flags, Handle, Import, ImportKind,
+    Bound, CallParam, CallSite, CodeRange, Enumerator, Flags, Handle, Import, ImportKind,
     InlinedAt, Label, Language, Loc, Module, RawAttr, Ref, Scope, ScopeKind, Subrange, Type,
     TypeKind, Unit, UnitKind, Value, VarKind, Variable,
 };
@@ -413,107 +413,13 @@ impl Walker<'_> {
                 sig: None,
                 params: 0,
             };
-            let extra = match plan {
-                Plan::Own(Ref::Unit(h)) => {
-                    cur.unit = h;
-                    self.fill_unit(
-                        At {
-                            u,
-                            unit,
-                            cur: &mut cur,
-                            die: &mut die,
-                        },
-                        ranges,
-                    )?
-                }
-                Plan::Own(Ref::Type(h)) => self.fill_type(
-                    At {
-                        u,
-                        unit,
-                        cur: &mut cur,
-                        die: &mut die,
-                    },
-                    h,
-                    parent,
-                )?,
-                Plan::Own(Ref::Scope(h)) => self.fill_scope(
-                    At {
-                        u,
-                        unit,
-                        cur: &mut cur,
-                        die: &mut die,
-                    },
-                    h,
-                    parent,
-                    ranges,
-                    &mut frame,
-                )?,
-                Plan::Own(Ref::Var(h)) => self.fill_var(
-                    At {
-                        u,
-                        unit,
-                        cur: &mut cur,
-                        die: &mut die,
-                    },
-                    h,
-                    parent.as_ref(),
-                )?,
-                Plan::Own(Ref::Inlined(h)) => {
-                    self.fill_inlined(&cur, &mut die, h, parent, ranges, &mut frame)?
-                }
-                Plan::Own(Ref::Label(h)) => {
-                    let name = self.string(u, unit, &mut die, dw::DW_AT_name)?;
-                    let at = self.loc(&cur, &mut die);
-                    let pos = self.address(u, unit, &mut die, dw::DW_AT_low_pc)?;
-                    let l = self.m.labels.get_mut(h);
-                    l.name = name.unwrap_or_default();
-                    l.scope = scope_of(parent);
-                    l.at = at;
-                    l.pos = pos.map(CodePos::Addr);
-                    Vec::new()
-                }
-                Plan::Own(Ref::CallSite(h)) => self.fill_call_site(
-                    At {
-                        u,
-                        unit,
-                        cur: &mut cur,
-                        die: &mut die,
-                    },
-                    h,
-                    parent,
-                )?,
-                Plan::Own(Ref::Import(h)) => {
-                    let name = self.string(u, unit, &mut die, dw::DW_AT_name)?;
-                    let at = self.loc(&cur, &mut die);
-                    let entity = self.reference(unit, &mut die, dw::DW_AT_import)?;
-                    let i = self.m.imports.get_mut(h);
-                    i.name = name;
-                    i.at = at;
-                    i.entity = entity;
-                    i.scope = parent.and_then(|p| p.ent);
-                    Vec::new()
-                }
-                Plan::Own(_) => Vec::new(),
-                Plan::Alias(_) => self.fill_alias(
-                    At {
-                        u,
-                        unit,
-                        cur: &mut cur,
-                        die: &mut die,
-                    },
-                    ranges,
-                    &mut frame,
-                )?,
-                Plan::Part => self.fill_part(
-                    At {
-                        u,
-                        unit,
-                        cur: &mut cur,
-                        die: &mut die,
-                    },
-                    parent,
-                )?,
+            let at = At {
+                u,
+                unit,
+                cur: &mut cur,
+                die: &mut die,
             };
+            let extra = self.fill_die(plan, at, parent, ranges, &mut frame)?;
             if die.tag == dw::DW_TAG_formal_parameter {
                 if let Some(p) = stack.last_mut() {
                     p.params += 1;
@@ -537,6 +443,33 @@ impl Walker<'_> {
         }
         self.encodings.push(cur.enc);
         Ok(())
+    }
+
+    /// Fills the entity of one DIE as its plan says; returns the raw attributes it keeps.
+    fn fill_die(
+        &mut self,
+        plan: Plan,
+        at: At<'_, '_>,
+        parent: Option<Frame>,
+        ranges: Vec<CodeRange>,
+        frame: &mut Frame,
+    ) -> DResult<Vec<RawAttr>> {
+        match plan {
+            Plan::Own(Ref::Unit(h)) => {
+                at.cur.unit = h;
+                self.fill_unit(at, ranges)
+            }
+            Plan::Own(Ref::Type(h)) => self.fill_type(at, h, parent),
+            Plan::Own(Ref::Scope(h)) => self.fill_scope(at, h, parent, ranges, frame),
+            Plan::Own(Ref::Var(h)) => self.fill_var(at, h, parent.as_ref()),
+            Plan::Own(Ref::Inlined(h)) => self.fill_inlined(at, h, parent, ranges, frame),
+            Plan::Own(Ref::Label(h)) => self.fill_label(at, h, parent),
+            Plan::Own(Ref::CallSite(h)) => self.fill_call_site(at, h, parent),
+            Plan::Own(Ref::Import(h)) => self.fill_import(at, h, parent),
+            Plan::Own(_) => Ok(Vec::new()),
+            Plan::Alias(_) => self.fill_alias(at, ranges, frame),
+            Plan::Part => self.fill_part(at, parent),
+        }
     }
 
     pub(super) fn fill_unit(

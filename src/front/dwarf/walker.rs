@@ -189,6 +189,18 @@ pub(super) struct At<'a, 'u> {
     pub die: &'a mut Die<'u>,
 }
 
+impl<'u> At<'_, 'u> {
+    /// The same place, borrowed again for one step of a fill.
+    pub(super) fn again(&mut self) -> At<'_, 'u> {
+        At {
+            u: self.u,
+            unit: self.unit,
+            cur: &mut *self.cur,
+            die: &mut *self.die,
+        }
+    }
+}
+
 pub(super) struct UnitState {
     pub unit: Handle<Unit>,
     pub base: u64,
