@@ -5,7 +5,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
 use gimli::write::{AttributeValue, DebugInfoRef, Dwarf, FileId, RangeList, UnitEntryId, UnitId};
-use gimli::{constants as dw, DwAt};
+use gimli::{constants as dw, DwAt, DwForm};
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::bytes::Leb128;
@@ -424,19 +424,25 @@ pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
                 .fold(0u64, |acc, x| (acc << 8) | u64::from(*x))
         })
     };
-    Some(match a.form {
-        0x0b => AttributeValue::Data1(le(1)? as u8),
-        0x05 => AttributeValue::Data2(le(2)? as u16),
-        0x06 => AttributeValue::Data4(le(4)? as u32),
-        0x07 => AttributeValue::Data8(le(8)?),
-        0x0c => AttributeValue::Flag(le(1)? != 0),
-        0x19 => AttributeValue::FlagPresent,
-        0x0a | 0x09 | 0x03 | 0x04 => AttributeValue::Block(b.clone()),
-        0x18 => AttributeValue::Exprloc(Expression::raw(b.clone())),
-        0x08 => AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec()),
+    Some(match DwForm(a.form) {
+        dw::DW_FORM_data1 => AttributeValue::Data1(le(1)? as u8),
+        dw::DW_FORM_data2 => AttributeValue::Data2(le(2)? as u16),
+        dw::DW_FORM_data4 => AttributeValue::Data4(le(4)? as u32),
+        dw::DW_FORM_data8 => AttributeValue::Data8(le(8)?),
+        dw::DW_FORM_flag => AttributeValue::Flag(le(1)? != 0),
+        dw::DW_FORM_flag_present => AttributeValue::FlagPresent,
+        dw::DW_FORM_block1 | dw::DW_FORM_block | dw::DW_FORM_block2 | dw::DW_FORM_block4 => {
+            AttributeValue::Block(b.clone())
+        }
+        dw::DW_FORM_exprloc => AttributeValue::Exprloc(Expression::raw(b.clone())),
+        dw::DW_FORM_string => {
+            AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec())
+        }
         // LEB128 as the reader keeps it, read leniently (docs of `Leb128`).
-        0x0f => AttributeValue::Udata((!b.is_empty()).then_some(Leb128::scan(b, 10).bits)?),
-        0x0d | 0x21 => {
+        dw::DW_FORM_udata => {
+            AttributeValue::Udata((!b.is_empty()).then_some(Leb128::scan(b, 10).bits)?)
+        }
+        dw::DW_FORM_sdata | dw::DW_FORM_implicit_const => {
             let leb = Leb128::scan(b, 10);
             AttributeValue::Sdata(leb.ended.then(|| leb.signed())?)
         }

@@ -2,7 +2,7 @@
 //! become sequences (a gap between rows ends a sequence).
 
 use gimli::write::{Address, Dwarf, FileId, FileInfo, LineProgram, LineString};
-use gimli::{Encoding, LineEncoding};
+use gimli::{constants as dw, DwForm, Encoding, LineEncoding};
 
 use super::builder::{addr, nul_free, u16_at, u32_at, uleb_at, Builder};
 use crate::diag::LossKind;
@@ -230,28 +230,32 @@ impl Builder<'_, '_> {
 
 /// Skips one value of a form used in line-program entry tables.
 fn skip_form(b: &[u8], at: &mut usize, form: u64) -> Result<(), String> {
-    match form {
-        0x08 => {
+    let Ok(code) = u16::try_from(form) else {
+        return Err(format!("form 0x{form:x} in a line-table entry format"));
+    };
+    match DwForm(code) {
+        dw::DW_FORM_string => {
             let n = b[*at..]
                 .iter()
                 .position(|&c| c == 0)
                 .ok_or("unterminated string")?;
             *at += n + 1;
         }
-        0x0e | 0x1f | 0x17 => *at += 4, // strp, line_strp, sec_offset (32-bit DWARF)
-        0x0f => {
+        // 32-bit DWARF offsets.
+        dw::DW_FORM_strp | dw::DW_FORM_line_strp | dw::DW_FORM_sec_offset => *at += 4,
+        dw::DW_FORM_udata => {
             uleb_at(b, at)?;
         }
-        0x0b => *at += 1,
-        0x05 => *at += 2,
-        0x06 => *at += 4,
-        0x07 => *at += 8,
-        0x1e => *at += 16,
-        0x09 => {
+        dw::DW_FORM_data1 => *at += 1,
+        dw::DW_FORM_data2 => *at += 2,
+        dw::DW_FORM_data4 => *at += 4,
+        dw::DW_FORM_data8 => *at += 8,
+        dw::DW_FORM_data16 => *at += 16,
+        dw::DW_FORM_block => {
             let n = uleb_at(b, at)? as usize;
             *at += n;
         }
-        f => return Err(format!("form 0x{f:x} in a line-table entry format")),
+        f => return Err(format!("form 0x{:x} in a line-table entry format", f.0)),
     }
     if *at > b.len() {
         return Err("entry table past the end".into());
@@ -321,7 +325,9 @@ pub(super) fn stmt_lists(info: &[u8], abbrev: &[u8]) -> Result<Vec<Option<(usize
         uleb_at(abbrev, &mut a)?; // tag
         a += 1; // children
         let (name, form) = (uleb_at(abbrev, &mut a)?, uleb_at(abbrev, &mut a)?);
-        out.push((name == 0x10 && form == 0x17).then(|| (p, u32_at(info, p).unwrap_or(0))));
+        let stmt_list =
+            name == u64::from(dw::DW_AT_stmt_list.0) && form == u64::from(dw::DW_FORM_sec_offset.0);
+        out.push(stmt_list.then(|| (p, u32_at(info, p).unwrap_or(0))));
         u += 4 + len;
     }
     Ok(out)
@@ -350,7 +356,7 @@ fn timestamp_code(b: &[u8], unit: usize) -> Result<Option<usize>, String> {
         let code_at = at;
         let code = uleb_at(b, &mut at)?;
         uleb_at(b, &mut at)?;
-        if code == 0x03 {
+        if code == u64::from(dw::DW_LNCT_timestamp.0) {
             return Ok(Some(code_at));
         }
     }

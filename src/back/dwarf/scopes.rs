@@ -64,7 +64,7 @@ impl Builder<'_, '_> {
             } => {
                 self.set_str(d, dw::DW_AT_LLVM_config_macros, config_macros.as_deref());
                 self.set_str(d, dw::DW_AT_LLVM_include_path, include_path.as_deref());
-                self.set_str(d, gimli::DwAt(0x3e07), api_notes.as_deref());
+                self.set_str(d, vendor::DW_AT_LLVM_APINOTES, api_notes.as_deref());
                 if *is_decl {
                     self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
                 }

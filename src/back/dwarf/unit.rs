@@ -450,7 +450,7 @@ impl Builder<'_, '_> {
             self.set(d, dw::DW_AT_GNU_dwo_id, AttributeValue::Data8(id));
         }
         self.set_str(d, dw::DW_AT_LLVM_isysroot, u.sysroot.as_deref());
-        self.set_str(d, gimli::DwAt(0x3fef), u.sdk.as_deref());
+        self.set_str(d, vendor::DW_AT_APPLE_SDK, u.sdk.as_deref());
         if self.s.amd {
             if let Some(a) = &u.augmentation {
                 self.set_str(d, vendor::DW_AT_LLVM_AUGMENTATION, Some(a));

@@ -120,10 +120,10 @@ pub fn die_tags(
 /// The ELF machine as the IR's source flavour names it.
 pub fn machine_name(machine: u16) -> String {
     match machine {
-        62 => "x86-64".into(),
+        m if m == object::elf::EM_X86_64.0 => "x86-64".into(),
         EM_AMDGPU => "amdgpu".into(),
-        3 => "i386".into(),
-        183 => "aarch64".into(),
+        m if m == object::elf::EM_386.0 => "i386".into(),
+        m if m == object::elf::EM_AARCH64.0 => "aarch64".into(),
         n => format!("em{n}"),
     }
 }

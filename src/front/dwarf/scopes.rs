@@ -66,9 +66,11 @@ impl Walker<'_> {
                 export_symbols: flags.has("export_symbols"),
             },
             dw::DW_TAG_module => ScopeKind::Module {
-                config_macros: self.string(u, unit, die, dw::DwAt(0x3e00))?,
-                include_path: self.string(u, unit, die, dw::DwAt(0x3e01))?,
-                api_notes: self.string(u, unit, die, dw::DwAt(0x3e07))?,
+                // The two attributes are read the other way round from how LLVM numbers them and
+                // the writer writes them (0x3e00 is DW_AT_LLVM_include_path): kept as found.
+                config_macros: self.string(u, unit, die, dw::DW_AT_LLVM_include_path)?,
+                include_path: self.string(u, unit, die, dw::DW_AT_LLVM_config_macros)?,
+                api_notes: self.string(u, unit, die, vendor::DW_AT_LLVM_APINOTES)?,
                 is_decl: flags.has("fwd_decl"),
             },
             _ => ScopeKind::CommonBlock { declaration: None },

@@ -108,7 +108,10 @@ impl Walker<'_> {
                     },
                     pointee: common.base,
                     space: AddrSpace {
-                        memory: class.map_or(Memory::NONE, memory_of_class),
+                        memory: class
+                            .and_then(|c| u32::try_from(c).ok())
+                            .and_then(vendor::memory_of_class)
+                            .unwrap_or(Memory::NONE),
                         address_class: class.map(|c| c as u32),
                         ..Default::default()
                     },
@@ -404,17 +407,6 @@ impl Walker<'_> {
             }
             _ => {}
         }
-    }
-}
-
-/// DW_ADDR_LLVM_* (seed 002) → memory kind.
-pub(super) fn memory_of_class(class: u64) -> Memory {
-    match class {
-        1 => Memory::GLOBAL,
-        2 => Memory::CONSTANT,
-        3 => Memory::GROUP,
-        4 => Memory::PRIVATE,
-        _ => Memory::NONE,
     }
 }
 

@@ -530,8 +530,8 @@ impl Walker<'_> {
         };
         let dwo_id = unit.dwo_id.map(|d| d.0);
         die.mark(dw::DW_AT_GNU_dwo_id);
-        let sysroot = self.string(u, unit, die, dw::DwAt(0x3e02))?;
-        let sdk = self.string(u, unit, die, dw::DwAt(0x3fef))?;
+        let sysroot = self.string(u, unit, die, dw::DW_AT_LLVM_isysroot)?;
+        let sdk = self.string(u, unit, die, vendor::DW_AT_APPLE_SDK)?;
         let flags = self.flags(die);
         let kind = match unit.header.type_() {
             gimli::UnitType::Compilation => crate::ir::UnitKind::COMPILE,
