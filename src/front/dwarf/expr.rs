@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap as HashMap;
 use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
-use super::walker::{fail, ref_offset, DResult, Die, Slice, UnitState, Units, Walker};
+use super::walker::{fail, ref_offset, At, DResult, Slice, UnitState, Units, Walker};
 use crate::diag::LossKind;
 use crate::dwarf::{decode_expr, AmdOps, Encoding, RefKind, Refs};
 use crate::ir::{
@@ -199,14 +199,11 @@ impl Walker<'_> {
 
     pub(super) fn take_location(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Slice<'_>>,
-        cur: &mut UnitState,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
+        at: &mut At<'_, '_>,
+        attr: dw::DwAt,
     ) -> DResult<Option<Location>> {
-        match die.take(at) {
-            Some(v) => self.location(u, unit, cur, die.off, v),
+        match at.die.take(attr) {
+            Some(v) => self.location(at.u, at.unit, at.cur, at.die.off, v),
             None => Ok(None),
         }
     }
@@ -214,29 +211,33 @@ impl Walker<'_> {
     /// A constant, a reference or an expression (sizes, bounds).
     pub(super) fn bound(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Slice<'_>>,
-        cur: &mut UnitState,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
+        at: &mut At<'_, '_>,
+        attr: dw::DwAt,
         scale: i64,
     ) -> DResult<Option<Bound>> {
-        let Some(v) = die.take(at) else {
+        let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
-        if let Some(o) = ref_offset(unit, &v) {
+        if let Some(o) = ref_offset(at.unit, &v) {
             return match self.map.get(&o) {
                 Some(r) => Ok(Some(Bound::Ref(*r))),
                 None => Err(fail(
                     ".debug_info",
-                    die.off,
-                    format!("{at} refers to no DIE"),
+                    at.die.off,
+                    format!("{attr} refers to no DIE"),
                 )),
             };
         }
         match v {
             AttrValue::Exprloc(e) => {
-                let h = self.expr(u, unit, cur, e.0.slice(), die.off, ".debug_info")?;
+                let h = self.expr(
+                    at.u,
+                    at.unit,
+                    at.cur,
+                    e.0.slice(),
+                    at.die.off,
+                    ".debug_info",
+                )?;
                 Ok(Some(Bound::Ref(Ref::Expr(h))))
             }
             AttrValue::Sdata(n) => Ok(Some(Bound::Const(n.saturating_mul(scale)))),
@@ -246,21 +247,15 @@ impl Walker<'_> {
                 ))),
                 None => Err(fail(
                     ".debug_info",
-                    die.off,
-                    format!("{at}: unexpected form"),
+                    at.die.off,
+                    format!("{attr}: unexpected form"),
                 )),
             },
         }
     }
 
-    pub(super) fn value(
-        &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Slice<'_>>,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
-    ) -> DResult<Option<Value>> {
-        let Some(v) = die.take(at) else {
+    pub(super) fn value(&mut self, at: &mut At<'_, '_>, attr: dw::DwAt) -> DResult<Option<Value>> {
+        let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
         Ok(Some(match v {
@@ -274,27 +269,24 @@ impl Walker<'_> {
             AttrValue::Block(b) => Value::Bytes(b.slice().to_vec()),
             AttrValue::Exprloc(e) => Value::Bytes(e.0.slice().to_vec()),
             AttrValue::Flag(b) => Value::Int(i128::from(b)),
-            v => match u.dwarf.attr_string(unit, v) {
+            v => match at.u.dwarf.attr_string(at.unit, v) {
                 Ok(s) => Value::Str(String::from_utf8_lossy(s.slice()).into_owned()),
-                Err(e) => return Err(fail(".debug_info", die.off, format!("{at}: {e}"))),
+                Err(e) => return Err(fail(".debug_info", at.die.off, format!("{attr}: {e}"))),
             },
         }))
     }
 
     pub(super) fn param_expr(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Slice<'_>>,
-        cur: &mut UnitState,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
+        at: &mut At<'_, '_>,
+        attr: dw::DwAt,
     ) -> DResult<Option<Handle<Expr>>> {
-        match self.take_location(u, unit, cur, die, at)? {
+        match self.take_location(at, attr)? {
             Some(Location::Expr(h)) => Ok(Some(h)),
             Some(Location::List(_)) => Err(fail(
                 ".debug_info",
-                die.off,
-                format!("{at}: a location list where an expression belongs"),
+                at.die.off,
+                format!("{attr}: a location list where an expression belongs"),
             )),
             None => Ok(None),
         }

@@ -6,8 +6,8 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use super::walker::{
-    binding, fail, function_mut, own_flags, scope_of, take_flag, take_s, take_u, At, DResult, Die,
-    Frame, Slice, UnitState, Units, Walker,
+    binding, fail, function_mut, own_flags, scope_of, take_flag, take_s, take_u, At, DResult,
+    Frame, Slice, UnitState, Walker,
 };
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
@@ -19,19 +19,18 @@ use crate::spec::dwarf_vendor as vendor;
 impl Walker<'_> {
     pub(super) fn fill_scope(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         h: Handle<Scope>,
         parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
-        let name = self.string(u, unit, die, dw::DW_AT_name)?;
-        let at = self.loc(cur, die);
-        let mut flags = self.flags(die);
-        let kind = match die.tag {
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let mut flags = self.flags(at.die);
+        let kind = match at.die.tag {
             dw::DW_TAG_subprogram => {
-                let f = self.function(u, unit, cur, die, ranges.clone(), frame)?;
+                let f = self.function(&mut at, ranges.clone(), frame)?;
                 for r in &ranges {
                     self.m.scope_runs.push(ScopeRun {
                         range: *r,
@@ -68,9 +67,9 @@ impl Walker<'_> {
             dw::DW_TAG_module => ScopeKind::Module {
                 // The two attributes are read the other way round from how LLVM numbers them and
                 // the writer writes them (0x3e00 is DW_AT_LLVM_include_path): kept as found.
-                config_macros: self.string(u, unit, die, dw::DW_AT_LLVM_include_path)?,
-                include_path: self.string(u, unit, die, dw::DW_AT_LLVM_config_macros)?,
-                api_notes: self.string(u, unit, die, vendor::DW_AT_LLVM_APINOTES)?,
+                config_macros: self.string(&mut at, dw::DW_AT_LLVM_include_path)?,
+                include_path: self.string(&mut at, dw::DW_AT_LLVM_config_macros)?,
+                api_notes: self.string(&mut at, vendor::DW_AT_LLVM_APINOTES)?,
                 is_decl: flags.has("fwd_decl"),
             },
             _ => ScopeKind::CommonBlock { declaration: None },
@@ -96,10 +95,10 @@ impl Walker<'_> {
         s.kind = kind;
         s.name = name;
         s.parent = parent.and_then(|p| p.ent);
-        s.at = at;
+        s.at = decl_at;
         s.flags.bits |= flags.bits;
         s.flags.foreign |= flags.foreign;
-        self.attach_to_parent(parent, Ref::Scope(h), die.tag);
+        self.attach_to_parent(parent, Ref::Scope(h), at.die.tag);
         Ok(Vec::new())
     }
 
@@ -107,24 +106,21 @@ impl Walker<'_> {
     /// the formal parameters that follow (`Frame::sig`).
     pub(super) fn function(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Slice<'_>>,
-        cur: &mut UnitState,
-        die: &mut Die<'_>,
+        at: &mut At<'_, '_>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<FunctionInfo> {
-        let linkage = match self.string(u, unit, die, dw::DW_AT_linkage_name)? {
+        let linkage = match self.string(at, dw::DW_AT_linkage_name)? {
             Some(l) => Some(l),
-            None => self.string(u, unit, die, dw::DW_AT_MIPS_linkage_name)?,
+            None => self.string(at, dw::DW_AT_MIPS_linkage_name)?,
         };
-        let ret = self.type_ref(unit, die, dw::DW_AT_type)?;
-        let declaration = match self.reference(unit, die, dw::DW_AT_specification)? {
+        let ret = self.type_ref(at, dw::DW_AT_type)?;
+        let declaration = match self.reference(at, dw::DW_AT_specification)? {
             Some(Ref::Scope(s)) => Some(s),
             Some(_) => {
                 return Err(fail(
                     ".debug_info",
-                    die.off,
+                    at.die.off,
                     "DW_AT_specification is no function",
                 ))
             }
@@ -138,7 +134,7 @@ impl Walker<'_> {
             .and_then(|f| f.ty)
             .filter(|_| ret.is_none());
         // dwarv names the function type when it has a DIE of its own.
-        let named = self.type_ref(unit, die, vendor::DW_AT_DWARV_FUNCTION_TYPE)?;
+        let named = self.type_ref(at, vendor::DW_AT_DWARV_FUNCTION_TYPE)?;
         let sig = named.or(declared).unwrap_or_else(|| {
             let sig = self.m.types.push(Type::new(TypeKind::Function {
                 ret,
@@ -150,10 +146,10 @@ impl Walker<'_> {
             sig
         });
         // The `this` parameter: a flag on the variable, as LLVM states it.
-        if let Some(Ref::Var(v)) = self.reference(unit, die, dw::DW_AT_object_pointer)? {
+        if let Some(Ref::Var(v)) = self.reference(at, dw::DW_AT_object_pointer)? {
             self.object_pointers.push(v);
         }
-        let virtual_index = match die.take(dw::DW_AT_vtable_elem_location) {
+        let virtual_index = match at.die.take(dw::DW_AT_vtable_elem_location) {
             Some(AttrValue::Exprloc(e)) => {
                 // DW_OP_constu N, or DW_OP_litN for small N.
                 let b = e.0.slice();
@@ -166,17 +162,18 @@ impl Walker<'_> {
             }
             _ => None,
         };
-        let entry_pc = self
-            .address(u, unit, die, dw::DW_AT_entry_pc)?
-            .map(CodePos::Addr);
+        let entry_pc = self.address(at, dw::DW_AT_entry_pc)?.map(CodePos::Addr);
         Ok(FunctionInfo {
             linkage,
             ty: Some(sig),
-            unit: Some(cur.unit),
+            unit: Some(at.cur.unit),
             scope_line: None,
             declaration,
-            containing_type: self.type_ref(unit, die, dw::DW_AT_containing_type)?,
-            virtuality: die.udata(dw::DW_AT_virtuality).map(|v| Virtuality(v as u8)),
+            containing_type: self.type_ref(at, dw::DW_AT_containing_type)?,
+            virtuality: at
+                .die
+                .udata(dw::DW_AT_virtuality)
+                .map(|v| Virtuality(v as u8)),
             virtual_index,
             this_adjustment: None,
             templates: Vec::new(),
@@ -185,56 +182,55 @@ impl Walker<'_> {
             binding: None,
             ranges,
             entry_pc,
-            frame_base: self.take_location(u, unit, cur, die, dw::DW_AT_frame_base)?,
-            calling_convention: die.udata(dw::DW_AT_calling_convention).map(|c| c as u8),
-            lanes: die
+            frame_base: self.take_location(at, dw::DW_AT_frame_base)?,
+            calling_convention: at.die.udata(dw::DW_AT_calling_convention).map(|c| c as u8),
+            lanes: at
+                .die
                 .udata(vendor::DW_AT_LLVM_LANES)
                 .map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
-            lane_pc: self.take_location(u, unit, cur, die, vendor::DW_AT_LLVM_LANE_PC)?,
-            active_lane: self.take_location(u, unit, cur, die, vendor::DW_AT_LLVM_ACTIVE_LANE)?,
+            lane_pc: self.take_location(at, vendor::DW_AT_LLVM_LANE_PC)?,
+            active_lane: self.take_location(at, vendor::DW_AT_LLVM_ACTIVE_LANE)?,
         })
     }
 
     pub(super) fn fill_inlined(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         h: Handle<InlinedAt>,
         parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
-        let At { cur, die, .. } = at;
-        let origin = match die.take(dw::DW_AT_abstract_origin) {
+        let origin = match at.die.take(dw::DW_AT_abstract_origin) {
             Some(v) => v,
             None => {
                 return Err(fail(
                     ".debug_info",
-                    die.off,
+                    at.die.off,
                     "inlined subroutine without DW_AT_abstract_origin",
                 ))
             }
         };
-        let origin = match self.plans_origin(&origin, cur) {
+        let origin = match self.plans_origin(&origin, at.cur) {
             Some(Ref::Scope(s)) => s,
             _ => {
                 return Err(fail(
                     ".debug_info",
-                    die.off,
+                    at.die.off,
                     "DW_AT_abstract_origin of an inlined subroutine is no function",
                 ))
             }
         };
-        let at = self
+        let decl_at = self
             .loc_of(
-                cur,
-                die,
+                &mut at,
                 dw::DW_AT_call_file,
                 dw::DW_AT_call_line,
                 dw::DW_AT_call_column,
             )
             .unwrap_or_default();
         let ia = self.m.inlined.get_mut(h);
-        ia.at = at;
+        ia.at = decl_at;
         ia.scope = scope_of(parent);
         ia.parent = parent.and_then(|p| p.inlined);
         for r in ranges {
@@ -246,41 +242,39 @@ impl Walker<'_> {
         }
         frame.ent = Some(Ref::Scope(origin));
         frame.inlined = Some(h);
-        die.mark(dw::DW_AT_entry_pc);
+        at.die.mark(dw::DW_AT_entry_pc);
         Ok(Vec::new())
     }
 
     pub(super) fn fill_label(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         h: Handle<Label>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
-        let name = self.string(u, unit, die, dw::DW_AT_name)?;
-        let at = self.loc(cur, die);
-        let pos = self.address(u, unit, die, dw::DW_AT_low_pc)?;
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let pos = self.address(&mut at, dw::DW_AT_low_pc)?;
         let l = self.m.labels.get_mut(h);
         l.name = name.unwrap_or_default();
         l.scope = scope_of(parent);
-        l.at = at;
+        l.at = decl_at;
         l.pos = pos.map(CodePos::Addr);
         Ok(Vec::new())
     }
 
     pub(super) fn fill_import(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         h: Handle<Import>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
-        let name = self.string(u, unit, die, dw::DW_AT_name)?;
-        let at = self.loc(cur, die);
-        let entity = self.reference(unit, die, dw::DW_AT_import)?;
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let entity = self.reference(&mut at, dw::DW_AT_import)?;
         let i = self.m.imports.get_mut(h);
         i.name = name;
-        i.at = at;
+        i.at = decl_at;
         i.entity = entity;
         i.scope = parent.and_then(|p| p.ent);
         Ok(Vec::new())
@@ -297,31 +291,29 @@ impl Walker<'_> {
 
     pub(super) fn fill_call_site(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         h: Handle<CallSite>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
-        let target = match self.reference(unit, die, dw::DW_AT_call_origin)? {
+        let target = match self.reference(&mut at, dw::DW_AT_call_origin)? {
             Some(r) => Some(r),
-            None => self.reference(unit, die, dw::DW_AT_abstract_origin)?,
+            None => self.reference(&mut at, dw::DW_AT_abstract_origin)?,
         };
-        let (pos, is_return_pc) = match self.address(u, unit, die, dw::DW_AT_call_return_pc)? {
+        let (pos, is_return_pc) = match self.address(&mut at, dw::DW_AT_call_return_pc)? {
             Some(a) => (Some(a), true),
-            None => match self.address(u, unit, die, dw::DW_AT_call_pc)? {
+            None => match self.address(&mut at, dw::DW_AT_call_pc)? {
                 Some(a) => (Some(a), false),
                 // GNU_call_site: DW_AT_low_pc is the return address.
-                None => (self.address(u, unit, die, dw::DW_AT_low_pc)?, true),
+                None => (self.address(&mut at, dw::DW_AT_low_pc)?, true),
             },
         };
-        let target_location = match self.take_location(u, unit, cur, die, dw::DW_AT_call_target)? {
+        let target_location = match self.take_location(&mut at, dw::DW_AT_call_target)? {
             Some(l) => Some(l),
-            None => self.take_location(u, unit, cur, die, dw::DW_AT_GNU_call_site_target)?,
+            None => self.take_location(&mut at, dw::DW_AT_GNU_call_site_target)?,
         };
-        let tail = die.flag(dw::DW_AT_call_tail_call) || die.flag(dw::DW_AT_GNU_tail_call);
-        let at = self.loc_of(
-            cur,
-            die,
+        let tail = at.die.flag(dw::DW_AT_call_tail_call) || at.die.flag(dw::DW_AT_GNU_tail_call);
+        let decl_at = self.loc_of(
+            &mut at,
             dw::DW_AT_call_file,
             dw::DW_AT_call_line,
             dw::DW_AT_call_column,
@@ -333,7 +325,7 @@ impl Walker<'_> {
         c.target = target;
         c.target_location = target_location;
         c.tail = tail;
-        c.at = at;
+        c.at = decl_at;
         Ok(Vec::new())
     }
 
@@ -341,13 +333,12 @@ impl Walker<'_> {
     /// origin's entity.
     pub(super) fn fill_alias(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
-        die.mark(dw::DW_AT_abstract_origin);
-        let target = self.map.get(&die.off).copied();
+        at.die.mark(dw::DW_AT_abstract_origin);
+        let target = self.map.get(&at.die.off).copied();
         match target {
             Some(Ref::Scope(h)) => {
                 for r in &ranges {
@@ -360,13 +351,12 @@ impl Walker<'_> {
                 // An origin not filled yet (its DIE comes later) is still the placeholder
                 // block file: it becomes what this instance says, and fill_scope keeps that.
                 let unfilled = matches!(self.m.scopes.get(h).kind, ScopeKind::BlockFile { .. });
-                if die.tag == dw::DW_TAG_subprogram {
-                    let frame_base = self.take_location(u, unit, cur, die, dw::DW_AT_frame_base)?;
-                    let lane_pc =
-                        self.take_location(u, unit, cur, die, vendor::DW_AT_LLVM_LANE_PC)?;
+                if at.die.tag == dw::DW_TAG_subprogram {
+                    let frame_base = self.take_location(&mut at, dw::DW_AT_frame_base)?;
+                    let lane_pc = self.take_location(&mut at, vendor::DW_AT_LLVM_LANE_PC)?;
                     let active_lane =
-                        self.take_location(u, unit, cur, die, vendor::DW_AT_LLVM_ACTIVE_LANE)?;
-                    let flags = self.flags(die);
+                        self.take_location(&mut at, vendor::DW_AT_LLVM_ACTIVE_LANE)?;
+                    let flags = self.flags(at.die);
                     let s = self.m.scopes.get_mut(h);
                     s.flags.bits |= flags.bits;
                     if unfilled {
@@ -389,8 +379,8 @@ impl Walker<'_> {
                 }
             }
             Some(Ref::Var(h)) => {
-                let location = self.take_location(u, unit, cur, die, dw::DW_AT_location)?;
-                let const_value = self.value(u, unit, die, dw::DW_AT_const_value)?;
+                let location = self.take_location(&mut at, dw::DW_AT_location)?;
+                let const_value = self.value(&mut at, dw::DW_AT_const_value)?;
                 let v = self.m.vars.get_mut(h);
                 v.location = v.location.or(location);
                 if v.const_value.is_none() {

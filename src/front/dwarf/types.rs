@@ -21,40 +21,40 @@ impl Walker<'_> {
         h: Handle<Type>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at.again();
-        let tag = die.tag;
-        let name = self.string(u, unit, die, dw::DW_AT_name)?;
-        let decl_at = self.loc(cur, die);
-        let mut flags = self.flags(die);
-        let linkage = match self.string(u, unit, die, dw::DW_AT_linkage_name)? {
+        let tag = at.die.tag;
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let mut flags = self.flags(at.die);
+        let linkage = match self.string(&mut at, dw::DW_AT_linkage_name)? {
             Some(l) => Some(l),
-            None => self.string(u, unit, die, dw::DW_AT_MIPS_linkage_name)?,
+            None => self.string(&mut at, dw::DW_AT_MIPS_linkage_name)?,
         };
-        let align_bits = die
+        let align_bits = at
+            .die
             .udata(dw::DW_AT_alignment)
             .map(|a| (a as u32).saturating_mul(8));
-        let size = match self.bound(u, unit, cur, die, dw::DW_AT_bit_size, 1)? {
+        let size = match self.bound(&mut at, dw::DW_AT_bit_size, 1)? {
             Some(b) => {
                 if tag == dw::DW_TAG_member {
                     flags = flags.with("bit_field");
                 }
                 Some(b)
             }
-            None => self.bound(u, unit, cur, die, dw::DW_AT_byte_size, 8)?,
+            None => self.bound(&mut at, dw::DW_AT_byte_size, 8)?,
         };
         let base = if tag == dw::DW_TAG_subroutine_type || tag == dw::DW_TAG_enumeration_type {
             None
         } else {
-            self.type_ref(unit, die, dw::DW_AT_type)?
+            self.type_ref(&mut at, dw::DW_AT_type)?
         };
         // DW_CC_pass_by_reference / _by_value are flags; other conventions stay raw.
-        match die.peek(dw::DW_AT_calling_convention) {
+        match at.die.peek(dw::DW_AT_calling_convention) {
             Some(4) => flags = flags.with("pass_by_reference"),
             Some(5) => flags = flags.with("pass_by_value"),
             _ => {}
         }
         if flags.has("pass_by_reference") || flags.has("pass_by_value") {
-            die.mark(dw::DW_AT_calling_convention);
+            at.die.mark(dw::DW_AT_calling_convention);
         }
         let mut common = Common {
             tag,
@@ -93,13 +93,12 @@ impl Walker<'_> {
 
     /// The kind of a type DIE from its tag.
     fn type_kind(&mut self, mut at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
-        let At { u, unit, cur, die } = at.again();
         Ok(match common.tag {
             dw::DW_TAG_base_type => self.base_type(at.again(), common)?,
             dw::DW_TAG_pointer_type
             | dw::DW_TAG_reference_type
             | dw::DW_TAG_rvalue_reference_type => {
-                let class = die.udata(dw::DW_AT_address_class);
+                let class = at.die.udata(dw::DW_AT_address_class);
                 TypeKind::Pointer {
                     kind: match common.tag {
                         dw::DW_TAG_pointer_type => PtrKind::Pointer,
@@ -120,13 +119,13 @@ impl Walker<'_> {
             dw::DW_TAG_typedef => TypeKind::Typedef { base: common.base },
             dw::DW_TAG_array_type => self.array_type(at.again(), common)?,
             dw::DW_TAG_subroutine_type => TypeKind::Function {
-                ret: self.type_ref(unit, die, dw::DW_AT_type)?,
+                ret: self.type_ref(&mut at, dw::DW_AT_type)?,
                 params: Vec::new(),
                 variadic: false,
                 calling_convention: 0,
             },
             dw::DW_TAG_enumeration_type => TypeKind::Enum {
-                underlying: self.type_ref(unit, die, dw::DW_AT_type)?,
+                underlying: self.type_ref(&mut at, dw::DW_AT_type)?,
                 enumerators: Vec::new(),
                 identifier: None,
             },
@@ -138,16 +137,16 @@ impl Walker<'_> {
                 tag: CompositeTag(common.tag.0),
                 elements: Vec::new(),
                 identifier: None,
-                vtable_holder: self.type_ref(unit, die, dw::DW_AT_containing_type)?,
+                vtable_holder: self.type_ref(&mut at, dw::DW_AT_containing_type)?,
                 templates: Vec::new(),
-                discriminator: self.type_ref(unit, die, dw::DW_AT_discr)?,
+                discriminator: self.type_ref(&mut at, dw::DW_AT_discr)?,
             },
             dw::DW_TAG_member => self.member_type(at.again(), common)?,
             dw::DW_TAG_inheritance => {
-                if die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
+                if at.die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
                     common.flags = common.flags.with("virtual");
                 }
-                let (offset_bits, _) = Self::member_offset(die, None);
+                let (offset_bits, _) = Self::member_offset(at.die, None);
                 TypeKind::Inheritance {
                     base: common.base,
                     offset_bits,
@@ -155,7 +154,7 @@ impl Walker<'_> {
             }
             dw::DW_TAG_ptr_to_member_type => TypeKind::PtrToMember {
                 pointee: common.base,
-                class: self.type_ref(unit, die, dw::DW_AT_containing_type)?,
+                class: self.type_ref(&mut at, dw::DW_AT_containing_type)?,
             },
             dw::DW_TAG_template_type_parameter
             | dw::DW_TAG_template_value_parameter
@@ -164,12 +163,12 @@ impl Walker<'_> {
                 self.template_param_type(at.again(), common)?
             }
             dw::DW_TAG_string_type => TypeKind::String {
-                length: match self.bound(u, unit, cur, die, dw::DW_AT_string_length, 1)? {
+                length: match self.bound(&mut at, dw::DW_AT_string_length, 1)? {
                     Some(b) => Some(b),
-                    None => self.bound(u, unit, cur, die, dw::DW_AT_string_length_byte_size, 8)?,
+                    None => self.bound(&mut at, dw::DW_AT_string_length_byte_size, 8)?,
                 },
-                location: self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?,
-                encoding: Encoding(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32),
+                location: self.bound(&mut at, dw::DW_AT_data_location, 1)?,
+                encoding: Encoding(at.die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32),
             },
             dw::DW_TAG_unspecified_type => TypeKind::Unspecified,
             _ => self.other_type(at.again(), common)?,
@@ -177,15 +176,14 @@ impl Walker<'_> {
     }
 
     /// A base type, or AMD's vector base type (DW_AT_LLVM_vector_size).
-    fn base_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
-        let At { unit, die, .. } = at;
-        let encoding = Encoding(die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32);
-        let element = self.type_ref(unit, die, vendor::DW_AT_DWARV_ELEMENT)?;
-        Ok(match die.udata(vendor::DW_AT_LLVM_VECTOR_SIZE) {
+    fn base_type(&mut self, mut at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let encoding = Encoding(at.die.udata(dw::DW_AT_encoding).unwrap_or(0) as u32);
+        let element = self.type_ref(&mut at, vendor::DW_AT_DWARV_ELEMENT)?;
+        Ok(match at.die.udata(vendor::DW_AT_LLVM_VECTOR_SIZE) {
             // dwarv's own vector names its element: common.name and common.size are the element's.
             Some(count) if element.is_some() => {
                 common.name = None;
-                common.size = match die.take(vendor::DW_AT_DWARV_VECTOR_BITS) {
+                common.size = match at.die.take(vendor::DW_AT_DWARV_VECTOR_BITS) {
                     Some(AttrValue::Sdata(b)) => Some(Bound::Const(b)),
                     _ => None,
                 };
@@ -218,18 +216,17 @@ impl Walker<'_> {
     }
 
     /// An array, or a GNU vector (DW_AT_GNU_vector) whose subrange child sets the count.
-    fn array_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
-        let At { u, unit, cur, die } = at;
-        let stride = match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+    fn array_type(&mut self, mut at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
+        let stride = match self.bound(&mut at, dw::DW_AT_byte_stride, 8)? {
             Some(s) => Some(s),
-            None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
+            None => self.bound(&mut at, dw::DW_AT_bit_stride, 1)?,
         };
-        let data_location = self.bound(u, unit, cur, die, dw::DW_AT_data_location, 1)?;
-        let associated = self.bound(u, unit, cur, die, dw::DW_AT_associated, 1)?;
-        let allocated = self.bound(u, unit, cur, die, dw::DW_AT_allocated, 1)?;
-        let rank = self.bound(u, unit, cur, die, dw::DW_AT_rank, 1)?;
-        let column_major = die.udata(dw::DW_AT_ordering) == Some(1);
-        Ok(if die.flag(dw::DW_AT_GNU_vector) {
+        let data_location = self.bound(&mut at, dw::DW_AT_data_location, 1)?;
+        let associated = self.bound(&mut at, dw::DW_AT_associated, 1)?;
+        let allocated = self.bound(&mut at, dw::DW_AT_allocated, 1)?;
+        let rank = self.bound(&mut at, dw::DW_AT_rank, 1)?;
+        let column_major = at.die.udata(dw::DW_AT_ordering) == Some(1);
+        Ok(if at.die.flag(dw::DW_AT_GNU_vector) {
             // Its subrange child sets the count.
             TypeKind::Vector {
                 element: common.base,
@@ -250,13 +247,12 @@ impl Walker<'_> {
     }
 
     /// A member: its offsets (`member_offset`), constant value and discriminant.
-    fn member_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
-        let At { u, unit, die, .. } = at;
+    fn member_type(&mut self, mut at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
         let bit_size = match common.size {
             Some(Bound::Const(b)) if common.flags.has("bit_field") => u64::try_from(b).ok(),
             _ => None,
         };
-        let (offset_bits, storage) = Self::member_offset(die, bit_size);
+        let (offset_bits, storage) = Self::member_offset(at.die, bit_size);
         if common.flags.has("external") || common.flags.has("fwd_decl") {
             common.flags = common.flags.with("static_member");
         }
@@ -264,25 +260,28 @@ impl Walker<'_> {
             base: common.base,
             offset_bits,
             storage_offset_bits: storage,
-            value: self.value(u, unit, die, dw::DW_AT_const_value)?,
-            discriminant: self.value(u, unit, die, dw::DW_AT_discr_value)?,
+            value: self.value(&mut at, dw::DW_AT_const_value)?,
+            discriminant: self.value(&mut at, dw::DW_AT_discr_value)?,
             property: None,
         })
     }
 
     /// A template type, value, template-template or pack parameter.
-    fn template_param_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
-        let At { u, unit, die, .. } = at;
+    fn template_param_type(
+        &mut self,
+        mut at: At<'_, '_>,
+        common: &mut Common,
+    ) -> DResult<TypeKind> {
         let kind = match common.tag {
             dw::DW_TAG_template_type_parameter => TemplateParamKind::Type,
             dw::DW_TAG_template_value_parameter => TemplateParamKind::Value,
             dw::DW_TAG_GNU_template_template_param => TemplateParamKind::Template,
             _ => TemplateParamKind::Pack,
         };
-        let value = match self.value(u, unit, die, dw::DW_AT_const_value)? {
+        let value = match self.value(&mut at, dw::DW_AT_const_value)? {
             Some(v) => Some(v),
             None => self
-                .string(u, unit, die, dw::DW_AT_GNU_template_name)?
+                .string(&mut at, dw::DW_AT_GNU_template_name)?
                 .map(Value::Str),
         };
         Ok(TypeKind::TemplateParam {
@@ -290,13 +289,12 @@ impl Walker<'_> {
             ty: common.base,
             value,
             pack: Vec::new(),
-            is_default: die.flag(dw::DW_AT_default_value),
+            is_default: at.die.flag(dw::DW_AT_default_value),
         })
     }
 
     /// A qualifier tag, or a tag dwarv has no kind for (its type and size references go back to raw form).
     fn other_type(&mut self, at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
-        let At { die, .. } = at;
         let t = common.tag;
         Ok(if let Some(q) = QUALIFIERS.iter().find(|q| q.0 == t) {
             TypeKind::Qualified {
@@ -306,14 +304,14 @@ impl Walker<'_> {
         } else {
             // Unknown tag: its type reference goes back to raw form.
             if common.base.is_some() {
-                if let Some(i) = die.attrs.iter().position(|a| a.name() == dw::DW_AT_type) {
-                    die.used[i] = false;
+                if let Some(i) = at.die.attrs.iter().position(|a| a.name() == dw::DW_AT_type) {
+                    at.die.used[i] = false;
                 }
             }
             if common.size.is_some() {
-                for at in [dw::DW_AT_byte_size, dw::DW_AT_bit_size] {
-                    if let Some(i) = die.attrs.iter().position(|a| a.name() == at) {
-                        die.used[i] = false;
+                for attr in [dw::DW_AT_byte_size, dw::DW_AT_bit_size] {
+                    if let Some(i) = at.die.attrs.iter().position(|a| a.name() == attr) {
+                        at.die.used[i] = false;
                     }
                 }
                 common.size = None;

@@ -474,29 +474,29 @@ impl Walker<'_> {
 
     pub(super) fn fill_unit(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         ranges: Vec<CodeRange>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
-        let producer = self.string(u, unit, die, dw::DW_AT_producer)?;
-        cur.enc.amd = amd_ops_for(self.machine, producer.as_deref());
+        let producer = self.string(&mut at, dw::DW_AT_producer)?;
+        at.cur.enc.amd = amd_ops_for(self.machine, producer.as_deref());
         // Units sharing a line program (type units name their compile unit's) read it once.
-        let program = unit
+        let program = at
+            .unit
             .line_program
             .as_ref()
             .map(|p| p.header().offset().0 as u64);
-        cur.files = match program.and_then(|o| self.programs.get(&o)) {
+        at.cur.files = match program.and_then(|o| self.programs.get(&o)) {
             Some(table) => table.clone(),
             None => {
-                let table = read_lines(u, unit, self.m, &mut self.files)?;
+                let table = read_lines(at.u, at.unit, self.m, &mut self.files)?;
                 if let Some(o) = program {
                     self.programs.insert(o, table.clone());
                 }
                 table
             }
         };
-        die.mark(dw::DW_AT_stmt_list);
-        for at in [
+        at.die.mark(dw::DW_AT_stmt_list);
+        for attr in [
             dw::DW_AT_str_offsets_base,
             dw::DW_AT_addr_base,
             dw::DW_AT_rnglists_base,
@@ -504,36 +504,39 @@ impl Walker<'_> {
             dw::DW_AT_GNU_addr_base,
             dw::DW_AT_GNU_ranges_base,
         ] {
-            die.mark(at);
+            at.die.mark(attr);
         }
-        cur.macros = match (die.take(dw::DW_AT_macros), die.take(dw::DW_AT_GNU_macros)) {
+        at.cur.macros = match (
+            at.die.take(dw::DW_AT_macros),
+            at.die.take(dw::DW_AT_GNU_macros),
+        ) {
             (Some(AttrValue::DebugMacroRef(o)), _) | (_, Some(AttrValue::DebugMacroRef(o))) => {
                 Some(MacroAt::Macro(o.0 as u64))
             }
             (Some(AttrValue::SecOffset(o)), _) | (_, Some(AttrValue::SecOffset(o))) => {
                 Some(MacroAt::Macro(o as u64))
             }
-            _ => match die.take(dw::DW_AT_macro_info) {
+            _ => match at.die.take(dw::DW_AT_macro_info) {
                 Some(AttrValue::DebugMacinfoRef(o)) => Some(MacroAt::Macinfo(o.0 as u64)),
                 Some(AttrValue::SecOffset(o)) => Some(MacroAt::Macinfo(o as u64)),
                 _ => None,
             },
         };
-        let name = self.string(u, unit, die, dw::DW_AT_name)?;
-        let comp_dir = self.string(u, unit, die, dw::DW_AT_comp_dir)?;
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let comp_dir = self.string(&mut at, dw::DW_AT_comp_dir)?;
         let file = name.map(|n| self.files.get(self.m, n, comp_dir, None, None));
-        let language = die.udata(dw::DW_AT_language).map(|l| Language(l as u32));
-        let augmentation = self.string(u, unit, die, vendor::DW_AT_LLVM_AUGMENTATION)?;
-        let dwo_name = match self.string(u, unit, die, dw::DW_AT_dwo_name)? {
+        let language = at.die.udata(dw::DW_AT_language).map(|l| Language(l as u32));
+        let augmentation = self.string(&mut at, vendor::DW_AT_LLVM_AUGMENTATION)?;
+        let dwo_name = match self.string(&mut at, dw::DW_AT_dwo_name)? {
             Some(n) => Some(n),
-            None => self.string(u, unit, die, dw::DW_AT_GNU_dwo_name)?,
+            None => self.string(&mut at, dw::DW_AT_GNU_dwo_name)?,
         };
-        let dwo_id = unit.dwo_id.map(|d| d.0);
-        die.mark(dw::DW_AT_GNU_dwo_id);
-        let sysroot = self.string(u, unit, die, dw::DW_AT_LLVM_isysroot)?;
-        let sdk = self.string(u, unit, die, vendor::DW_AT_APPLE_SDK)?;
-        let flags = self.flags(die);
-        let kind = match unit.header.type_() {
+        let dwo_id = at.unit.dwo_id.map(|d| d.0);
+        at.die.mark(dw::DW_AT_GNU_dwo_id);
+        let sysroot = self.string(&mut at, dw::DW_AT_LLVM_isysroot)?;
+        let sdk = self.string(&mut at, vendor::DW_AT_APPLE_SDK)?;
+        let flags = self.flags(at.die);
+        let kind = match at.unit.header.type_() {
             gimli::UnitType::Compilation => crate::ir::UnitKind::COMPILE,
             gimli::UnitType::Type { .. } => UnitKind::TYPE,
             gimli::UnitType::Partial => UnitKind::PARTIAL,
@@ -541,7 +544,7 @@ impl Walker<'_> {
             gimli::UnitType::SplitCompilation(_) => UnitKind::SPLIT_COMPILE,
             gimli::UnitType::SplitType { .. } => UnitKind::SPLIT_TYPE,
         };
-        let un = self.m.units.get_mut(cur.unit);
+        let un = self.m.units.get_mut(at.cur.unit);
         un.kind = kind;
         un.file = file;
         if let Some(l) = language {
@@ -549,7 +552,7 @@ impl Walker<'_> {
         }
         un.producer = producer;
         un.flags = flags;
-        un.dwarf_version = Some(cur.version);
+        un.dwarf_version = Some(at.cur.version);
         un.dwo_name = dwo_name;
         un.dwo_id = dwo_id;
         un.sysroot = sysroot;
@@ -562,24 +565,21 @@ impl Walker<'_> {
     /// DIEs folded into their parent.
     pub(super) fn fill_part(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         parent: Option<Frame>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
         let Some(p) = parent else {
             return Ok(Vec::new());
         };
-        match die.tag {
+        match at.die.tag {
             dw::DW_TAG_enumerator => {
-                let name = self
-                    .string(u, unit, die, dw::DW_AT_name)?
-                    .unwrap_or_default();
-                let value = match self.value(u, unit, die, dw::DW_AT_const_value)? {
+                let name = self.string(&mut at, dw::DW_AT_name)?.unwrap_or_default();
+                let value = match self.value(&mut at, dw::DW_AT_const_value)? {
                     Some(Value::Int(n)) => n,
                     _ => {
                         return Err(fail(
                             ".debug_info",
-                            die.off,
+                            at.die.off,
                             "enumerator without an integer value",
                         ))
                     }
@@ -591,16 +591,16 @@ impl Walker<'_> {
                 }
             }
             dw::DW_TAG_subrange_type | dw::DW_TAG_generic_subrange => {
-                die.mark(dw::DW_AT_type);
+                at.die.mark(dw::DW_AT_type);
                 let sub = Subrange {
-                    count: self.bound(u, unit, cur, die, dw::DW_AT_count, 1)?,
-                    lower: self.bound(u, unit, cur, die, dw::DW_AT_lower_bound, 1)?,
-                    upper: self.bound(u, unit, cur, die, dw::DW_AT_upper_bound, 1)?,
-                    stride: match self.bound(u, unit, cur, die, dw::DW_AT_byte_stride, 8)? {
+                    count: self.bound(&mut at, dw::DW_AT_count, 1)?,
+                    lower: self.bound(&mut at, dw::DW_AT_lower_bound, 1)?,
+                    upper: self.bound(&mut at, dw::DW_AT_upper_bound, 1)?,
+                    stride: match self.bound(&mut at, dw::DW_AT_byte_stride, 8)? {
                         Some(s) => Some(s),
-                        None => self.bound(u, unit, cur, die, dw::DW_AT_bit_stride, 1)?,
+                        None => self.bound(&mut at, dw::DW_AT_bit_stride, 1)?,
                     },
-                    generic: die.tag == dw::DW_TAG_generic_subrange,
+                    generic: at.die.tag == dw::DW_TAG_generic_subrange,
                 };
                 if let Some(Ref::Type(h)) = p.ent {
                     match &mut self.m.types.get_mut(h).kind {
@@ -608,8 +608,8 @@ impl Walker<'_> {
                         TypeKind::Vector { count, .. } => {
                             *count = match (sub.count, sub.upper) {
                                 (Some(Bound::Const(c)), _) => u32::try_from(c).unwrap_or(0),
-                                (_, Some(Bound::Const(u))) => {
-                                    u32::try_from(u.saturating_add(1)).unwrap_or(0)
+                                (_, Some(Bound::Const(upper))) => {
+                                    u32::try_from(upper.saturating_add(1)).unwrap_or(0)
                                 }
                                 _ => 0,
                             }
@@ -619,7 +619,7 @@ impl Walker<'_> {
                 }
             }
             dw::DW_TAG_formal_parameter => {
-                let ty = self.type_ref(unit, die, dw::DW_AT_type)?;
+                let ty = self.type_ref(&mut at, dw::DW_AT_type)?;
                 let sig = match p.ent {
                     Some(Ref::Type(h)) => Some(h),
                     _ => p.sig,
@@ -642,12 +642,12 @@ impl Walker<'_> {
                 }
             }
             dw::DW_TAG_call_site_parameter | dw::DW_TAG_GNU_call_site_parameter => {
-                let location = self.param_expr(u, unit, cur, die, dw::DW_AT_location)?;
-                let value = match self.param_expr(u, unit, cur, die, dw::DW_AT_call_value)? {
+                let location = self.param_expr(&mut at, dw::DW_AT_location)?;
+                let value = match self.param_expr(&mut at, dw::DW_AT_call_value)? {
                     Some(v) => Some(v),
-                    None => self.param_expr(u, unit, cur, die, dw::DW_AT_GNU_call_site_value)?,
+                    None => self.param_expr(&mut at, dw::DW_AT_GNU_call_site_value)?,
                 };
-                let data_value = self.param_expr(u, unit, cur, die, dw::DW_AT_call_data_value)?;
+                let data_value = self.param_expr(&mut at, dw::DW_AT_call_data_value)?;
                 if let Some(Ref::CallSite(h)) = p.ent {
                     self.m.call_sites.get_mut(h).params.push(CallParam {
                         location,

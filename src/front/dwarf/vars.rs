@@ -9,35 +9,35 @@ use crate::spec::dwarf_vendor as vendor;
 impl Walker<'_> {
     pub(super) fn fill_var(
         &mut self,
-        at: At<'_, '_>,
+        mut at: At<'_, '_>,
         h: Handle<Variable>,
         parent: Option<&Frame>,
     ) -> DResult<Vec<RawAttr>> {
-        let At { u, unit, cur, die } = at;
-        let origin = self.reference(unit, die, dw::DW_AT_abstract_origin)?;
-        let name = self.string(u, unit, die, dw::DW_AT_name)?;
-        let at = self.loc(cur, die);
-        let flags = self.flags(die);
-        let linkage = match self.string(u, unit, die, dw::DW_AT_linkage_name)? {
+        let origin = self.reference(&mut at, dw::DW_AT_abstract_origin)?;
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let flags = self.flags(at.die);
+        let linkage = match self.string(&mut at, dw::DW_AT_linkage_name)? {
             Some(l) => Some(l),
-            None => self.string(u, unit, die, dw::DW_AT_MIPS_linkage_name)?,
+            None => self.string(&mut at, dw::DW_AT_MIPS_linkage_name)?,
         };
-        let ty = self.type_ref(unit, die, dw::DW_AT_type)?;
+        let ty = self.type_ref(&mut at, dw::DW_AT_type)?;
         // A variable from SPIR-V with exact events: its location list was derived from them.
-        let location = match die.has(crate::spec::dwarf_vendor::DW_AT_DWARV_EVENTS) {
+        let location = match at.die.has(crate::spec::dwarf_vendor::DW_AT_DWARV_EVENTS) {
             true => {
-                die.mark(dw::DW_AT_location);
+                at.die.mark(dw::DW_AT_location);
                 None
             }
-            false => self.take_location(u, unit, cur, die, dw::DW_AT_location)?,
+            false => self.take_location(&mut at, dw::DW_AT_location)?,
         };
-        let const_value = self.value(u, unit, die, dw::DW_AT_const_value)?;
-        let declaration = self.reference(unit, die, dw::DW_AT_specification)?;
-        let align_bits = die
+        let const_value = self.value(&mut at, dw::DW_AT_const_value)?;
+        let declaration = self.reference(&mut at, dw::DW_AT_specification)?;
+        let align_bits = at
+            .die
             .udata(dw::DW_AT_alignment)
             .map(|a| (a as u32).saturating_mul(8));
-        let is_static = die.has(vendor::DW_AT_DWARV_STATIC);
-        die.mark(vendor::DW_AT_DWARV_STATIC);
+        let is_static = at.die.has(vendor::DW_AT_DWARV_STATIC);
+        at.die.mark(vendor::DW_AT_DWARV_STATIC);
         let in_function = parent.is_some_and(|p| {
             matches!(
                 p.tag,
@@ -52,11 +52,11 @@ impl Walker<'_> {
             (Some(_), _) => {
                 return Err(fail(
                     ".debug_info",
-                    die.off,
+                    at.die.off,
                     "DW_AT_abstract_origin is no variable",
                 ))
             }
-            (None, _) if die.tag == dw::DW_TAG_formal_parameter => {
+            (None, _) if at.die.tag == dw::DW_TAG_formal_parameter => {
                 let p = parent.map_or(0, |p| p.params) + 1;
                 if let Some(sig) = parent.and_then(|p| p.sig) {
                     if let TypeKind::Function { params, .. } = &mut self.m.types.get_mut(sig).kind {
@@ -76,7 +76,7 @@ impl Walker<'_> {
         v.name = name;
         v.ty = ty;
         v.scope = scope;
-        v.at = at;
+        v.at = decl_at;
         v.flags = flags;
         v.linkage = linkage;
         v.align_bits = align_bits;
@@ -86,7 +86,7 @@ impl Walker<'_> {
         v.declaration = declaration;
         if let Some(p) = parent {
             if matches!(p.ent, Some(Ref::Type(_))) {
-                self.attach_to_parent(Some(*p), Ref::Var(h), die.tag);
+                self.attach_to_parent(Some(*p), Ref::Var(h), at.die.tag);
             }
         }
         Ok(Vec::new())

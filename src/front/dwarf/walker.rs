@@ -320,87 +320,76 @@ impl Walker<'_> {
 
     pub(super) fn string(
         &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Slice<'_>>,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
+        at: &mut At<'_, '_>,
+        attr: dw::DwAt,
     ) -> DResult<Option<String>> {
-        let Some(v) = die.take(at) else {
+        let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
-        let s = u
-            .dwarf
-            .attr_string(unit, v)
-            .map_err(|e| fail(".debug_info", die.off, format!("string attribute: {e}")))?;
+        let s =
+            at.u.dwarf
+                .attr_string(at.unit, v)
+                .map_err(|e| fail(".debug_info", at.die.off, format!("string attribute: {e}")))?;
         Ok(Some(String::from_utf8_lossy(s.slice()).into_owned()))
     }
 
-    pub(super) fn address(
-        &mut self,
-        u: &Units<'_>,
-        unit: &gimli::Unit<Slice<'_>>,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
-    ) -> DResult<Option<u64>> {
-        let Some(v) = die.take(at) else {
+    pub(super) fn address(&mut self, at: &mut At<'_, '_>, attr: dw::DwAt) -> DResult<Option<u64>> {
+        let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
-        u.dwarf
-            .attr_address(unit, v)
-            .map_err(|e| fail(".debug_info", die.off, format!("address attribute: {e}")))
+        at.u.dwarf
+            .attr_address(at.unit, v)
+            .map_err(|e| fail(".debug_info", at.die.off, format!("address attribute: {e}")))
     }
 
     pub(super) fn reference(
         &mut self,
-        unit: &gimli::Unit<Slice<'_>>,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
+        at: &mut At<'_, '_>,
+        attr: dw::DwAt,
     ) -> DResult<Option<Ref>> {
-        let Some(v) = die.take(at) else {
+        let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
         let sig = match v {
             AttrValue::DebugTypesRef(sig) => self.sigs.get(&sig.0).copied(),
             _ => None,
         };
-        let Some(o) = ref_offset(unit, &v).or(sig) else {
+        let Some(o) = ref_offset(at.unit, &v).or(sig) else {
             return Err(fail(
                 ".debug_info",
-                die.off,
-                format!("{at}: not a DIE reference"),
+                at.die.off,
+                format!("{attr}: not a DIE reference"),
             ));
         };
         match self.map.get(&o) {
             Some(r) => Ok(Some(*r)),
             None => Err(fail(
                 ".debug_info",
-                die.off,
-                format!("{at} refers to {o:#x}, where no DIE starts"),
+                at.die.off,
+                format!("{attr} refers to {o:#x}, where no DIE starts"),
             )),
         }
     }
 
     pub(super) fn type_ref(
         &mut self,
-        unit: &gimli::Unit<Slice<'_>>,
-        die: &mut Die<'_>,
-        at: dw::DwAt,
+        at: &mut At<'_, '_>,
+        attr: dw::DwAt,
     ) -> DResult<Option<Handle<Type>>> {
-        match self.reference(unit, die, at)? {
+        match self.reference(at, attr)? {
             None => Ok(None),
             Some(Ref::Type(h)) => Ok(Some(h)),
             Some(_) => Err(fail(
                 ".debug_info",
-                die.off,
-                format!("{at} does not name a type"),
+                at.die.off,
+                format!("{attr} does not name a type"),
             )),
         }
     }
 
-    pub(super) fn loc(&mut self, cur: &UnitState, die: &mut Die<'_>) -> Option<Loc> {
+    pub(super) fn loc(&mut self, at: &mut At<'_, '_>) -> Option<Loc> {
         self.loc_of(
-            cur,
-            die,
+            at,
             dw::DW_AT_decl_file,
             dw::DW_AT_decl_line,
             dw::DW_AT_decl_column,
@@ -409,22 +398,24 @@ impl Walker<'_> {
 
     pub(super) fn loc_of(
         &mut self,
-        cur: &UnitState,
-        die: &mut Die<'_>,
+        at: &mut At<'_, '_>,
         file: dw::DwAt,
         line: dw::DwAt,
         column: dw::DwAt,
     ) -> Option<Loc> {
-        if !(die.has(file) || die.has(line)) {
+        if !(at.die.has(file) || at.die.has(line)) {
             return None;
         }
-        let f = die.udata(file).and_then(|i| cur.files.get(&i).copied());
-        let line = die.udata(line).unwrap_or(0);
+        let f = at
+            .die
+            .udata(file)
+            .and_then(|i| at.cur.files.get(&i).copied());
+        let line = at.die.udata(line).unwrap_or(0);
         if f.is_none() && line == 0 {
-            // No file (or one out of the table's range) and line 0: no place at all.
+            // No file (or one out of the table's range) and line 0: no place attr all.
             return None;
         }
-        let column = die.udata(column).unwrap_or(0);
+        let column = at.die.udata(column).unwrap_or(0);
         Some(Loc {
             file: f,
             line: u32::try_from(line).unwrap_or(u32::MAX),
