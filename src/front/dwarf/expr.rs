@@ -3,8 +3,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
+use gimli::DwAt;
 
 use super::walker::{fail, ref_offset, At, DResult, Slice, UnitState, Units, Walker};
 use crate::diag::LossKind;
@@ -197,11 +197,7 @@ impl Walker<'_> {
         }
     }
 
-    pub(super) fn take_location(
-        &mut self,
-        at: &mut At<'_, '_>,
-        attr: dw::DwAt,
-    ) -> DResult<Option<Location>> {
+    pub(super) fn take_location(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Location>> {
         match at.die.take(attr) {
             Some(v) => self.location(at.u, at.unit, at.cur, at.die.off, v),
             None => Ok(None),
@@ -209,23 +205,14 @@ impl Walker<'_> {
     }
 
     /// A constant, a reference or an expression (sizes, bounds).
-    pub(super) fn bound(
-        &mut self,
-        at: &mut At<'_, '_>,
-        attr: dw::DwAt,
-        scale: i64,
-    ) -> DResult<Option<Bound>> {
+    pub(super) fn bound(&mut self, at: &mut At, attr: DwAt, scale: i64) -> DResult<Option<Bound>> {
         let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
         if let Some(o) = ref_offset(at.unit, &v) {
             return match self.map.get(&o) {
                 Some(r) => Ok(Some(Bound::Ref(*r))),
-                None => Err(fail(
-                    ".debug_info",
-                    at.die.off,
-                    format!("{attr} refers to no DIE"),
-                )),
+                None => Err(at.fail(format!("{attr} refers to no DIE"))),
             };
         }
         match v {
@@ -245,16 +232,12 @@ impl Walker<'_> {
                 Some(n) => Ok(Some(Bound::Const(
                     i64::try_from(n).unwrap_or(i64::MAX).saturating_mul(scale),
                 ))),
-                None => Err(fail(
-                    ".debug_info",
-                    at.die.off,
-                    format!("{attr}: unexpected form"),
-                )),
+                None => Err(at.fail(format!("{attr}: unexpected form"))),
             },
         }
     }
 
-    pub(super) fn value(&mut self, at: &mut At<'_, '_>, attr: dw::DwAt) -> DResult<Option<Value>> {
+    pub(super) fn value(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Value>> {
         let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
@@ -271,23 +254,17 @@ impl Walker<'_> {
             AttrValue::Flag(b) => Value::Int(i128::from(b)),
             v => match at.u.dwarf.attr_string(at.unit, v) {
                 Ok(s) => Value::Str(String::from_utf8_lossy(s.slice()).into_owned()),
-                Err(e) => return Err(fail(".debug_info", at.die.off, format!("{attr}: {e}"))),
+                Err(e) => return Err(at.fail(format!("{attr}: {e}"))),
             },
         }))
     }
 
-    pub(super) fn param_expr(
-        &mut self,
-        at: &mut At<'_, '_>,
-        attr: dw::DwAt,
-    ) -> DResult<Option<Handle<Expr>>> {
+    pub(super) fn param_expr(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Handle<Expr>>> {
         match self.take_location(at, attr)? {
             Some(Location::Expr(h)) => Ok(Some(h)),
-            Some(Location::List(_)) => Err(fail(
-                ".debug_info",
-                at.die.off,
-                format!("{attr}: a location list where an expression belongs"),
-            )),
+            Some(Location::List(_)) => Err(at.fail(format!(
+                "{attr}: a location list where an expression belongs"
+            ))),
             None => Ok(None),
         }
     }

@@ -6,13 +6,13 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use super::walker::{
-    binding, fail, function_mut, own_flags, scope_of, take_flag, take_s, take_u, At, DResult,
+    binding, function_mut, own_flags, scope_of, take_flag, take_s, take_u, At, DResult, Filled,
     Frame, Slice, UnitState, Walker,
 };
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
-    CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label, RawAttr,
-    Ref, Scope, ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
+    CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label, Ref,
+    Scope, ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -21,10 +21,9 @@ impl Walker<'_> {
         &mut self,
         mut at: At<'_, '_>,
         h: Handle<Scope>,
-        parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
-    ) -> DResult<Vec<RawAttr>> {
+    ) -> Filled {
         let name = self.string(&mut at, dw::DW_AT_name)?;
         let decl_at = self.loc(&mut at);
         let mut flags = self.flags(at.die);
@@ -94,11 +93,11 @@ impl Walker<'_> {
         }
         s.kind = kind;
         s.name = name;
-        s.parent = parent.and_then(|p| p.ent);
+        s.parent = at.parent.and_then(|p| p.ent);
         s.at = decl_at;
         s.flags.bits |= flags.bits;
         s.flags.foreign |= flags.foreign;
-        self.attach_to_parent(parent, Ref::Scope(h), at.die.tag);
+        self.attach_to_parent(at.parent, Ref::Scope(h), at.die.tag);
         Ok(Vec::new())
     }
 
@@ -106,7 +105,7 @@ impl Walker<'_> {
     /// the formal parameters that follow (`Frame::sig`).
     pub(super) fn function(
         &mut self,
-        at: &mut At<'_, '_>,
+        at: &mut At,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> DResult<FunctionInfo> {
@@ -117,13 +116,7 @@ impl Walker<'_> {
         let ret = self.type_ref(at, dw::DW_AT_type)?;
         let declaration = match self.reference(at, dw::DW_AT_specification)? {
             Some(Ref::Scope(s)) => Some(s),
-            Some(_) => {
-                return Err(fail(
-                    ".debug_info",
-                    at.die.off,
-                    "DW_AT_specification is no function",
-                ))
-            }
+            Some(_) => return Err(at.fail("DW_AT_specification is no function")),
             None => None,
         };
         // A definition of a declaration already read has the declaration's signature
@@ -197,28 +190,17 @@ impl Walker<'_> {
         &mut self,
         mut at: At<'_, '_>,
         h: Handle<InlinedAt>,
-        parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
-    ) -> DResult<Vec<RawAttr>> {
+    ) -> Filled {
         let origin = match at.die.take(dw::DW_AT_abstract_origin) {
             Some(v) => v,
-            None => {
-                return Err(fail(
-                    ".debug_info",
-                    at.die.off,
-                    "inlined subroutine without DW_AT_abstract_origin",
-                ))
-            }
+            None => return Err(at.fail("inlined subroutine without DW_AT_abstract_origin")),
         };
         let origin = match self.plans_origin(&origin, at.cur) {
             Some(Ref::Scope(s)) => s,
             _ => {
-                return Err(fail(
-                    ".debug_info",
-                    at.die.off,
-                    "DW_AT_abstract_origin of an inlined subroutine is no function",
-                ))
+                return Err(at.fail("DW_AT_abstract_origin of an inlined subroutine is no function"))
             }
         };
         let decl_at = self
@@ -231,8 +213,8 @@ impl Walker<'_> {
             .unwrap_or_default();
         let ia = self.m.inlined.get_mut(h);
         ia.at = decl_at;
-        ia.scope = scope_of(parent);
-        ia.parent = parent.and_then(|p| p.inlined);
+        ia.scope = scope_of(at.parent);
+        ia.parent = at.parent.and_then(|p| p.inlined);
         for r in ranges {
             self.m.scope_runs.push(ScopeRun {
                 range: r,
@@ -246,29 +228,20 @@ impl Walker<'_> {
         Ok(Vec::new())
     }
 
-    pub(super) fn fill_label(
-        &mut self,
-        mut at: At<'_, '_>,
-        h: Handle<Label>,
-        parent: Option<Frame>,
-    ) -> DResult<Vec<RawAttr>> {
+    pub(super) fn fill_label(&mut self, mut at: At<'_, '_>, h: Handle<Label>) -> Filled {
         let name = self.string(&mut at, dw::DW_AT_name)?;
         let decl_at = self.loc(&mut at);
         let pos = self.address(&mut at, dw::DW_AT_low_pc)?;
-        let l = self.m.labels.get_mut(h);
-        l.name = name.unwrap_or_default();
-        l.scope = scope_of(parent);
-        l.at = decl_at;
-        l.pos = pos.map(CodePos::Addr);
+        *self.m.labels.get_mut(h) = Label {
+            name: name.unwrap_or_default(),
+            scope: scope_of(at.parent),
+            at: decl_at,
+            pos: pos.map(CodePos::Addr),
+        };
         Ok(Vec::new())
     }
 
-    pub(super) fn fill_import(
-        &mut self,
-        mut at: At<'_, '_>,
-        h: Handle<Import>,
-        parent: Option<Frame>,
-    ) -> DResult<Vec<RawAttr>> {
+    pub(super) fn fill_import(&mut self, mut at: At<'_, '_>, h: Handle<Import>) -> Filled {
         let name = self.string(&mut at, dw::DW_AT_name)?;
         let decl_at = self.loc(&mut at);
         let entity = self.reference(&mut at, dw::DW_AT_import)?;
@@ -276,7 +249,7 @@ impl Walker<'_> {
         i.name = name;
         i.at = decl_at;
         i.entity = entity;
-        i.scope = parent.and_then(|p| p.ent);
+        i.scope = at.parent.and_then(|p| p.ent);
         Ok(Vec::new())
     }
 
@@ -289,12 +262,7 @@ impl Walker<'_> {
         self.map.get(&o).copied()
     }
 
-    pub(super) fn fill_call_site(
-        &mut self,
-        mut at: At<'_, '_>,
-        h: Handle<CallSite>,
-        parent: Option<Frame>,
-    ) -> DResult<Vec<RawAttr>> {
+    pub(super) fn fill_call_site(&mut self, mut at: At<'_, '_>, h: Handle<CallSite>) -> Filled {
         let target = match self.reference(&mut at, dw::DW_AT_call_origin)? {
             Some(r) => Some(r),
             None => self.reference(&mut at, dw::DW_AT_abstract_origin)?,
@@ -319,7 +287,7 @@ impl Walker<'_> {
             dw::DW_AT_call_column,
         );
         let c = self.m.call_sites.get_mut(h);
-        c.scope = scope_of(parent);
+        c.scope = scope_of(at.parent);
         c.pos = pos.map(CodePos::Addr);
         c.is_return_pc = is_return_pc;
         c.target = target;
@@ -336,7 +304,7 @@ impl Walker<'_> {
         mut at: At<'_, '_>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
-    ) -> DResult<Vec<RawAttr>> {
+    ) -> Filled {
         at.die.mark(dw::DW_AT_abstract_origin);
         let target = self.map.get(&at.die.off).copied();
         match target {
@@ -397,8 +365,7 @@ impl Walker<'_> {
 /// signature's flags go to its function type.
 pub(super) fn own_attributes(m: &mut crate::ir::Module) {
     let mut sig_flags = Vec::new();
-    for i in 0..m.scopes.len() {
-        let s = m.scopes.get_mut(Handle::new(i as u32));
+    for s in m.scopes.values_mut() {
         let e = &mut s.extra;
         own_flags(e, &mut s.flags);
         let no_unit = take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE);

@@ -6,21 +6,16 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use super::walker::{
-    function_mut, own_flags, take_flag, take_str, take_u, At, DResult, Die, Frame, Walker,
+    function_mut, own_flags, take_flag, take_str, take_u, At, DResult, Die, Filled, Frame, Walker,
 };
 use crate::ir::{
-    AddrSpace, Bound, CompositeTag, Encoding, Flags, Handle, Memory, PtrKind, Qualifier, RawAttr,
-    Ref, TemplateParamKind, Type, TypeKind, Value,
+    AddrSpace, Bound, CompositeTag, Encoding, Flags, Handle, Memory, PtrKind, Qualifier, Ref,
+    TemplateParamKind, Type, TypeKind, Value,
 };
 use crate::spec::dwarf_vendor as vendor;
 
 impl Walker<'_> {
-    pub(super) fn fill_type(
-        &mut self,
-        mut at: At<'_, '_>,
-        h: Handle<Type>,
-        parent: Option<Frame>,
-    ) -> DResult<Vec<RawAttr>> {
+    pub(super) fn fill_type(&mut self, mut at: At<'_, '_>, h: Handle<Type>) -> Filled {
         let tag = at.die.tag;
         let name = self.string(&mut at, dw::DW_AT_name)?;
         let decl_at = self.loc(&mut at);
@@ -62,7 +57,7 @@ impl Walker<'_> {
             size,
             flags,
             base,
-            parent,
+            parent: at.parent,
         };
         let kind = self.type_kind(at.again(), &mut common)?;
         // At unit level only composites, enums and typedefs common.name the unit as their scope, as in
@@ -421,8 +416,7 @@ pub(super) const QUALIFIERS: &[(dw::DwTag, Qualifier)] = &[
 
 /// dwarv's own attributes of the types (`spec::dwarf_vendor`) moved to their fields.
 pub(super) fn own_attributes(m: &mut crate::ir::Module) {
-    for i in 0..m.types.len() {
-        let t = m.types.get_mut(Handle::new(i as u32));
+    for t in m.types.values_mut() {
         let e = &mut t.extra;
         own_flags(e, &mut t.flags);
         if take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE) {

@@ -13,15 +13,15 @@ use super::line::read_lines;
 use super::macros::read_macros;
 use super::walker::{
     fail, function_mut, own_flags, raw_attr, ref_offset, take_str, take_u, At, DErr, DResult, Die,
-    Encodings, Files, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker, MAX_ALIAS_HOPS,
-    MAX_DEPTH,
+    Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker,
+    MAX_ALIAS_HOPS, MAX_DEPTH,
 };
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::{amd_ops_for, AmdOps, Encoding};
 use crate::ir::{
     Bound, CallParam, CallSite, CodeRange, Enumerator, Flags, Handle, Import, ImportKind,
-    InlinedAt, Label, Language, Loc, Module, RawAttr, Ref, Scope, ScopeKind, Subrange, Type,
-    TypeKind, Unit, UnitKind, Value, VarKind, Variable,
+    InlinedAt, Label, Language, Loc, Module, Ref, Scope, ScopeKind, Subrange, Type, TypeKind, Unit,
+    UnitKind, Value, VarKind, Variable,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -418,8 +418,9 @@ impl Walker<'_> {
                 unit,
                 cur: &mut cur,
                 die: &mut die,
+                parent,
             };
-            let extra = self.fill_die(plan, at, parent, ranges, &mut frame)?;
+            let extra = self.fill_die(plan, at, ranges, &mut frame)?;
             if die.tag == dw::DW_TAG_formal_parameter {
                 if let Some(p) = stack.last_mut() {
                     p.params += 1;
@@ -450,33 +451,28 @@ impl Walker<'_> {
         &mut self,
         plan: Plan,
         at: At<'_, '_>,
-        parent: Option<Frame>,
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
-    ) -> DResult<Vec<RawAttr>> {
+    ) -> Filled {
         match plan {
             Plan::Own(Ref::Unit(h)) => {
                 at.cur.unit = h;
                 self.fill_unit(at, ranges)
             }
-            Plan::Own(Ref::Type(h)) => self.fill_type(at, h, parent),
-            Plan::Own(Ref::Scope(h)) => self.fill_scope(at, h, parent, ranges, frame),
-            Plan::Own(Ref::Var(h)) => self.fill_var(at, h, parent.as_ref()),
-            Plan::Own(Ref::Inlined(h)) => self.fill_inlined(at, h, parent, ranges, frame),
-            Plan::Own(Ref::Label(h)) => self.fill_label(at, h, parent),
-            Plan::Own(Ref::CallSite(h)) => self.fill_call_site(at, h, parent),
-            Plan::Own(Ref::Import(h)) => self.fill_import(at, h, parent),
+            Plan::Own(Ref::Type(h)) => self.fill_type(at, h),
+            Plan::Own(Ref::Scope(h)) => self.fill_scope(at, h, ranges, frame),
+            Plan::Own(Ref::Var(h)) => self.fill_var(at, h),
+            Plan::Own(Ref::Inlined(h)) => self.fill_inlined(at, h, ranges, frame),
+            Plan::Own(Ref::Label(h)) => self.fill_label(at, h),
+            Plan::Own(Ref::CallSite(h)) => self.fill_call_site(at, h),
+            Plan::Own(Ref::Import(h)) => self.fill_import(at, h),
             Plan::Own(_) => Ok(Vec::new()),
             Plan::Alias(_) => self.fill_alias(at, ranges, frame),
-            Plan::Part => self.fill_part(at, parent),
+            Plan::Part => self.fill_part(at),
         }
     }
 
-    pub(super) fn fill_unit(
-        &mut self,
-        mut at: At<'_, '_>,
-        ranges: Vec<CodeRange>,
-    ) -> DResult<Vec<RawAttr>> {
+    pub(super) fn fill_unit(&mut self, mut at: At<'_, '_>, ranges: Vec<CodeRange>) -> Filled {
         let producer = self.string(&mut at, dw::DW_AT_producer)?;
         at.cur.enc.amd = amd_ops_for(self.machine, producer.as_deref());
         // Units sharing a line program (type units name their compile unit's) read it once.
@@ -545,30 +541,27 @@ impl Walker<'_> {
             gimli::UnitType::SplitType { .. } => UnitKind::SPLIT_TYPE,
         };
         let un = self.m.units.get_mut(at.cur.unit);
-        un.kind = kind;
-        un.file = file;
-        if let Some(l) = language {
-            un.language = l;
-        }
-        un.producer = producer;
-        un.flags = flags;
-        un.dwarf_version = Some(at.cur.version);
-        un.dwo_name = dwo_name;
-        un.dwo_id = dwo_id;
-        un.sysroot = sysroot;
-        un.sdk = sdk;
-        un.augmentation = augmentation;
-        un.ranges = ranges;
+        *un = Unit {
+            kind,
+            file,
+            language: language.unwrap_or(un.language),
+            producer,
+            flags,
+            dwarf_version: Some(at.cur.version),
+            dwo_name,
+            dwo_id,
+            sysroot,
+            sdk,
+            augmentation,
+            ranges,
+            ..std::mem::take(un)
+        };
         Ok(Vec::new())
     }
 
     /// DIEs folded into their parent.
-    pub(super) fn fill_part(
-        &mut self,
-        mut at: At<'_, '_>,
-        parent: Option<Frame>,
-    ) -> DResult<Vec<RawAttr>> {
-        let Some(p) = parent else {
+    pub(super) fn fill_part(&mut self, mut at: At<'_, '_>) -> Filled {
+        let Some(p) = at.parent else {
             return Ok(Vec::new());
         };
         match at.die.tag {
@@ -576,13 +569,7 @@ impl Walker<'_> {
                 let name = self.string(&mut at, dw::DW_AT_name)?.unwrap_or_default();
                 let value = match self.value(&mut at, dw::DW_AT_const_value)? {
                     Some(Value::Int(n)) => n,
-                    _ => {
-                        return Err(fail(
-                            ".debug_info",
-                            at.die.off,
-                            "enumerator without an integer value",
-                        ))
-                    }
+                    _ => return Err(at.fail("enumerator without an integer value")),
                 };
                 if let Some(Ref::Type(h)) = p.ent {
                     if let TypeKind::Enum { enumerators, .. } = &mut self.m.types.get_mut(h).kind {
@@ -664,24 +651,17 @@ impl Walker<'_> {
 
 /// dwarv's own attributes of the units (`spec::dwarf_vendor`) moved to their fields.
 pub(super) fn own_attributes(m: &mut crate::ir::Module) {
-    for i in 0..m.units.len() {
-        let u = m.units.get_mut(Handle::new(i as u32));
+    for u in m.units.values_mut() {
         let e = &mut u.extra;
-        if let Some(t) = take_str(e, vendor::DW_AT_DWARV_FLAGS_TEXT) {
-            u.flags_text = Some(t);
-        }
-        if let Some(l) = take_u(e, vendor::DW_AT_DWARV_LANGUAGE) {
-            u.language = crate::ir::Language(l as u32);
-        }
-        if let Some(k) = take_u(e, vendor::DW_AT_DWARV_EMISSION) {
-            u.emission = crate::ir::EmissionKind(k as u32);
-        }
-        if let Some(n) = take_u(e, vendor::DW_AT_DWARV_SOURCE_DWARF_VERSION) {
-            u.dwarf_version = Some(n as u16);
-        }
-        if let Some(n) = take_u(e, vendor::DW_AT_DWARV_DEBUG_VERSION) {
-            u.debug_version = Some(n as u32);
-        }
+        u.flags_text = take_str(e, vendor::DW_AT_DWARV_FLAGS_TEXT).or(u.flags_text.take());
+        let language = take_u(e, vendor::DW_AT_DWARV_LANGUAGE);
+        u.language = language.map_or(u.language, |l| crate::ir::Language(l as u32));
+        let emission = take_u(e, vendor::DW_AT_DWARV_EMISSION);
+        u.emission = emission.map_or(u.emission, |k| crate::ir::EmissionKind(k as u32));
+        let version = take_u(e, vendor::DW_AT_DWARV_SOURCE_DWARF_VERSION);
+        u.dwarf_version = version.map(|n| n as u16).or(u.dwarf_version);
+        let debug_version = take_u(e, vendor::DW_AT_DWARV_DEBUG_VERSION);
+        u.debug_version = debug_version.map(|n| n as u32).or(u.debug_version);
         own_flags(e, &mut u.flags);
     }
 }

@@ -2,17 +2,12 @@
 
 use gimli::constants as dw;
 
-use super::walker::{binding, fail, own_flags, take_u, At, DResult, Frame, Walker};
-use crate::ir::{Handle, Location, RawAttr, Ref, TypeKind, VarKind, Variable};
+use super::walker::{binding, own_flags, take_u, At, Filled, Walker};
+use crate::ir::{Handle, Location, Ref, TypeKind, VarKind, Variable};
 use crate::spec::dwarf_vendor as vendor;
 
 impl Walker<'_> {
-    pub(super) fn fill_var(
-        &mut self,
-        mut at: At<'_, '_>,
-        h: Handle<Variable>,
-        parent: Option<&Frame>,
-    ) -> DResult<Vec<RawAttr>> {
+    pub(super) fn fill_var(&mut self, mut at: At<'_, '_>, h: Handle<Variable>) -> Filled {
         let origin = self.reference(&mut at, dw::DW_AT_abstract_origin)?;
         let name = self.string(&mut at, dw::DW_AT_name)?;
         let decl_at = self.loc(&mut at);
@@ -38,27 +33,21 @@ impl Walker<'_> {
             .map(|a| (a as u32).saturating_mul(8));
         let is_static = at.die.has(vendor::DW_AT_DWARV_STATIC);
         at.die.mark(vendor::DW_AT_DWARV_STATIC);
-        let in_function = parent.is_some_and(|p| {
+        let in_function = at.parent.is_some_and(|p| {
             matches!(
                 p.tag,
                 dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block | dw::DW_TAG_inlined_subroutine
             )
         });
-        let kind = match (origin, parent.and_then(|p| p.inlined)) {
+        let kind = match (origin, at.parent.and_then(|p| p.inlined)) {
             (Some(Ref::Var(o)), Some(ia)) => VarKind::Inlined {
                 origin: o,
                 inlined: ia,
             },
-            (Some(_), _) => {
-                return Err(fail(
-                    ".debug_info",
-                    at.die.off,
-                    "DW_AT_abstract_origin is no variable",
-                ))
-            }
+            (Some(_), _) => return Err(at.fail("DW_AT_abstract_origin is no variable")),
             (None, _) if at.die.tag == dw::DW_TAG_formal_parameter => {
-                let p = parent.map_or(0, |p| p.params) + 1;
-                if let Some(sig) = parent.and_then(|p| p.sig) {
+                let p = at.parent.map_or(0, |p| p.params) + 1;
+                if let Some(sig) = at.parent.and_then(|p| p.sig) {
                     if let TypeKind::Function { params, .. } = &mut self.m.types.get_mut(sig).kind {
                         params.push(ty);
                     }
@@ -70,7 +59,7 @@ impl Walker<'_> {
             }
             _ => VarKind::Global,
         };
-        let scope = parent.and_then(|p| p.ent);
+        let scope = at.parent.and_then(|p| p.ent);
         let v = self.m.vars.get_mut(h);
         v.kind = kind;
         v.name = name;
@@ -84,9 +73,9 @@ impl Walker<'_> {
         v.location = location.or(v.location);
         v.const_value = const_value.or(v.const_value.take());
         v.declaration = declaration;
-        if let Some(p) = parent {
+        if let Some(p) = at.parent {
             if matches!(p.ent, Some(Ref::Type(_))) {
-                self.attach_to_parent(Some(*p), Ref::Var(h), at.die.tag);
+                self.attach_to_parent(Some(p), Ref::Var(h), at.die.tag);
             }
         }
         Ok(Vec::new())
@@ -104,8 +93,7 @@ impl Walker<'_> {
 
 /// dwarv's own attributes of the variables (`spec::dwarf_vendor`) moved to their fields.
 pub(super) fn own_attributes(m: &mut crate::ir::Module) {
-    for i in 0..m.vars.len() {
-        let var = m.vars.get_mut(Handle::new(i as u32));
+    for var in m.vars.values_mut() {
         let e = &mut var.extra;
         own_flags(e, &mut var.flags);
         if let Some(n) = take_u(e, vendor::DW_AT_DWARV_ARG_NUMBER) {

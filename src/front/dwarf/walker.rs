@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
+use gimli::DwAt;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::bytes::{put_sleb, put_uleb, sleb_exact, uleb_exact};
@@ -26,6 +27,9 @@ pub(crate) struct DErr {
 }
 
 pub(crate) type DResult<T> = Result<T, DErr>;
+
+/// What a fill step gives back: the raw attributes its entity keeps.
+pub(super) type Filled = DResult<Vec<RawAttr>>;
 
 pub(crate) fn fail(section: &str, offset: u64, message: impl Into<String>) -> DErr {
     DErr {
@@ -187,9 +191,16 @@ pub(super) struct At<'a, 'u> {
     pub unit: &'a gimli::Unit<Slice<'u>>,
     pub cur: &'a mut UnitState,
     pub die: &'a mut Die<'u>,
+    /// The open DIE around this one.
+    pub parent: Option<Frame>,
 }
 
 impl<'u> At<'_, 'u> {
+    /// A reader failure at this DIE.
+    pub(super) fn fail(&self, message: impl Into<String>) -> DErr {
+        fail(".debug_info", self.die.off, message)
+    }
+
     /// The same place, borrowed again for one step of a fill.
     pub(super) fn again(&mut self) -> At<'_, 'u> {
         At {
@@ -197,6 +208,7 @@ impl<'u> At<'_, 'u> {
             unit: self.unit,
             cur: &mut *self.cur,
             die: &mut *self.die,
+            parent: self.parent,
         }
     }
 }
@@ -318,35 +330,27 @@ impl Walker<'_> {
         }
     }
 
-    pub(super) fn string(
-        &mut self,
-        at: &mut At<'_, '_>,
-        attr: dw::DwAt,
-    ) -> DResult<Option<String>> {
+    pub(super) fn string(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<String>> {
         let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
         let s =
             at.u.dwarf
                 .attr_string(at.unit, v)
-                .map_err(|e| fail(".debug_info", at.die.off, format!("string attribute: {e}")))?;
+                .map_err(|e| at.fail(format!("string attribute: {e}")))?;
         Ok(Some(String::from_utf8_lossy(s.slice()).into_owned()))
     }
 
-    pub(super) fn address(&mut self, at: &mut At<'_, '_>, attr: dw::DwAt) -> DResult<Option<u64>> {
+    pub(super) fn address(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<u64>> {
         let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
         at.u.dwarf
             .attr_address(at.unit, v)
-            .map_err(|e| fail(".debug_info", at.die.off, format!("address attribute: {e}")))
+            .map_err(|e| at.fail(format!("address attribute: {e}")))
     }
 
-    pub(super) fn reference(
-        &mut self,
-        at: &mut At<'_, '_>,
-        attr: dw::DwAt,
-    ) -> DResult<Option<Ref>> {
+    pub(super) fn reference(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Ref>> {
         let Some(v) = at.die.take(attr) else {
             return Ok(None);
         };
@@ -355,39 +359,23 @@ impl Walker<'_> {
             _ => None,
         };
         let Some(o) = ref_offset(at.unit, &v).or(sig) else {
-            return Err(fail(
-                ".debug_info",
-                at.die.off,
-                format!("{attr}: not a DIE reference"),
-            ));
+            return Err(at.fail(format!("{attr}: not a DIE reference")));
         };
         match self.map.get(&o) {
             Some(r) => Ok(Some(*r)),
-            None => Err(fail(
-                ".debug_info",
-                at.die.off,
-                format!("{attr} refers to {o:#x}, where no DIE starts"),
-            )),
+            None => Err(at.fail(format!("{attr} refers to {o:#x}, where no DIE starts"))),
         }
     }
 
-    pub(super) fn type_ref(
-        &mut self,
-        at: &mut At<'_, '_>,
-        attr: dw::DwAt,
-    ) -> DResult<Option<Handle<Type>>> {
+    pub(super) fn type_ref(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Handle<Type>>> {
         match self.reference(at, attr)? {
             None => Ok(None),
             Some(Ref::Type(h)) => Ok(Some(h)),
-            Some(_) => Err(fail(
-                ".debug_info",
-                at.die.off,
-                format!("{attr} does not name a type"),
-            )),
+            Some(_) => Err(at.fail(format!("{attr} does not name a type"))),
         }
     }
 
-    pub(super) fn loc(&mut self, at: &mut At<'_, '_>) -> Option<Loc> {
+    pub(super) fn loc(&mut self, at: &mut At) -> Option<Loc> {
         self.loc_of(
             at,
             dw::DW_AT_decl_file,
@@ -398,7 +386,7 @@ impl Walker<'_> {
 
     pub(super) fn loc_of(
         &mut self,
-        at: &mut At<'_, '_>,
+        at: &mut At,
         file: dw::DwAt,
         line: dw::DwAt,
         column: dw::DwAt,
