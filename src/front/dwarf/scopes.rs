@@ -11,8 +11,8 @@ use super::walker::{
 };
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
-    CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label, Ref,
-    Scope, ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
+    CallParam, CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label,
+    Ref, Scope, ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -356,6 +356,27 @@ impl Walker<'_> {
                 }
             }
             _ => {}
+        }
+        Ok(Vec::new())
+    }
+
+    /// A call-site parameter: its location and values join its call site.
+    pub(super) fn fill_call_param(&mut self, mut at: At<'_, '_>) -> Filled {
+        let Some(p) = at.parent else {
+            return Ok(Vec::new());
+        };
+        let location = self.param_expr(&mut at, dw::DW_AT_location)?;
+        let value = match self.param_expr(&mut at, dw::DW_AT_call_value)? {
+            Some(v) => Some(v),
+            None => self.param_expr(&mut at, dw::DW_AT_GNU_call_site_value)?,
+        };
+        let data_value = self.param_expr(&mut at, dw::DW_AT_call_data_value)?;
+        if let Some(Ref::CallSite(h)) = p.ent {
+            self.m.call_sites.get_mut(h).params.push(CallParam {
+                location,
+                value,
+                data_value,
+            });
         }
         Ok(Vec::new())
     }

@@ -9,8 +9,8 @@ use super::walker::{
     function_mut, own_flags, take_flag, take_str, take_u, At, DResult, Die, Filled, Frame, Walker,
 };
 use crate::ir::{
-    AddrSpace, Bound, CompositeTag, Encoding, Flags, Handle, Memory, PtrKind, Qualifier, Ref,
-    TemplateParamKind, Type, TypeKind, Value,
+    AddrSpace, Bound, CompositeTag, Encoding, Enumerator, Flags, Handle, Memory, PtrKind,
+    Qualifier, Ref, Subrange, TemplateParamKind, Type, TypeKind, Value,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -400,6 +400,80 @@ impl Walker<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Parts of a type DIE: enumerators, subranges, a signature's parameters and `...`.
+    pub(super) fn fill_type_part(&mut self, mut at: At<'_, '_>) -> Filled {
+        let Some(p) = at.parent else {
+            return Ok(Vec::new());
+        };
+        match at.die.tag {
+            dw::DW_TAG_enumerator => {
+                let name = self.string(&mut at, dw::DW_AT_name)?.unwrap_or_default();
+                let value = match self.value(&mut at, dw::DW_AT_const_value)? {
+                    Some(Value::Int(n)) => n,
+                    _ => return Err(at.fail("enumerator without an integer value")),
+                };
+                if let Some(Ref::Type(h)) = p.ent {
+                    if let TypeKind::Enum { enumerators, .. } = &mut self.m.types.get_mut(h).kind {
+                        enumerators.push(Enumerator { name, value });
+                    }
+                }
+            }
+            dw::DW_TAG_subrange_type | dw::DW_TAG_generic_subrange => {
+                at.die.mark(dw::DW_AT_type);
+                let sub = Subrange {
+                    count: self.bound(&mut at, dw::DW_AT_count, 1)?,
+                    lower: self.bound(&mut at, dw::DW_AT_lower_bound, 1)?,
+                    upper: self.bound(&mut at, dw::DW_AT_upper_bound, 1)?,
+                    stride: match self.bound(&mut at, dw::DW_AT_byte_stride, 8)? {
+                        Some(s) => Some(s),
+                        None => self.bound(&mut at, dw::DW_AT_bit_stride, 1)?,
+                    },
+                    generic: at.die.tag == dw::DW_TAG_generic_subrange,
+                };
+                if let Some(Ref::Type(h)) = p.ent {
+                    match &mut self.m.types.get_mut(h).kind {
+                        TypeKind::Array { dims, .. } => dims.push(sub),
+                        TypeKind::Vector { count, .. } => {
+                            *count = match (sub.count, sub.upper) {
+                                (Some(Bound::Const(c)), _) => u32::try_from(c).unwrap_or(0),
+                                (_, Some(Bound::Const(upper))) => {
+                                    u32::try_from(upper.saturating_add(1)).unwrap_or(0)
+                                }
+                                _ => 0,
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            dw::DW_TAG_formal_parameter => {
+                let ty = self.type_ref(&mut at, dw::DW_AT_type)?;
+                let sig = match p.ent {
+                    Some(Ref::Type(h)) => Some(h),
+                    _ => p.sig,
+                };
+                if let Some(h) = sig {
+                    if let TypeKind::Function { params, .. } = &mut self.m.types.get_mut(h).kind {
+                        params.push(ty);
+                    }
+                }
+            }
+            dw::DW_TAG_unspecified_parameters => {
+                let sig = match p.ent {
+                    Some(Ref::Type(h)) => Some(h),
+                    _ => p.sig,
+                };
+                if let Some(h) = sig {
+                    if let TypeKind::Function { variadic, .. } = &mut self.m.types.get_mut(h).kind {
+                        *variadic = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(Vec::new())
     }
 }
 

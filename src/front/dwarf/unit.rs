@@ -19,9 +19,8 @@ use super::walker::{
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::{amd_ops_for, AmdOps, Encoding};
 use crate::ir::{
-    Bound, CallParam, CallSite, CodeRange, Enumerator, Flags, Handle, Import, ImportKind,
-    InlinedAt, Label, Language, Loc, Module, Ref, Scope, ScopeKind, Subrange, Type, TypeKind, Unit,
-    UnitKind, Value, VarKind, Variable,
+    CallSite, CodeRange, Flags, Handle, Import, ImportKind, InlinedAt, Label, Language, Loc,
+    Module, Ref, Scope, ScopeKind, Type, TypeKind, Unit, UnitKind, VarKind, Variable,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -559,93 +558,15 @@ impl Walker<'_> {
         Ok(Vec::new())
     }
 
-    /// DIEs folded into their parent.
-    pub(super) fn fill_part(&mut self, mut at: At<'_, '_>) -> Filled {
-        let Some(p) = at.parent else {
-            return Ok(Vec::new());
-        };
+    /// DIEs folded into their parent: parts of types (`types.rs`) and call-site parameters
+    /// (`scopes.rs`).
+    pub(super) fn fill_part(&mut self, at: At<'_, '_>) -> Filled {
         match at.die.tag {
-            dw::DW_TAG_enumerator => {
-                let name = self.string(&mut at, dw::DW_AT_name)?.unwrap_or_default();
-                let value = match self.value(&mut at, dw::DW_AT_const_value)? {
-                    Some(Value::Int(n)) => n,
-                    _ => return Err(at.fail("enumerator without an integer value")),
-                };
-                if let Some(Ref::Type(h)) = p.ent {
-                    if let TypeKind::Enum { enumerators, .. } = &mut self.m.types.get_mut(h).kind {
-                        enumerators.push(Enumerator { name, value });
-                    }
-                }
-            }
-            dw::DW_TAG_subrange_type | dw::DW_TAG_generic_subrange => {
-                at.die.mark(dw::DW_AT_type);
-                let sub = Subrange {
-                    count: self.bound(&mut at, dw::DW_AT_count, 1)?,
-                    lower: self.bound(&mut at, dw::DW_AT_lower_bound, 1)?,
-                    upper: self.bound(&mut at, dw::DW_AT_upper_bound, 1)?,
-                    stride: match self.bound(&mut at, dw::DW_AT_byte_stride, 8)? {
-                        Some(s) => Some(s),
-                        None => self.bound(&mut at, dw::DW_AT_bit_stride, 1)?,
-                    },
-                    generic: at.die.tag == dw::DW_TAG_generic_subrange,
-                };
-                if let Some(Ref::Type(h)) = p.ent {
-                    match &mut self.m.types.get_mut(h).kind {
-                        TypeKind::Array { dims, .. } => dims.push(sub),
-                        TypeKind::Vector { count, .. } => {
-                            *count = match (sub.count, sub.upper) {
-                                (Some(Bound::Const(c)), _) => u32::try_from(c).unwrap_or(0),
-                                (_, Some(Bound::Const(upper))) => {
-                                    u32::try_from(upper.saturating_add(1)).unwrap_or(0)
-                                }
-                                _ => 0,
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            dw::DW_TAG_formal_parameter => {
-                let ty = self.type_ref(&mut at, dw::DW_AT_type)?;
-                let sig = match p.ent {
-                    Some(Ref::Type(h)) => Some(h),
-                    _ => p.sig,
-                };
-                if let Some(h) = sig {
-                    if let TypeKind::Function { params, .. } = &mut self.m.types.get_mut(h).kind {
-                        params.push(ty);
-                    }
-                }
-            }
-            dw::DW_TAG_unspecified_parameters => {
-                let sig = match p.ent {
-                    Some(Ref::Type(h)) => Some(h),
-                    _ => p.sig,
-                };
-                if let Some(h) = sig {
-                    if let TypeKind::Function { variadic, .. } = &mut self.m.types.get_mut(h).kind {
-                        *variadic = true;
-                    }
-                }
-            }
             dw::DW_TAG_call_site_parameter | dw::DW_TAG_GNU_call_site_parameter => {
-                let location = self.param_expr(&mut at, dw::DW_AT_location)?;
-                let value = match self.param_expr(&mut at, dw::DW_AT_call_value)? {
-                    Some(v) => Some(v),
-                    None => self.param_expr(&mut at, dw::DW_AT_GNU_call_site_value)?,
-                };
-                let data_value = self.param_expr(&mut at, dw::DW_AT_call_data_value)?;
-                if let Some(Ref::CallSite(h)) = p.ent {
-                    self.m.call_sites.get_mut(h).params.push(CallParam {
-                        location,
-                        value,
-                        data_value,
-                    });
-                }
+                self.fill_call_param(at)
             }
-            _ => {}
+            _ => self.fill_type_part(at),
         }
-        Ok(Vec::new())
     }
 }
 
