@@ -24,7 +24,7 @@ pub enum AmdOps {
 }
 
 /// ELF `e_machine` of AMDGPU code.
-pub const EM_AMDGPU: u16 = 224;
+pub const EM_AMDGPU: u16 = object::elf::EM_AMDGPU.0;
 
 /// The AMD operation encoding a unit's producer and ELF machine imply: AMD's own clang emits the
 /// `DW_OP_LLVM_user` form by default from version 17; everything else (upstream clang, dwarv's

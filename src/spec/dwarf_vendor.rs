@@ -12,6 +12,9 @@ pub const DW_AT_LLVM_AUGMENTATION: DwAt = DwAt(0x3e09);
 pub const DW_AT_LLVM_LANES: DwAt = DwAt(0x3e0a);
 pub const DW_AT_LLVM_LANE_PC: DwAt = DwAt(0x3e0b);
 pub const DW_AT_LLVM_VECTOR_SIZE: DwAt = DwAt(0x3e0c);
+/// LLVM's DW_AT_LLVM_apinotes and Apple's DW_AT_APPLE_sdk, which gimli 0.34 does not name.
+pub const DW_AT_LLVM_APINOTES: DwAt = DwAt(0x3e07);
+pub const DW_AT_APPLE_SDK: DwAt = DwAt(0x3fef);
 /// DW_LNCT_LLVM_source and DW_LNCT_LLVM_is_MD5.
 pub const DW_LNCT_LLVM_SOURCE: u16 = 0x2001;
 pub const DW_LNCT_LLVM_IS_MD5: u16 = 0x2002;

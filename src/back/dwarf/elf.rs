@@ -7,16 +7,15 @@
 use object::elf;
 use object::write::elf::{FileHeader, SectionHeader, Writer};
 
-use super::{SectionList, Settings};
+use super::builder::{SectionList, Settings};
 use crate::error::{Error, Result};
 
-const EM_386: u16 = 3;
-const EM_ARM: u16 = 40;
+/// ELFOSABI_AMDGPU_HSA (object names 64 only as ELFOSABI_ARM_AEABI).
 const ELFOSABI_AMDGPU_HSA: u8 = 64;
 
 /// Machines whose ELF class is 32-bit.
 pub(super) fn is_32bit_machine(machine: u16) -> bool {
-    matches!(machine, EM_386 | EM_ARM)
+    machine == elf::EM_386.0 || machine == elf::EM_ARM.0
 }
 
 fn bad(msg: impl Into<String>) -> Error {

@@ -2,18 +2,13 @@
 //! name DIEs get their offsets from the previous writing pass (`unit::build` writes again until
 //! the offsets settle); SPIR-V declare/value events become location lists (docs/dwarf.md).
 
-use rustc_hash::FxHashMap as HashMap;
-
 use gimli::write::{AttributeValue, DebugInfoRef, Expression, UnitEntryId};
 
-use super::unit::{addr, Builder};
-use super::OpEncoding;
+use super::builder::{addr, enclosing_function, Builder, Die, DieMap, Offsets, OpEncoding};
 use crate::diag::LossKind;
 use crate::dwarf::{encode_expr, AmdOps, RefKind, Refs};
-use crate::ir::{Arg, Expr, Handle, Location, Op, OpCode, Ref};
-
-/// DIE offsets of the previous pass: entity → (offset of its unit, offset of its DIE).
-pub(super) type Offsets = HashMap<Ref, (u64, u64)>;
+use crate::ir::{Arg, Bound, Expr, Handle, Location, Op, OpCode, Ref};
+use gimli::{constants as dw, DwAt};
 
 /// Whether an operation is one of AMD's (seed 002 raw codes or DW_OP_LLVM_user sub-ops).
 pub(super) fn is_amd_op(op: &Op) -> bool {
@@ -28,7 +23,7 @@ pub(super) fn is_amd_op(op: &Op) -> bool {
 struct WriterRefs<'a> {
     offsets: Option<&'a Offsets>,
     unit: usize,
-    dies: &'a super::unit::DieMap,
+    dies: &'a DieMap,
     used: bool,
 }
 
@@ -313,7 +308,7 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
                     ),
                 }
             }
-            let list = super::unit::loc_list(version, out, default);
+            let list = loc_list(version, out, default);
             let id = b.unit_mut(u).locations.add(list);
             Some(AttributeValue::LocationListRef(id))
         }
@@ -384,10 +379,7 @@ pub(super) fn events_location(
         return None;
     }
     let version = b.dwarf.units.get(b.units[u]).version();
-    let id = b
-        .unit_mut(u)
-        .locations
-        .add(super::unit::loc_list(version, list, None));
+    let id = b.unit_mut(u).locations.add(loc_list(version, list, None));
     Some(AttributeValue::LocationListRef(id))
 }
 
@@ -395,7 +387,7 @@ pub(super) fn events_location(
 fn function_end(b: &Builder, v: Handle<crate::ir::Variable>) -> u64 {
     let m = b.m;
     let scope = match m.vars.get(v).scope {
-        Some(Ref::Scope(s)) => super::unit::enclosing_function(m, s),
+        Some(Ref::Scope(s)) => enclosing_function(m, s),
         _ => None,
     };
     let Some(f) = scope else { return 0 };
@@ -406,55 +398,78 @@ fn function_end(b: &Builder, v: Handle<crate::ir::Variable>) -> u64 {
         .unwrap_or(0)
 }
 
-/// An attribute kept raw by a reader, written back with its own form where gimli has it.
-pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
-    let b = &a.bytes;
-    let le = |n: usize| -> Option<u64> {
-        (b.len() == n).then(|| {
-            b.iter()
-                .rev()
-                .fold(0u64, |acc, x| (acc << 8) | u64::from(*x))
-        })
-    };
-    Some(match a.form {
-        0x0b => AttributeValue::Data1(le(1)? as u8),
-        0x05 => AttributeValue::Data2(le(2)? as u16),
-        0x06 => AttributeValue::Data4(le(4)? as u32),
-        0x07 => AttributeValue::Data8(le(8)?),
-        0x0c => AttributeValue::Flag(le(1)? != 0),
-        0x19 => AttributeValue::FlagPresent,
-        0x0a | 0x09 | 0x03 | 0x04 => AttributeValue::Block(b.clone()),
-        0x18 => AttributeValue::Exprloc(Expression::raw(b.clone())),
-        0x08 => AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec()),
-        0x0f => AttributeValue::Udata(uleb(b)?),
-        0x0d | 0x21 => AttributeValue::Sdata(sleb(b)?),
-        _ => return None,
-    })
-}
-
-fn uleb(b: &[u8]) -> Option<u64> {
-    let mut v = 0u64;
-    for (i, x) in b.iter().enumerate().take(10) {
-        v |= u64::from(x & 0x7f) << (7 * i);
-        if x & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    (!b.is_empty()).then_some(v)
-}
-
-fn sleb(b: &[u8]) -> Option<i64> {
-    let mut v = 0i64;
-    let mut shift = 0;
-    for x in b.iter().take(10) {
-        v |= i64::from(x & 0x7f) << shift;
-        shift += 7;
-        if x & 0x80 == 0 {
-            if shift < 64 && x & 0x40 != 0 {
-                v |= -1 << shift;
+impl Builder<'_, '_> {
+    /// DW_AT_byte_size (or bit_size when not a whole number of bytes) of a bound.
+    pub(super) fn set_size(&mut self, d: Die, size: Option<Bound>) {
+        match size {
+            Some(Bound::Const(bits)) if bits % 8 == 0 => self.set(
+                d,
+                dw::DW_AT_byte_size,
+                AttributeValue::Udata((bits / 8) as u64),
+            ),
+            Some(Bound::Const(bits)) => {
+                self.set(d, dw::DW_AT_bit_size, AttributeValue::Udata(bits as u64))
             }
-            return Some(v);
+            Some(b @ Bound::Ref(_)) => self.set_bound(d, dw::DW_AT_byte_size, Some(b)),
+            None => {}
         }
     }
-    None
+
+    /// A bound: a constant, a reference to a variable or member, or an expression.
+    pub(super) fn set_bound(&mut self, d: Die, at: DwAt, b: Option<Bound>) {
+        match b {
+            Some(Bound::Const(c)) => self.set(d, at, AttributeValue::Sdata(c)),
+            Some(Bound::Ref(Ref::Expr(e))) => {
+                if let Some(x) = self.expression(d, e) {
+                    self.set(d, at, AttributeValue::Exprloc(x));
+                }
+            }
+            Some(Bound::Ref(r)) => self.set_ref(d, at, Some(r)),
+            None => {}
+        }
+    }
+
+    pub(super) fn expression(
+        &mut self,
+        d: Die,
+        e: Handle<crate::ir::Expr>,
+    ) -> Option<gimli::write::Expression> {
+        expression(self, d.0, e, Ref::Expr(e), false)
+    }
+
+    pub(super) fn set_location(&mut self, d: Die, at: DwAt, l: Option<Location>) {
+        if let Some(v) = l.and_then(|l| location(self, d.0, l)) {
+            self.set(d, at, v);
+        }
+    }
+}
+
+/// A location list from (start, end, expression) entries and an optional default entry (DWARF 5
+/// only), made like `range_list`.
+pub(super) fn loc_list(
+    version: u16,
+    entries: Vec<(u64, u64, gimli::write::Expression)>,
+    default: Option<gimli::write::Expression>,
+) -> gimli::write::LocationList {
+    use gimli::write::{Address, Location};
+    let mut out = Vec::new();
+    if version <= 4 {
+        out.push(Location::BaseAddress {
+            address: Address::Constant(0),
+        });
+    }
+    for (begin, end, data) in entries.into_iter().filter(|e| e.1 > e.0) {
+        out.push(match version {
+            ..=4 => Location::OffsetPair { begin, end, data },
+            _ => Location::StartEnd {
+                begin: Address::Constant(begin),
+                end: Address::Constant(end),
+                data,
+            },
+        });
+    }
+    if let Some(data) = default {
+        out.push(Location::DefaultLocation { data });
+    }
+    gimli::write::LocationList(out)
 }

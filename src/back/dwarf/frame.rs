@@ -1,6 +1,9 @@
 //! Call-frame information → .debug_frame. Each CIE's and FDE's program is encoded by the shared
 //! codec (which knows AMD's aspace CFA rules) and handed to gimli as one placeholder
-//! instruction that `gaps::replace_cfa_placeholders` swaps for the real bytes.
+//! instruction that `replace_cfa_placeholders` swaps for the real bytes: gimli has no raw
+//! instruction, so each program goes in as a `DW_CFA_val_expression` of a marker register whose
+//! block is the program, replaced in the written section by the program and DW_CFA_nop padding
+//! (lengths unchanged).
 
 use gimli::write::{
     Address, CallFrameInstruction, CommonInformationEntry, DebugFrame, EndianVec, Expression,
@@ -8,8 +11,7 @@ use gimli::write::{
 };
 use gimli::{Encoding, Format, LittleEndian, Register};
 
-use super::unit::{addr, Builder};
-use super::{gaps, SectionList};
+use super::builder::{addr, u32_at, uleb_at, Builder, SectionList};
 use crate::diag::LossKind;
 use crate::dwarf::{encode_cfa, AmdOps, OffsetRefs};
 use crate::error::{Error, Result};
@@ -19,9 +21,9 @@ pub(super) struct Frames {
     table: Option<FrameTable>,
 }
 
-/// The placeholder gimli writes for a whole program (see `gaps`).
+/// The placeholder gimli writes for a whole program (see `replace_cfa_placeholders`).
 fn placeholder(program: Vec<u8>) -> CallFrameInstruction {
-    CallFrameInstruction::ValExpression(Register(gaps::CFA_MARKER_REG), Expression::raw(program))
+    CallFrameInstruction::ValExpression(Register(CFA_MARKER_REG), Expression::raw(program))
 }
 
 /// A CIE's or FDE's program without its trailing DW_CFA_nop (padding, which gimli adds itself);
@@ -130,9 +132,59 @@ impl Frames {
             .write_debug_frame(&mut w)
             .map_err(|e| Error::Usage(format!("DWARF writer: .debug_frame: {e}")))?;
         let mut bytes = w.0.into_vec();
-        gaps::replace_cfa_placeholders(&mut bytes)
+        replace_cfa_placeholders(&mut bytes)
             .map_err(|e| Error::Usage(format!("DWARF writer: .debug_frame: {e}")))?;
         out.push((".debug_frame", bytes));
         Ok(())
+    }
+}
+
+/// The register of the CFA placeholder (no target has it).
+const CFA_MARKER_REG: u16 = 0xfff0;
+const MARKER: [u8; 4] = [0x16, 0xf0, 0xff, 0x03];
+
+/// Replaces each CFA placeholder (`DW_CFA_val_expression` of [`CFA_MARKER_REG`]) by the program
+/// it carries, padded with DW_CFA_nop.
+fn replace_cfa_placeholders(frame: &mut [u8]) -> Result<(), String> {
+    let mut at = 0usize;
+    while at < frame.len() {
+        let len = u32_at(frame, at)? as usize;
+        let end = at + 4 + len;
+        if end > frame.len() {
+            return Err(format!("entry at {at} runs past the end"));
+        }
+        let mut p = at + 4;
+        while let Some(i) = frame[p..end].windows(4).position(|w| w == MARKER) {
+            let start = p + i;
+            let mut q = start + 4;
+            let n = uleb_at(frame, &mut q)? as usize;
+            if q + n > end {
+                p = start + 1;
+                continue;
+            }
+            let program = frame[q..q + n].to_vec();
+            let span = q + n - start;
+            frame[start..start + n].copy_from_slice(&program);
+            frame[start + n..start + span].fill(0); // DW_CFA_nop
+            p = start + span;
+        }
+        at = end;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cfa_placeholder_becomes_program_and_nops() {
+        // length 12: CIE id, then the placeholder with a 2-byte program [0x30 …].
+        let mut f = vec![12, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
+        f.extend_from_slice(&MARKER);
+        f.extend_from_slice(&[2, 0x30, 0x41]);
+        f.push(0);
+        replace_cfa_placeholders(&mut f).unwrap();
+        assert_eq!(&f[8..], &[0x30, 0x41, 0, 0, 0, 0, 0, 0]);
     }
 }

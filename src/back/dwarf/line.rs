@@ -1,15 +1,15 @@
 //! Line programs: one per unit, its file table filled as DIEs and rows name files; IR line rows
 //! become sequences (a gap between rows ends a sequence).
 
-use gimli::write::{Address, Dwarf, FileInfo, LineProgram, LineString};
-use gimli::{Encoding, LineEncoding};
+use gimli::write::{Address, Dwarf, FileId, FileInfo, LineProgram, LineString};
+use gimli::{constants as dw, DwForm, Encoding, LineEncoding};
 
-use super::unit::{addr, nul_free, Builder};
+use super::builder::{addr, nul_free, u16_at, u32_at, uleb_at, Builder};
 use crate::diag::LossKind;
-use crate::ir::{ChecksumKind, CodeRange, File, Module, Ref, ScopeKind, Unit};
+use crate::ir::{ChecksumKind, CodeRange, File, Handle, Module, Ref, ScopeKind, Unit};
 
 /// Whether some files carry an MD5 and others not: then the MD5 column gets its
-/// DW_LNCT_LLVM_is_MD5 companion (written as the timestamp column, spliced by `gaps`).
+/// DW_LNCT_LLVM_is_MD5 companion (written as the timestamp column, spliced by `splice_is_md5`).
 pub(super) fn mixed_md5(m: &Module) -> bool {
     let with = m.files.values().filter(|f| md5(f).is_some()).count();
     with > 0 && with < m.files.len()
@@ -163,4 +163,202 @@ impl UnitMap {
             .find(|(s, e, _)| *s <= a && a < *e)
             .map_or(0, |x| x.2)
     }
+}
+
+impl Builder<'_, '_> {
+    /// The line-program file of an IR file in unit `u` and its DWARF index.
+    pub(super) fn file(&mut self, u: usize, f: Handle<crate::ir::File>) -> (FileId, u64) {
+        if let Some(&id) = self.files[u].get(&f) {
+            return id;
+        }
+        let file = &self.m.files.get(f);
+        let uid = self.units[u];
+        let version = self.dwarf.units.get(uid).version();
+        let info = file_info(&mut self.dwarf, self.m, file);
+        let dir = file.directory.clone().unwrap_or_default();
+        let name = if file.name.is_empty() && version <= 4 {
+            "<unknown>"
+        } else {
+            &file.name
+        };
+        let unit = self.dwarf.units.get_mut(uid);
+        let before = unit.line_program.files().count();
+        let default = unit.line_program.default_directory();
+        // Directory 0 is the compilation directory; a file without a directory would read back
+        // as in it. DWARF 5 can list an empty directory (read back as none); DWARF 4 cannot.
+        let default_named = !matches!(
+            unit.line_program.get_directory(default),
+            LineString::String(d) if d.is_empty()
+        );
+        let mut placed_in_comp_dir = false;
+        let dir_id = if !dir.is_empty() {
+            unit.line_program
+                .add_directory(LineString::String(nul_free(&dir)))
+        } else if default_named && version >= 5 {
+            unit.line_program
+                .add_directory(LineString::String(Vec::new()))
+        } else {
+            placed_in_comp_dir = default_named;
+            default
+        };
+        let id = unit
+            .line_program
+            .add_file(LineString::String(nul_free(name)), dir_id, info);
+        // The position gimli gave the file (an existing entry keeps its index).
+        let pos = unit
+            .line_program
+            .files()
+            .position(|(fid, _, _)| fid == id)
+            .unwrap_or(before) as u64;
+        let index = if version >= 5 { pos } else { pos + 1 };
+        self.files[u].insert(f, (id, index));
+        if placed_in_comp_dir {
+            self.loss(
+                LossKind::Approximated,
+                Ref::File(f),
+                "a file without a directory, written in the compilation directory (DWARF 4)",
+            );
+        }
+        (id, index)
+    }
+}
+
+// The DW_LNCT_LLVM_is_MD5 column: gimli's set of file-entry columns is fixed, so the writer
+// turns on the timestamp column (values 0/1) and renames its content code 0x03 to 0x2002 in the
+// written section (`splice_is_md5`) — one byte more per line-program header, with the unit and
+// header lengths and every later unit's DW_AT_stmt_list moved along.
+
+/// Skips one value of a form used in line-program entry tables.
+fn skip_form(b: &[u8], at: &mut usize, form: u64) -> Result<(), String> {
+    let Ok(code) = u16::try_from(form) else {
+        return Err(format!("form 0x{form:x} in a line-table entry format"));
+    };
+    match DwForm(code) {
+        dw::DW_FORM_string => {
+            let n = b[*at..]
+                .iter()
+                .position(|&c| c == 0)
+                .ok_or("unterminated string")?;
+            *at += n + 1;
+        }
+        // 32-bit DWARF offsets.
+        dw::DW_FORM_strp | dw::DW_FORM_line_strp | dw::DW_FORM_sec_offset => *at += 4,
+        dw::DW_FORM_udata => {
+            uleb_at(b, at)?;
+        }
+        dw::DW_FORM_data1 => *at += 1,
+        dw::DW_FORM_data2 => *at += 2,
+        dw::DW_FORM_data4 => *at += 4,
+        dw::DW_FORM_data8 => *at += 8,
+        dw::DW_FORM_data16 => *at += 16,
+        dw::DW_FORM_block => {
+            let n = uleb_at(b, at)? as usize;
+            *at += n;
+        }
+        f => return Err(format!("form 0x{:x} in a line-table entry format", f.0)),
+    }
+    if *at > b.len() {
+        return Err("entry table past the end".into());
+    }
+    Ok(())
+}
+
+/// Renames the timestamp file column to DW_LNCT_LLVM_is_MD5 in every v5 line program that has
+/// one, and moves the DW_AT_stmt_list of the units after each change.
+pub(super) fn splice_is_md5(
+    line: &mut Vec<u8>,
+    info: &mut [u8],
+    abbrev: &[u8],
+) -> Result<(), String> {
+    let mut at = 0usize;
+    // Original offsets of the programs that grew by one byte.
+    let mut grown: Vec<usize> = Vec::new();
+    let mut shift = 0usize;
+    while at < line.len() {
+        let len = u32_at(line, at)? as usize;
+        if len >= 0xffff_fff0 {
+            return Err("64-bit DWARF line program".into());
+        }
+        let next = at + 4 + len;
+        if u16_at(line, at + 4)? >= 5 {
+            if let Some(pos) = timestamp_code(line, at)? {
+                line.splice(pos..pos + 1, [0x82, 0x40]);
+                let unit_len = u32_at(line, at)? + 1;
+                line[at..at + 4].copy_from_slice(&unit_len.to_le_bytes());
+                let hl = u32_at(line, at + 8)? + 1;
+                line[at + 8..at + 12].copy_from_slice(&hl.to_le_bytes());
+                grown.push(at - shift);
+                shift += 1;
+                at = next + 1;
+                continue;
+            }
+        }
+        at = next;
+    }
+    if grown.is_empty() {
+        return Ok(());
+    }
+    for (p, old) in stmt_lists(info, abbrev)?.into_iter().flatten() {
+        let old = old as usize;
+        let moved = old + grown.iter().filter(|&&g| g < old).count();
+        info[p..p + 4].copy_from_slice(&(moved as u32).to_le_bytes());
+    }
+    Ok(())
+}
+
+/// The DW_AT_stmt_list of each unit (the root DIE's first attribute, as `unit::fill_unit` puts
+/// it): (its position in .debug_info, its value), or None for a unit without a line program.
+pub(super) fn stmt_lists(info: &[u8], abbrev: &[u8]) -> Result<Vec<Option<(usize, u32)>>, String> {
+    let mut out = Vec::new();
+    let mut u = 0usize;
+    while u < info.len() {
+        let len = u32_at(info, u)? as usize;
+        let version = u16_at(info, u + 4)?;
+        let (abbrev_off, header) = match version {
+            5 => (u32_at(info, u + 8)? as usize, 12),
+            _ => (u32_at(info, u + 6)? as usize, 11),
+        };
+        let mut p = u + header;
+        uleb_at(info, &mut p)?; // the root's abbreviation code
+        let mut a = abbrev_off;
+        uleb_at(abbrev, &mut a)?; // code
+        uleb_at(abbrev, &mut a)?; // tag
+        a += 1; // children
+        let (name, form) = (uleb_at(abbrev, &mut a)?, uleb_at(abbrev, &mut a)?);
+        let stmt_list =
+            name == u64::from(dw::DW_AT_stmt_list.0) && form == u64::from(dw::DW_FORM_sec_offset.0);
+        out.push(stmt_list.then(|| (p, u32_at(info, p).unwrap_or(0))));
+        u += 4 + len;
+    }
+    Ok(out)
+}
+
+/// The position of the DW_LNCT_timestamp code in a v5 header's file-entry format, if any.
+fn timestamp_code(b: &[u8], unit: usize) -> Result<Option<usize>, String> {
+    let opcode_base = *b.get(unit + 17).ok_or("truncated header")?;
+    let mut at = unit + 18 + usize::from(opcode_base).saturating_sub(1);
+    let dir_formats = *b.get(at).ok_or("truncated header")?;
+    at += 1;
+    let mut forms = Vec::new();
+    for _ in 0..dir_formats {
+        uleb_at(b, &mut at)?;
+        forms.push(uleb_at(b, &mut at)?);
+    }
+    let dirs = uleb_at(b, &mut at)?;
+    for _ in 0..dirs {
+        for &f in &forms {
+            skip_form(b, &mut at, f)?;
+        }
+    }
+    let file_formats = *b.get(at).ok_or("truncated header")?;
+    at += 1;
+    for _ in 0..file_formats {
+        let code_at = at;
+        let code = uleb_at(b, &mut at)?;
+        uleb_at(b, &mut at)?;
+        if code == u64::from(dw::DW_LNCT_timestamp.0) {
+            return Ok(Some(code_at));
+        }
+    }
+    Ok(None)
 }

@@ -5,26 +5,15 @@
 
 use gimli::write::AttributeValue;
 
-use super::unit::Builder;
+use super::builder::Builder;
 use crate::diag::LossKind;
+use crate::dwarf::bytes::put_uleb;
 use crate::ir::{Handle, Macro, MacroKind, Ref};
 
 /// The macro section and, per table, (its offset, the unit it belongs to).
 pub(super) struct MacroSection {
     pub bytes: Vec<u8>,
     pub tables: Vec<(usize, usize)>,
-}
-
-fn uleb(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
 }
 
 fn cstr(out: &mut Vec<u8>, s: &str) {
@@ -104,7 +93,7 @@ fn entries(
         match mac.kind {
             MacroKind::DEFINE | MacroKind::UNDEF => {
                 out.push(mac.kind.0);
-                uleb(out, mac.line.into());
+                put_uleb(out, mac.line.into());
                 let name = mac.name.as_deref().unwrap_or("");
                 match (&mac.value, mac.kind) {
                     (Some(v), MacroKind::DEFINE) => cstr(out, &format!("{name} {v}")),
@@ -117,8 +106,8 @@ fn entries(
                     None => 0,
                 };
                 out.push(0x03);
-                uleb(out, mac.line.into());
-                uleb(out, index);
+                put_uleb(out, mac.line.into());
+                put_uleb(out, index);
                 if let Some(inner) = children.get(&Some(Ref::Macro(h))) {
                     entries(b, u, children, &inner.clone(), out, depth + 1);
                 }

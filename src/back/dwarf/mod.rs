@@ -1,32 +1,34 @@
 //! The DWARF writer: IR → DWARF 4/5 in a debug-only ELF object (gimli::write + object), or the
 //! debug sections of a copy of a given binary replaced (`--into`).
 //!
-//! One file per concern: `unit` (the DIE tree), `line` (line programs), `expr` (expressions and
-//! location lists), `frame` (call-frame information), `macros` (.debug_macro), `gaps` (the
-//! in-place post-passes for what gimli and object cannot express), `elf` (the container).
+//! One file per concern, named as the reader's (`front::dwarf`): `unit` (the writing pass, the
+//! unit DIE and where every DIE goes), `types`, `scopes` (functions, blocks, inlined
+//! subroutines, call sites), `vars`, `expr` (expressions, location lists, bounds), `line` (line
+//! programs, and the in-place DW_LNCT_LLVM_is_MD5 splice gimli cannot write), `macros`
+//! (.debug_macro), `frame` (call-frame information, with the in-place swap of AMD's CFA
+//! programs), `elf` (the container), `spirv` (what DWARF written from SPIR-V carries);
+//! `builder` is the shared context they all import (the `Builder`, the DIE map, the attribute
+//! setters) and imports none of them. (The AMDGPU ELF machine needs no patch: `elf` writes
+//! e_machine with object's low-level writer.)
 //! The mapping decisions are in docs/dwarf.md, "Writer".
 
+mod builder;
 mod elf;
 mod expr;
 mod frame;
-pub mod gaps;
 mod line;
 mod macros;
+mod scopes;
 mod spirv;
+mod types;
 mod unit;
+mod vars;
 
 use crate::diag::Diagnostics;
 use crate::error::Result;
 use crate::ir::{Module, SourceFormat};
-
-/// How AMD's heterogeneous-debugging operations are encoded (seed 002's raw opcodes
-/// 0xe1–0xec, or `DW_OP_LLVM_user` 0xe9 + sub-opcode as AMD's LLVM emits today).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OpEncoding {
-    #[default]
-    Raw,
-    User,
-}
+pub use builder::OpEncoding;
+use builder::Settings;
 
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions<'a> {
@@ -38,19 +40,6 @@ pub struct WriteOptions<'a> {
     /// A binary whose debug sections the output replaces (`--into`).
     pub into: Option<&'a [u8]>,
 }
-
-/// What the writer settled for the whole output.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub machine: u16,
-    pub address_size: u8,
-    pub amd: bool,
-    pub op_encoding: OpEncoding,
-    pub version: Option<u16>,
-}
-
-/// The debug sections produced, by ELF section name.
-pub(crate) type SectionList = Vec<(&'static str, Vec<u8>)>;
 
 /// Writes the module's debug info as an ELF object; returns the bytes and the losses.
 pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {

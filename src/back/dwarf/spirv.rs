@@ -20,11 +20,11 @@
 //! - `DW_AT_dwarv_build_id`/`_build_flags`/`_storage_path`/`_link_id`/`_link_path` (first unit):
 //!   the module's build id and storage path, and the link records of `dwarv strip`.
 
-use gimli::leb128::write::{signed, unsigned};
 use gimli::write::AttributeValue;
 
-use super::unit::{Builder, Die};
+use super::builder::{Builder, Die};
 use crate::diag::LossKind;
+use crate::dwarf::bytes::{put_sleb, put_uleb};
 use crate::dwarf::expr::{encode_expr, OffsetRefs};
 use crate::dwarf::{AmdOps, Encoding};
 use crate::ir::{CodePos, EventKind, Handle, Module, Ref, SourceFormat, Value, Variable};
@@ -40,10 +40,6 @@ fn word(p: CodePos) -> Option<u64> {
         CodePos::Spirv(w) => Some(w.into()),
         _ => None,
     }
-}
-
-fn uleb(out: &mut Vec<u8>, v: u64) {
-    let _ = unsigned(out, v);
 }
 
 /// The unit's attributes: the set, line spans, and on the first unit the module's records.
@@ -77,22 +73,22 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
                 continue;
             };
             for v in [s, e, row.at.line.into(), row.at.column.into()] {
-                uleb(&mut spans, v);
+                put_uleb(&mut spans, v);
             }
             for v in [row.end_line, row.end_column] {
-                uleb(&mut spans, v.map_or(0, |n| u64::from(n) + 1));
+                put_uleb(&mut spans, v.map_or(0, |n| u64::from(n) + 1));
             }
         }
         let mut table = Vec::new();
         for e in b.event_exprs.clone() {
             match expr_bytes(m, e) {
                 Ok(bytes) => {
-                    uleb(&mut table, bytes.len() as u64);
+                    put_uleb(&mut table, bytes.len() as u64);
                     table.extend(bytes);
                 }
                 Err(why) => {
                     b.loss(LossKind::Dropped, Ref::Expr(e), why);
-                    uleb(&mut table, 0);
+                    put_uleb(&mut table, 0);
                 }
             }
         }
@@ -172,8 +168,8 @@ pub(super) fn runs(b: &mut Builder, d: Die, scope: Ref) {
             continue;
         }
         if let (Some(s), Some(e)) = (word(run.range.start), word(run.range.end)) {
-            uleb(&mut bytes, s);
-            uleb(&mut bytes, e);
+            put_uleb(&mut bytes, s);
+            put_uleb(&mut bytes, e);
         }
     }
     if !bytes.is_empty() {
@@ -245,37 +241,37 @@ fn event_bytes(
         EventKind::Value => 1,
         EventKind::Addr => 2,
     };
-    uleb(&mut o, kind);
-    uleb(&mut o, word(ev.pos).ok_or("not at a SPIR-V position")?);
-    uleb(&mut o, ev.values.len() as u64);
+    put_uleb(&mut o, kind);
+    put_uleb(&mut o, word(ev.pos).ok_or("not at a SPIR-V position")?);
+    put_uleb(&mut o, ev.values.len() as u64);
     for val in &ev.values {
         match val {
             Value::Spirv(id) => {
-                uleb(&mut o, 0);
-                uleb(&mut o, (*id).into());
+                put_uleb(&mut o, 0);
+                put_uleb(&mut o, (*id).into());
             }
             Value::Int(n) => {
-                uleb(&mut o, 1);
+                put_uleb(&mut o, 1);
                 let n = i64::try_from(*n).map_err(|_| "an integer operand over 64 bits")?;
-                let _ = signed(&mut o, n);
+                put_sleb(&mut o, n);
             }
-            Value::Undef => uleb(&mut o, 2),
+            Value::Undef => put_uleb(&mut o, 2),
             _ => return Err("an operand that is not a SPIR-V id, an integer or undef".into()),
         }
     }
     let expr = ev.expr.and_then(|e| exprs.binary_search(&e).ok());
-    uleb(&mut o, expr.map_or(0, |k| k as u64 + 1));
-    uleb(&mut o, ev.indexes.len() as u64);
+    put_uleb(&mut o, expr.map_or(0, |k| k as u64 + 1));
+    put_uleb(&mut o, ev.indexes.len() as u64);
     for i in &ev.indexes {
-        uleb(&mut o, (*i).into());
+        put_uleb(&mut o, (*i).into());
     }
     match ev.scope {
-        None => uleb(&mut o, 0),
-        Some(s) if var.scope == Some(Ref::Scope(s)) => uleb(&mut o, 1),
+        None => put_uleb(&mut o, 0),
+        Some(s) if var.scope == Some(Ref::Scope(s)) => put_uleb(&mut o, 1),
         Some(_) => return Err("its scope is not the variable's".into()),
     }
     match ev.at {
-        None => uleb(&mut o, 0),
+        None => put_uleb(&mut o, 0),
         Some(at) => {
             let scope_file = ev
                 .scope
@@ -290,9 +286,9 @@ fn event_bytes(
             } else {
                 return Err("its source file is not its variable's, scope's or unit's".into());
             };
-            uleb(&mut o, 1 + k);
-            uleb(&mut o, at.line.into());
-            uleb(&mut o, at.column.into());
+            put_uleb(&mut o, 1 + k);
+            put_uleb(&mut o, at.line.into());
+            put_uleb(&mut o, at.column.into());
         }
     }
     Ok(o)

@@ -5,7 +5,7 @@ use object::{
     Object, ObjectSection, ObjectSymbol, RelocationFlags, RelocationKind, RelocationTarget,
 };
 
-use super::{fail, DResult};
+use super::walker::{fail, DResult};
 
 pub use crate::dwarf::EM_AMDGPU;
 

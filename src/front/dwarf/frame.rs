@@ -2,8 +2,8 @@
 //! instructions).
 
 use super::elf::Elf;
-use super::info::Encodings;
-use super::{fail, DResult};
+use super::walker::Encodings;
+use super::walker::{fail, DResult};
 use crate::dwarf::bytes::Cursor;
 use crate::dwarf::{decode_cfa, AmdOps, Encoding, OffsetRefs};
 use crate::ir::{Cie, CodePos, CodeRange, Fde, Handle, Module};

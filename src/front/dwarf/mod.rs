@@ -8,41 +8,37 @@
 //!    parent), allocating the entity, so that every reference has a target before any is read;
 //! 2. fill: the fields of each entity from its attributes; attributes dwarv has no field for
 //!    are kept as raw `(attribute, form, bytes)`;
-//! 3. line programs, macros, `.debug_frame`, then `ir::verify` on the result.
+//! 3. line programs, macros, `.debug_frame`, dwarv's own attributes back to their fields, then
+//!    `ir::verify` on the result.
+//!
+//! One file per concern, named as the writer's (`back::dwarf`): `unit` (the walk of each unit and
+//! the unit DIE), `types`, `scopes` (functions, blocks, inlined subroutines, call sites), `vars`,
+//! `expr` (expressions, locations, bounds, constants), `line`, `macros`, `frame`, `elf` (the
+//! container), `spirv` (DWARF written from SPIR-V); `walker` is the shared context they all
+//! import (the `Walker`, one DIE's attributes, the getters, the error type) and imports none of
+//! them.
 //!
 //! The mapping is docs/dwarf.md.
 
 mod elf;
+mod expr;
 mod frame;
-mod info;
-mod lines;
+mod line;
+mod macros;
+mod scopes;
 mod spirv;
-mod vendor;
+mod types;
+mod unit;
+mod vars;
+mod walker;
 
 use crate::diag::Diagnostics;
 use crate::error::Error;
 use crate::ir::verify::Verified;
 use crate::ir::{self, Source, SourceFormat};
+use walker::{fail, DErr, DResult};
 
 pub use elf::EM_AMDGPU;
-
-/// A reader failure: the section and offset of the damage.
-#[derive(Debug)]
-pub(crate) struct DErr {
-    pub section: String,
-    pub offset: u64,
-    pub message: String,
-}
-
-pub(crate) type DResult<T> = Result<T, DErr>;
-
-pub(crate) fn fail(section: &str, offset: u64, message: impl Into<String>) -> DErr {
-    DErr {
-        section: section.to_string(),
-        offset,
-        message: message.into(),
-    }
-}
 
 /// Reads the DWARF of an ELF file. `name` names the input in errors. The module keeps every IR
 /// rule (DWARF that breaks one is damaged input).
@@ -67,10 +63,14 @@ fn read_inner(bytes: &[u8]) -> DResult<(Verified, Diagnostics)> {
     m.info.machine = Some(elf.machine);
     m.info.address_size = Some(elf.address_size);
     let mut diag = Diagnostics::default();
-    let encodings = info::read_units(&elf, &mut m, &mut diag)?;
+    let encodings = unit::read_units(&elf, &mut m, &mut diag)?;
     frame::read_frame(&elf, &encodings, &mut m)?;
     spirv::apply(&mut m)?;
-    vendor::apply(&mut m);
+    // dwarv's own attributes, by concern.
+    unit::own_attributes(&mut m);
+    types::own_attributes(&mut m);
+    scopes::own_attributes(&mut m);
+    vars::own_attributes(&mut m);
     let m = Verified::new(m).map_err(|findings| {
         fail(
             ".debug_info",
@@ -122,10 +122,10 @@ pub fn die_tags(
 /// The ELF machine as the IR's source flavour names it.
 pub fn machine_name(machine: u16) -> String {
     match machine {
-        62 => "x86-64".into(),
+        m if m == object::elf::EM_X86_64.0 => "x86-64".into(),
         EM_AMDGPU => "amdgpu".into(),
-        3 => "i386".into(),
-        183 => "aarch64".into(),
+        m if m == object::elf::EM_386.0 => "i386".into(),
+        m if m == object::elf::EM_AARCH64.0 => "aarch64".into(),
         n => format!("em{n}"),
     }
 }

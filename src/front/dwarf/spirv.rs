@@ -7,7 +7,7 @@
 use gimli::leb128::read;
 use gimli::{EndianSlice, LittleEndian};
 
-use super::{fail, DResult};
+use super::walker::{fail, DResult};
 use crate::dwarf::{decode_expr, AmdOps, Encoding, OffsetRefs};
 use crate::ir::{
     self, BuildId, CodePos, CodeRange, Event, EventKind, Expr, Handle, Link, Loc, RawAttr, Ref,

@@ -1,0 +1,513 @@
+//! The writer's shared context: the `Builder` every concern module fills DIEs through, the map
+//! from IR entities to their reserved DIEs, per-pass lookups, and the attribute setters all
+//! concerns use. It imports none of the concern modules.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
+
+use gimli::write::{AttributeValue, DebugInfoRef, Dwarf, FileId, RangeList, UnitEntryId, UnitId};
+use gimli::{constants as dw, DwAt, DwForm};
+
+use crate::diag::{Diagnostics, LossKind};
+use crate::dwarf::bytes::Leb128;
+use crate::ir::{
+    CodePos, CodeRange, Flags, Handle, Module, Ref, ScopeKind, SourceFormat, Type, Value, VarKind,
+};
+use crate::spec::dwarf_vendor as vendor;
+use gimli::write::Expression;
+
+/// How AMD's heterogeneous-debugging operations are encoded (seed 002's raw opcodes
+/// 0xe1–0xec, or `DW_OP_LLVM_user` 0xe9 + sub-opcode as AMD's LLVM emits today).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpEncoding {
+    #[default]
+    Raw,
+    User,
+}
+
+/// What the writer settled for the whole output.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub machine: u16,
+    pub address_size: u8,
+    pub amd: bool,
+    pub op_encoding: OpEncoding,
+    pub version: Option<u16>,
+}
+
+/// The debug sections produced, by ELF section name.
+pub(crate) type SectionList = Vec<(&'static str, Vec<u8>)>;
+
+/// DIE offsets of the previous pass: entity → (offset of its unit, offset of its DIE).
+pub(super) type Offsets = HashMap<Ref, (u64, u64)>;
+
+/// A DIE: the unit (index into the IR units) and its id in that unit.
+pub(super) type Die = (usize, UnitEntryId);
+
+/// The DIE of each entity: a slot per entity of each kind, since every reference attribute
+/// and expression operand looks one up. `keys` lists the entities in insertion order.
+#[derive(Default)]
+pub(super) struct DieMap {
+    slots: [Vec<Option<Die>>; crate::ir::EntityKind::TABLE.len()],
+    keys: Vec<Ref>,
+}
+
+impl DieMap {
+    pub fn get(&self, r: &Ref) -> Option<&Die> {
+        self.slots[r.kind() as usize].get(r.index())?.as_ref()
+    }
+
+    pub fn insert(&mut self, r: Ref, d: Die) {
+        let slots = &mut self.slots[r.kind() as usize];
+        if slots.len() <= r.index() {
+            slots.resize(r.index() + 1, None);
+        }
+        if slots[r.index()].replace(d).is_none() {
+            self.keys.push(r);
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Ref, &Die)> + '_ {
+        self.keys.iter().filter_map(|r| Some((*r, self.get(r)?)))
+    }
+}
+
+pub(super) struct Builder<'m, 'd> {
+    pub m: &'m Module,
+    pub s: Settings,
+    pub dwarf: Dwarf,
+    pub units: Vec<UnitId>,
+    pub dies: DieMap,
+    /// Per unit: IR file → line-program file, and the index DWARF gives it.
+    pub files: Vec<HashMap<Handle<crate::ir::File>, (FileId, u64)>>,
+    pub diags: &'d mut Diagnostics,
+    pub filled: FxHashSet<Ref>,
+    /// DIE offsets of the previous pass, for expressions that name DIEs.
+    pub offsets: Option<Offsets>,
+    /// Whether some expression named a DIE in this pass.
+    pub used_refs: bool,
+    /// Expressions already encoded, by (unit, expression, inside a location list): optimised
+    /// code repeats a few thousand expressions across hundreds of thousands of list entries.
+    pub encoded: HashMap<
+        (usize, Handle<crate::ir::Expr>, bool),
+        std::result::Result<gimli::write::Expression, String>,
+    >,
+    /// Lexical blocks that exist only as inlined code (every scope run of theirs is inlined at
+    /// the same place): written under that inlined_subroutine, without an abstract origin.
+    pub inlined_only: HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>>,
+    pub index: Index,
+    /// Concrete copies of lexical blocks in inlined code: (inlined-at, block) → DIE.
+    pub concrete: HashMap<(Handle<crate::ir::InlinedAt>, Handle<crate::ir::Scope>), UnitEntryId>,
+    /// Function types used only as a function's signature: readers rebuild them from the
+    /// subprogram's DW_AT_type and parameters, so they get no DIE.
+    pub signature_only: FxHashSet<Handle<Type>>,
+    /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
+    pub run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
+    /// The expressions of the events (SPIR-V), sorted, each once.
+    pub event_exprs: Vec<Handle<crate::ir::Expr>>,
+    /// Types without a scope chain to a unit (base, pointer, array… types): the unit of their
+    /// first user, so that a unit's DIEs refer inside the unit where they can.
+    pub home: HashMap<Handle<Type>, usize>,
+    /// Template parameters without a scope (LLVM shares them between templates): the first
+    /// composite, function or pack that lists each; later owners get copies.
+    pub template_owner: HashMap<Handle<Type>, Ref>,
+}
+
+/// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md); LLVM
+/// instruction numbers (no machine code exists for them) become one address per instruction.
+pub(super) fn addr(p: CodePos) -> u64 {
+    match p {
+        CodePos::Spirv(w) => 4 * u64::from(w),
+        CodePos::Addr(a) => a,
+        CodePos::Llvm(n) => u64::from(n),
+    }
+}
+
+impl Builder<'_, '_> {
+    pub(super) fn loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
+        let place = format!("{}{}", place.kind().prefix(), place.index());
+        self.diags.push(kind, place, msg);
+    }
+
+    pub(super) fn unit_mut(&mut self, u: usize) -> &mut gimli::write::Unit {
+        self.dwarf.units.get_mut(self.units[u])
+    }
+
+    /// Vectors as AMD's base types with DW_AT_LLVM_vector_size: for units from SPIR-V and vISA
+    /// (DWARF and LLVM input keep the GNU vector arrays their compilers write).
+    pub(super) fn amd_vectors(&self) -> bool {
+        self.s.amd
+            && matches!(
+                self.m.source.format,
+                SourceFormat::Spirv | SourceFormat::Visa
+            )
+    }
+
+    /// A reference attribute from a DIE in unit `from` to an entity.
+    pub(super) fn ref_to(&self, from: usize, r: Ref) -> Option<AttributeValue> {
+        let &(u, id) = self.dies.get(&r)?;
+        Some(if u == from {
+            AttributeValue::UnitRef(id)
+        } else {
+            AttributeValue::DebugInfoRef(DebugInfoRef::Entry(self.units[u], id))
+        })
+    }
+
+    pub(super) fn set(&mut self, d: Die, at: DwAt, v: AttributeValue) {
+        self.unit_mut(d.0).get_mut(d.1).set(at, v);
+    }
+
+    pub(super) fn set_udata(&mut self, d: Die, at: DwAt, v: Option<u64>) {
+        if let Some(v) = v {
+            self.set(d, at, AttributeValue::Udata(v));
+        }
+    }
+
+    pub(super) fn set_ref(&mut self, d: Die, at: DwAt, r: Option<Ref>) {
+        if let Some(v) = r.and_then(|r| self.ref_to(d.0, r)) {
+            self.set(d, at, v);
+        }
+    }
+
+    pub(super) fn set_string(&mut self, d: Die, at: DwAt, s: &str) {
+        self.set_str(d, at, Some(s));
+    }
+
+    pub(super) fn set_str(&mut self, d: Die, at: DwAt, s: Option<&str>) {
+        if let Some(s) = s {
+            let id = self.dwarf.strings.add(nul_free(s));
+            self.set(d, at, AttributeValue::StringRef(id));
+        }
+    }
+
+    pub(super) fn set_loc(
+        &mut self,
+        d: Die,
+        at: Option<crate::ir::Loc>,
+        prefix: (DwAt, DwAt, DwAt),
+    ) {
+        let Some(loc) = at else { return };
+        if let Some(f) = loc.file {
+            let (id, _) = self.file(d.0, f);
+            self.set(d, prefix.0, AttributeValue::FileIndex(Some(id)));
+        }
+        if loc.line != 0 || loc.file.is_some() {
+            self.set(d, prefix.1, AttributeValue::Udata(loc.line.into()));
+        }
+        if loc.column != 0 {
+            self.set(d, prefix.2, AttributeValue::Udata(loc.column.into()));
+        }
+    }
+
+    pub(super) fn set_decl(&mut self, d: Die, at: Option<crate::ir::Loc>) {
+        self.set_loc(
+            d,
+            at,
+            (
+                dw::DW_AT_decl_file,
+                dw::DW_AT_decl_line,
+                dw::DW_AT_decl_column,
+            ),
+        );
+    }
+
+    pub(super) fn set_flags(&mut self, d: Die, f: Flags) {
+        if f.is_empty() {
+            return;
+        }
+        let v4 = self.dwarf.units.get(self.units[d.0]).version() <= 4;
+        for &(bit, at) in vendor::flag_attr_bits() {
+            if f.bits & bit != 0 {
+                // DWARF 4 says "all calls described" with GNU's attribute.
+                let at = match at {
+                    dw::DW_AT_call_all_calls if v4 => dw::DW_AT_GNU_all_call_sites,
+                    at => at,
+                };
+                self.set(d, at, AttributeValue::FlagPresent);
+            }
+        }
+        let access = [("public", 1u8), ("protected", 2), ("private", 3)];
+        if let Some((_, a)) = access.iter().find(|(n, _)| f.has(n)) {
+            self.set(d, dw::DW_AT_accessibility, AttributeValue::Data1(*a));
+        }
+        if f.foreign != 0 {
+            self.set(
+                d,
+                vendor::DW_AT_DWARV_FOREIGN_FLAGS,
+                AttributeValue::Udata(f.foreign.into()),
+            );
+        }
+        let rest = f.bits & !vendor::flags_with_attrs();
+        if rest != 0 {
+            self.set(d, vendor::DW_AT_DWARV_FLAGS, AttributeValue::Udata(rest));
+        }
+    }
+
+    pub(super) fn set_ranges(&mut self, d: Die, ranges: &[CodeRange]) {
+        match ranges {
+            [] => {}
+            [r] => {
+                let lo = addr(r.start);
+                self.set(
+                    d,
+                    dw::DW_AT_low_pc,
+                    AttributeValue::Address(gimli::write::Address::Constant(lo)),
+                );
+                self.set(
+                    d,
+                    dw::DW_AT_high_pc,
+                    AttributeValue::Udata(addr(r.end).saturating_sub(lo)),
+                );
+            }
+            many => {
+                let version = self.dwarf.units.get(self.units[d.0]).version();
+                let list = range_list(version, many);
+                let id = self.unit_mut(d.0).ranges.add(list);
+                self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
+            }
+        }
+    }
+
+    pub(super) fn set_ranges_list(&mut self, d: Die, ranges: &[CodeRange]) {
+        // A range list with DW_AT_low_pc 0 as base, as clang writes for units.
+        self.set(
+            d,
+            dw::DW_AT_low_pc,
+            AttributeValue::Address(gimli::write::Address::Constant(0)),
+        );
+        let version = self.dwarf.units.get(self.units[d.0]).version();
+        let list = range_list(version, ranges);
+        let id = self.unit_mut(d.0).ranges.add(list);
+        self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
+    }
+
+    pub(super) fn set_value(&mut self, d: Die, at: DwAt, v: &Value) {
+        match v {
+            // An unsigned 64-bit constant above i64 goes out as data8, which readers take as
+            // unsigned (clang's form for them); only wider values need a block.
+            Value::Int(i) => match (i64::try_from(*i), u64::try_from(*i)) {
+                (Ok(x), _) => self.set(d, at, AttributeValue::Sdata(x)),
+                (_, Ok(x)) => self.set(d, at, AttributeValue::Data8(x)),
+                _ => self.set(d, at, AttributeValue::Block(i.to_le_bytes().to_vec())),
+            },
+            Value::Bytes(b) => self.set(d, at, AttributeValue::Block(b.clone())),
+            Value::Str(s) => self.set_str(d, at, Some(s)),
+            // A constant that is an entity (a template argument naming a variable): DWARF's
+            // constant forms cannot refer, so dwarv's attribute does.
+            Value::Ref(r) if at == dw::DW_AT_const_value => {
+                self.set_ref(d, vendor::DW_AT_DWARV_VALUE_REF, Some(*r))
+            }
+            Value::Ref(r) => self.set_ref(d, at, Some(*r)),
+            Value::Symbol(s) => self.set_str(d, vendor::DW_AT_DWARV_SYMBOL, Some(s)),
+            Value::Spirv(id) => self.set(
+                d,
+                vendor::DW_AT_DWARV_SPIRV_ID,
+                AttributeValue::Udata((*id).into()),
+            ),
+            Value::Llvm(s) => self.set_str(d, vendor::DW_AT_DWARV_LLVM_VALUE, Some(s)),
+            Value::Undef => {}
+        }
+    }
+
+    /// Raw attributes a reader kept; references and section offsets among them point into the
+    /// input's sections, so they cannot be written back (a loss).
+    pub(super) fn set_extra(&mut self, d: Die, place: Ref, extra: &[crate::ir::RawAttr]) {
+        for a in extra {
+            match raw_attr(a) {
+                Some(v) => self.set(d, DwAt(a.attr), v),
+                None => self.loss(
+                    LossKind::Dropped,
+                    place,
+                    format!("raw attribute 0x{:x} (form 0x{:x})", a.attr, a.form),
+                ),
+            }
+        }
+    }
+}
+
+/// Lookups the DIE fill needs per entity, built once per pass (they would be scans otherwise).
+#[derive(Default)]
+pub(super) struct Index {
+    /// Parameters of each function, by number.
+    pub params: HashMap<Handle<crate::ir::Scope>, Vec<(u32, Handle<crate::ir::Variable>)>>,
+    /// Scope runs inlined at each link or deeper (indexes into `scope_runs`).
+    pub runs_within: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
+    /// Inlined-at links by their parent link.
+    pub children: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::InlinedAt>>>,
+    /// Declare/value events of each variable.
+    pub events: HashMap<Handle<crate::ir::Variable>, Vec<usize>>,
+}
+
+impl Index {
+    pub(super) fn new(m: &Module) -> Index {
+        let mut x = Index::default();
+        for (h, v) in m.vars.iter() {
+            if let (VarKind::Param(n), Some(Ref::Scope(s))) = (&v.kind, v.scope) {
+                x.params.entry(s).or_default().push((*n, h));
+            }
+        }
+        for list in x.params.values_mut() {
+            list.sort();
+        }
+        for (k, run) in m.scope_runs.iter().enumerate() {
+            let mut i = run.inlined;
+            for _ in 0..256 {
+                let Some(h) = i else { break };
+                x.runs_within.entry(h).or_default().push(k);
+                i = m.inlined.get(h).parent;
+            }
+        }
+        for (h, ia) in m.inlined.iter() {
+            if let Some(p) = ia.parent {
+                x.children.entry(p).or_default().push(h);
+            }
+        }
+        for (k, e) in m.events.iter().enumerate() {
+            x.events.entry(e.var).or_default().push(k);
+        }
+        x
+    }
+}
+
+/// The function a scope belongs to (itself, or the function around a block).
+pub(super) fn enclosing_function(
+    m: &Module,
+    mut s: Handle<crate::ir::Scope>,
+) -> Option<Handle<crate::ir::Scope>> {
+    for _ in 0..256 {
+        let sc = &m.scopes.get(s);
+        match &sc.kind {
+            ScopeKind::Function(_) | ScopeKind::FunctionDecl(_) => return Some(s),
+            _ => match sc.parent {
+                Some(Ref::Scope(p)) => s = p,
+                _ => return None,
+            },
+        }
+    }
+    None
+}
+
+/// A range list. DWARF 4 entries are relative to the unit's base address, so the list resets
+/// it to 0 first; empty ranges are left out (DWARF has no way to say them).
+pub(super) fn range_list(version: u16, ranges: &[CodeRange]) -> RangeList {
+    use gimli::write::{Address, Range};
+    let mut out = Vec::new();
+    if version <= 4 {
+        out.push(Range::BaseAddress {
+            address: Address::Constant(0),
+        });
+    }
+    for r in ranges.iter().filter(|r| addr(r.end) > addr(r.start)) {
+        let (begin, end) = (addr(r.start), addr(r.end));
+        out.push(match version {
+            ..=4 => Range::OffsetPair { begin, end },
+            _ => Range::StartEnd {
+                begin: Address::Constant(begin),
+                end: Address::Constant(end),
+            },
+        });
+    }
+    RangeList(out)
+}
+
+/// A string's bytes without NULs (DWARF strings end at the first).
+pub(super) fn nul_free(s: &str) -> Vec<u8> {
+    s.bytes().filter(|&c| c != 0).collect()
+}
+
+/// An attribute kept raw by a reader, written back with its own form where gimli has it.
+pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
+    let b = &a.bytes;
+    let le = |n: usize| -> Option<u64> {
+        (b.len() == n).then(|| {
+            b.iter()
+                .rev()
+                .fold(0u64, |acc, x| (acc << 8) | u64::from(*x))
+        })
+    };
+    Some(match DwForm(a.form) {
+        dw::DW_FORM_data1 => AttributeValue::Data1(le(1)? as u8),
+        dw::DW_FORM_data2 => AttributeValue::Data2(le(2)? as u16),
+        dw::DW_FORM_data4 => AttributeValue::Data4(le(4)? as u32),
+        dw::DW_FORM_data8 => AttributeValue::Data8(le(8)?),
+        dw::DW_FORM_flag => AttributeValue::Flag(le(1)? != 0),
+        dw::DW_FORM_flag_present => AttributeValue::FlagPresent,
+        dw::DW_FORM_block1 | dw::DW_FORM_block | dw::DW_FORM_block2 | dw::DW_FORM_block4 => {
+            AttributeValue::Block(b.clone())
+        }
+        dw::DW_FORM_exprloc => AttributeValue::Exprloc(Expression::raw(b.clone())),
+        dw::DW_FORM_string => {
+            AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec())
+        }
+        // LEB128 as the reader keeps it, read leniently (docs of `Leb128`).
+        dw::DW_FORM_udata => {
+            AttributeValue::Udata((!b.is_empty()).then_some(Leb128::scan(b, 10).bits)?)
+        }
+        dw::DW_FORM_sdata | dw::DW_FORM_implicit_const => {
+            let leb = Leb128::scan(b, 10);
+            AttributeValue::Sdata(leb.ended.then(|| leb.signed())?)
+        }
+        _ => return None,
+    })
+}
+
+// Reading back what gimli wrote, for the in-place patches of `line` and `frame` (what
+// gimli::write cannot express). Errors here are the writer's own bugs.
+
+pub(super) fn u16_at(b: &[u8], at: usize) -> Result<u16, String> {
+    b.get(at..at + 2)
+        .map(|s| u16::from_le_bytes([s[0], s[1]]))
+        .ok_or_else(|| format!("truncated at {at}"))
+}
+
+pub(super) fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
+    b.get(at..at + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or_else(|| format!("truncated at {at}"))
+}
+
+/// An unsigned LEB128 number at `at` (moved past it), read as the writer's patches always have
+/// (`Leb128`'s table).
+pub(super) fn uleb_at(b: &[u8], at: &mut usize) -> Result<u64, String> {
+    let leb = Leb128::scan(b.get(*at..).unwrap_or_default(), 10);
+    *at += leb.len;
+    match (leb.ended, leb.len) {
+        (true, _) => Ok(leb.bits),
+        (false, 10) => Err(format!("LEB128 too long at {at}")),
+        (false, _) => Err(format!("truncated LEB128 at {at}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The reader this one replaced: at most ten bytes, bits from 64 up dropped.
+    fn model_stmt_uleb(b: &[u8]) -> Result<u64, String> {
+        let (mut v, mut at) = (0u64, 0usize);
+        for shift in (0..64).step_by(7) {
+            let x = *b
+                .get(at)
+                .ok_or_else(|| format!("truncated LEB128 at {at}"))?;
+            at += 1;
+            v |= u64::from(x & 0x7f) << shift;
+            if x & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(format!("LEB128 too long at {at}"))
+    }
+
+    #[test]
+    fn uleb_keeps_its_rules() {
+        let alphabet = [0x00u8, 0x01, 0x7f, 0x80, 0x81, 0xff];
+        for n in 0..12 {
+            for k in 0..4096usize {
+                let b: Vec<u8> = (0..n)
+                    .map(|i| alphabet[(k.wrapping_mul(2654435761) >> (i % 20)) % alphabet.len()])
+                    .collect();
+                let mut at = 0;
+                assert_eq!(uleb_at(&b, &mut at), model_stmt_uleb(&b), "{b:x?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! Scope DIEs: namespaces, modules, common blocks, functions and lexical blocks, inlined
+//! subroutines (with the concrete copies of the blocks in inlined code) and call sites; the
+//! code ranges of scopes that give none, from the scope runs.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use gimli::constants as dw;
+use gimli::write::AttributeValue;
+
+use super::builder::{addr, enclosing_function, Builder, Die};
+use crate::diag::LossKind;
+use crate::ir::{CodeRange, Handle, Location, Module, Ref, ScopeKind, Type, TypeKind, Value};
+use crate::spec::dwarf_vendor as vendor;
+
+impl Builder<'_, '_> {
+    pub(super) fn fill_scope(&mut self, d: Die, s: Handle<crate::ir::Scope>) {
+        let m = self.m;
+        let sc = &m.scopes.get(s);
+        // What a definition shares with its declaration is said once, on the declaration.
+        let decl = declaration_of(m, s);
+        let own = |same: bool| !same;
+        if own(decl.is_some_and(|x| x.name == sc.name)) {
+            self.set_str(d, dw::DW_AT_name, sc.name.as_deref());
+        }
+        if own(decl.is_some_and(|x| x.at == sc.at)) {
+            self.set_decl(d, sc.at);
+        }
+        let mut flags = sc.flags;
+        if let Some(x) = decl {
+            let missing = x.flags.bits & !sc.flags.bits;
+            if missing != 0 {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_NOT_INHERITED,
+                    AttributeValue::Udata(missing),
+                );
+            }
+            flags.bits &= !x.flags.bits;
+            flags.foreign &= !x.flags.foreign;
+            // Written at unit level, it would read back in its declaration's scope.
+            match sc.parent {
+                p if p == x.parent => {}
+                Some(Ref::Unit(_)) | None => {
+                    self.set(d, vendor::DW_AT_DWARV_UNIT_SCOPE, AttributeValue::FlagPresent)
+                }
+                Some(_) => self.loss(
+                    LossKind::Approximated,
+                    Ref::Scope(s),
+                    "a definition's scope other than its unit or its declaration's: read back in the declaration's",
+                ),
+            }
+        }
+        match &sc.kind {
+            ScopeKind::Namespace { export_symbols } => {
+                if *export_symbols {
+                    self.set(d, dw::DW_AT_export_symbols, AttributeValue::FlagPresent);
+                }
+            }
+            ScopeKind::Module {
+                config_macros,
+                include_path,
+                api_notes,
+                is_decl,
+            } => {
+                self.set_str(d, dw::DW_AT_LLVM_config_macros, config_macros.as_deref());
+                self.set_str(d, dw::DW_AT_LLVM_include_path, include_path.as_deref());
+                self.set_str(d, vendor::DW_AT_LLVM_APINOTES, api_notes.as_deref());
+                if *is_decl {
+                    self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
+                }
+            }
+            ScopeKind::CommonBlock { declaration } => {
+                // DWARF gives a common block the location of the variable that declares it.
+                let loc = declaration.and_then(|v| m.vars.get(v).location);
+                self.set_location(d, dw::DW_AT_location, loc);
+                self.set_ref(
+                    d,
+                    vendor::DW_AT_DWARV_COMMON_DECL,
+                    declaration.map(Ref::Var),
+                );
+            }
+            ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) => {
+                let decl = matches!(sc.kind, ScopeKind::FunctionDecl(_));
+                self.fill_function(d, s, f, decl);
+            }
+            ScopeKind::LexicalBlock { ranges } if ranges.is_empty() => {
+                let r = self.run_ranges.get(&s).cloned().unwrap_or_default();
+                self.set_ranges(d, &r);
+            }
+            ScopeKind::LexicalBlock { ranges } => self.set_ranges(d, ranges),
+            ScopeKind::BlockFile { .. } => {}
+        }
+        self.set_flags(d, flags);
+        self.set_extra(d, Ref::Scope(s), &sc.extra);
+    }
+
+    pub(super) fn fill_function(
+        &mut self,
+        d: Die,
+        s: Handle<crate::ir::Scope>,
+        f: &crate::ir::FunctionInfo,
+        decl: bool,
+    ) {
+        let m = self.m;
+        let declared = declaration_of(m, s).and_then(|x| x.function());
+        if !declared.is_some_and(|x| x.linkage == f.linkage) {
+            self.set_str(d, dw::DW_AT_linkage_name, f.linkage.as_deref());
+        }
+        if let Some(ty) = f.ty.filter(|t| !declared.is_some_and(|x| x.ty == Some(*t))) {
+            if let TypeKind::Function { ret, .. } = &m.types.get(ty).kind {
+                self.set_ref(d, dw::DW_AT_type, ret.map(Ref::Type));
+            }
+            if !self.signature_only.contains(&ty) {
+                self.set_ref(d, vendor::DW_AT_DWARV_FUNCTION_TYPE, Some(Ref::Type(ty)));
+            } else {
+                let fl = m.types.get(ty).flags;
+                self.set_udata(
+                    d,
+                    vendor::DW_AT_DWARV_SIGNATURE_FLAGS,
+                    (!fl.is_empty()).then_some(fl.bits),
+                );
+            }
+        }
+        if decl {
+            self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
+            if !m.scopes.get(s).flags.has("fwd_decl") {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_NOT_FWD_DECL,
+                    AttributeValue::FlagPresent,
+                );
+            }
+        }
+        self.set_udata(
+            d,
+            vendor::DW_AT_DWARV_SCOPE_LINE,
+            f.scope_line.map(u64::from),
+        );
+        self.set_ref(d, dw::DW_AT_specification, f.declaration.map(Ref::Scope));
+        self.set_ref(
+            d,
+            dw::DW_AT_containing_type,
+            f.containing_type.map(Ref::Type),
+        );
+        if let Some(v) = f.virtuality {
+            self.set(
+                d,
+                dw::DW_AT_virtuality,
+                AttributeValue::Virtuality(gimli::DwVirtuality(v.0)),
+            );
+        }
+        if let Some(i) = f.virtual_index {
+            let mut e = gimli::write::Expression::new();
+            e.op_constu(i.into());
+            self.set(
+                d,
+                dw::DW_AT_vtable_elem_location,
+                AttributeValue::Exprloc(e),
+            );
+        }
+        if let Some(a) = f.this_adjustment {
+            self.set(
+                d,
+                vendor::DW_AT_DWARV_THIS_ADJUSTMENT,
+                AttributeValue::Sdata(a),
+            );
+        }
+        if let Some(cc) = f.calling_convention {
+            self.set(
+                d,
+                dw::DW_AT_calling_convention,
+                AttributeValue::CallingConvention(gimli::DwCc(cc)),
+            );
+        }
+        self.function_code(d, s, f, decl);
+        self.function_children(d, s, f);
+    }
+
+    /// A function's code: its ranges (or its scope runs'), entry, frame base, binding and lanes.
+    fn function_code(
+        &mut self,
+        d: Die,
+        s: Handle<crate::ir::Scope>,
+        f: &crate::ir::FunctionInfo,
+        decl: bool,
+    ) {
+        if f.ranges.is_empty() && !decl {
+            let r = self.run_ranges.get(&s).cloned().unwrap_or_default();
+            self.set_ranges(d, &r);
+        } else {
+            self.set_ranges(d, &f.ranges);
+        }
+        if let Some(p) = f.entry_pc {
+            self.set(
+                d,
+                dw::DW_AT_entry_pc,
+                AttributeValue::Address(gimli::write::Address::Constant(addr(p))),
+            );
+        }
+        self.set_location(d, dw::DW_AT_frame_base, f.frame_base);
+        match &f.binding {
+            Some(Value::Spirv(id)) => self.set(
+                d,
+                vendor::DW_AT_DWARV_SPIRV_ID,
+                AttributeValue::Udata((*id).into()),
+            ),
+            Some(Value::Symbol(sym)) => self.set_str(d, vendor::DW_AT_DWARV_SYMBOL, Some(sym)),
+            Some(Value::Llvm(v)) => self.set_str(d, vendor::DW_AT_DWARV_LLVM_VALUE, Some(v)),
+            _ => {}
+        }
+        if self.s.amd {
+            if let Some(l) = f.lanes {
+                self.set(d, vendor::DW_AT_LLVM_LANES, AttributeValue::Udata(l.into()));
+            }
+            self.set_location(d, vendor::DW_AT_LLVM_LANE_PC, f.lane_pc);
+            self.set_location(d, vendor::DW_AT_LLVM_ACTIVE_LANE, f.active_lane);
+        } else if f.lanes.is_some() || f.lane_pc.is_some() || f.active_lane.is_some() {
+            self.loss(
+                LossKind::Dropped,
+                Ref::Scope(s),
+                "DW_AT_LLVM_lanes/lane_pc/active_lane (AMD extensions off)",
+            );
+        }
+    }
+
+    /// A function's children in order: thrown types, template parameters, then parameters by
+    /// number, then the `...` of a variadic signature without a DIE of its own.
+    fn function_children(
+        &mut self,
+        d: Die,
+        s: Handle<crate::ir::Scope>,
+        f: &crate::ir::FunctionInfo,
+    ) {
+        let m = self.m;
+        if !f.thrown.is_empty() {
+            for t in &f.thrown {
+                let td = (d.0, self.unit_mut(d.0).add(d.1, dw::DW_TAG_thrown_type));
+                self.set_ref(td, dw::DW_AT_type, Some(Ref::Type(*t)));
+            }
+        }
+        // Children in order: template parameters, then parameters by number, then the rest.
+        for t in f.templates.clone() {
+            self.fill_template(Ref::Scope(s), d, t);
+        }
+        let params = self.index.params.get(&s).cloned().unwrap_or_default();
+        if params.is_empty() {
+            self.signature_params(d, f.ty);
+        }
+        let this = params
+            .iter()
+            .find(|(_, p)| m.vars.get(*p).flags.has("object_pointer"));
+        if let Some((_, p)) = this {
+            self.set_ref(d, dw::DW_AT_object_pointer, Some(Ref::Var(*p)));
+        }
+        let has_params = !params.is_empty();
+        for (_, p) in params {
+            self.fill(Ref::Var(p));
+        }
+        // A variadic signature without a DIE of its own: its `...` follows the parameters.
+        let variadic = |t: &Handle<Type>| {
+            matches!(
+                m.types.get(*t).kind,
+                TypeKind::Function { variadic: true, .. }
+            )
+        };
+        if has_params
+            && f.ty
+                .filter(|t| self.signature_only.contains(t))
+                .is_some_and(|t| variadic(&t))
+        {
+            self.unit_mut(d.0)
+                .add(d.1, dw::DW_TAG_unspecified_parameters);
+        }
+    }
+
+    /// A function without parameter variables (a declaration) states its parameters' types as
+    /// formal_parameter children when its signature type gets no DIE of its own.
+    pub(super) fn signature_params(&mut self, d: Die, ty: Option<Handle<Type>>) {
+        if let Some(ty) = ty.filter(|t| self.signature_only.contains(t)) {
+            self.formal_parameters(d, ty);
+        }
+    }
+
+    pub(super) fn fill_inlined(&mut self, d: Die, i: Handle<crate::ir::InlinedAt>) {
+        let m = self.m;
+        let ia = &m.inlined.get(i);
+        // The inlined function and the code it covers come from the scope runs.
+        // A call site's code includes the code inlined into the inlined function.
+        let runs: Vec<&crate::ir::ScopeRun> = self
+            .index
+            .runs_within
+            .get(&i)
+            .map_or(&[][..], |v| v.as_slice())
+            .iter()
+            .map(|&k| &m.scope_runs[k])
+            .collect();
+        let origin = runs
+            .iter()
+            .filter(|r| r.inlined == Some(i))
+            .find_map(|r| match r.scope {
+                Ref::Scope(s) => enclosing_function(m, s),
+                _ => None,
+            });
+        // Else the function around the call sites nested in this one (their calls are inlined
+        // code of the function inlined here).
+        let origin = origin.or_else(|| {
+            self.index.children.get(&i).and_then(|kids| {
+                kids.iter().find_map(|&x| {
+                    m.inlined
+                        .get(x)
+                        .scope
+                        .and_then(|s| enclosing_function(m, s))
+                })
+            })
+        });
+        self.set_ref(d, dw::DW_AT_abstract_origin, origin.map(Ref::Scope));
+        let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
+        CodeRange::normalize(&mut ranges);
+        // DWARF nests a block's code inside its call site's: where the inlined function's own
+        // runs do not cover a nested run (only damaged input has that), the call site grows.
+        let mut own: Vec<CodeRange> = runs
+            .iter()
+            .filter(|r| r.inlined == Some(i) && origin.is_some_and(|o| r.scope == Ref::Scope(o)))
+            .map(|r| r.range)
+            .collect();
+        CodeRange::normalize(&mut own);
+        let covered = |r: &CodeRange| {
+            own.iter()
+                .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
+        };
+        if !own.is_empty() && !runs.iter().all(|r| covered(&r.range)) {
+            self.loss(
+                LossKind::Approximated,
+                Ref::Inlined(i),
+                "inlined code outside its call site's own ranges: the call site's ranges cover it",
+            );
+        }
+        self.set_ranges(d, &ranges);
+        self.set_loc(
+            d,
+            Some(ia.at),
+            (
+                dw::DW_AT_call_file,
+                dw::DW_AT_call_line,
+                dw::DW_AT_call_column,
+            ),
+        );
+        self.concrete_blocks(d, i, origin);
+    }
+
+    /// The lexical blocks of the function inlined at `i`, as concrete blocks under its
+    /// inlined_subroutine DIE (abstract origin + the ranges of the runs inside them).
+    pub(super) fn concrete_blocks(
+        &mut self,
+        d: Die,
+        i: Handle<crate::ir::InlinedAt>,
+        origin: Option<Handle<crate::ir::Scope>>,
+    ) {
+        let m = self.m;
+        let mut blocks: Vec<(usize, Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
+        let mine: Vec<usize> = self.index.runs_within.get(&i).cloned().unwrap_or_default();
+        for run in mine
+            .iter()
+            .map(|&k| &m.scope_runs[k])
+            .filter(|r| r.inlined == Some(i))
+        {
+            let Ref::Scope(mut b) = run.scope else {
+                continue;
+            };
+            if self.inlined_only.contains_key(&b) {
+                continue;
+            }
+            // The block and every block around it up to the inlined function.
+            for _ in 0..256 {
+                if Some(b) == origin
+                    || !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. })
+                {
+                    break;
+                }
+                let depth = scope_depth(m, b);
+                match blocks.iter_mut().find(|x| x.1 == b) {
+                    Some(x) => x.2.push(run.range),
+                    None => blocks.push((depth, b, vec![run.range])),
+                }
+                match m.scopes.get(b).parent {
+                    Some(Ref::Scope(p)) => b = p,
+                    _ => break,
+                }
+            }
+        }
+        blocks.sort_by_key(|x| (x.0, x.1));
+        for (_, b, mut ranges) in blocks {
+            let parent = match m.scopes.get(b).parent {
+                Some(Ref::Scope(p)) => self.concrete.get(&(i, p)).copied().unwrap_or(d.1),
+                _ => d.1,
+            };
+            let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
+            self.concrete.insert((i, b), id);
+            self.set_ref((d.0, id), dw::DW_AT_abstract_origin, Some(Ref::Scope(b)));
+            CodeRange::normalize(&mut ranges);
+            self.set_ranges((d.0, id), &ranges);
+        }
+    }
+
+    pub(super) fn fill_label(&mut self, d: Die, l: Handle<crate::ir::Label>) {
+        let lb = &self.m.labels.get(l);
+        self.set_str(d, dw::DW_AT_name, Some(&lb.name));
+        self.set_decl(d, lb.at);
+        if let Some(p) = lb.pos {
+            self.set(
+                d,
+                dw::DW_AT_low_pc,
+                AttributeValue::Address(gimli::write::Address::Constant(addr(p))),
+            );
+        }
+    }
+
+    pub(super) fn fill_import(&mut self, d: Die, i: Handle<crate::ir::Import>) {
+        let im = &self.m.imports.get(i);
+        self.set_str(d, dw::DW_AT_name, im.name.as_deref());
+        self.set_ref(d, dw::DW_AT_import, im.entity);
+        self.set_decl(d, im.at);
+        if !im.elements.is_empty() {
+            self.loss(
+                LossKind::Dropped,
+                Ref::Import(i),
+                "imported-entity elements",
+            );
+        }
+    }
+
+    pub(super) fn fill_call_site(&mut self, d: Die, c: Handle<crate::ir::CallSite>) {
+        let m = self.m;
+        let cs = &m.call_sites.get(c);
+        if let Some(p) = cs.pos {
+            let at = if cs.is_return_pc {
+                dw::DW_AT_call_return_pc
+            } else {
+                dw::DW_AT_call_pc
+            };
+            self.set(
+                d,
+                at,
+                AttributeValue::Address(gimli::write::Address::Constant(addr(p))),
+            );
+        }
+        self.set_ref(d, dw::DW_AT_call_origin, cs.target);
+        self.set_location(d, dw::DW_AT_call_target, cs.target_location);
+        if cs.tail {
+            self.set(d, dw::DW_AT_call_tail_call, AttributeValue::FlagPresent);
+        }
+        self.set_loc(
+            d,
+            cs.at,
+            (
+                dw::DW_AT_call_file,
+                dw::DW_AT_call_line,
+                dw::DW_AT_call_column,
+            ),
+        );
+        for p in &cs.params {
+            let pd = (
+                d.0,
+                self.unit_mut(d.0).add(d.1, dw::DW_TAG_call_site_parameter),
+            );
+            self.set_location(pd, dw::DW_AT_location, p.location.map(Location::Expr));
+            self.set_location(pd, dw::DW_AT_call_value, p.value.map(Location::Expr));
+            self.set_location(
+                pd,
+                dw::DW_AT_call_data_value,
+                p.data_value.map(Location::Expr),
+            );
+        }
+        self.set_extra(d, Ref::CallSite(c), &cs.extra);
+    }
+}
+
+/// See `Builder::inlined_only`.
+pub(super) fn inlined_only(
+    m: &Module,
+) -> HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>> {
+    let mut seen: HashMap<Handle<crate::ir::Scope>, Option<Handle<crate::ir::InlinedAt>>> =
+        HashMap::default();
+    for run in &m.scope_runs {
+        let Ref::Scope(b) = run.scope else { continue };
+        if !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. }) {
+            continue;
+        }
+        let e = seen.entry(b).or_insert(run.inlined);
+        if *e != run.inlined {
+            *e = None;
+        }
+    }
+    seen.into_iter()
+        .filter_map(|(b, i)| Some((b, i?)))
+        .collect()
+}
+
+/// How many scopes enclose a scope.
+pub(super) fn scope_depth(m: &Module, mut s: Handle<crate::ir::Scope>) -> usize {
+    for depth in 0..256 {
+        match m.scopes.get(s).parent {
+            Some(Ref::Scope(p)) => s = p,
+            _ => return depth,
+        }
+    }
+    256
+}
+
+/// The code of each function and block according to the scope runs: a run counts for its scope
+/// and every enclosing one; inlined code counts for the scopes around its call sites.
+pub(super) fn run_ranges(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> {
+    let mut out: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>> = HashMap::default();
+    for run in &m.scope_runs {
+        let mut starts: Vec<Handle<crate::ir::Scope>> = Vec::new();
+        // Inlined code belongs to the inlined_subroutine DIEs, not to the inlined function.
+        if let (Ref::Scope(s), None) = (run.scope, run.inlined) {
+            starts.push(s);
+        }
+        let mut i = run.inlined;
+        for _ in 0..256 {
+            let Some(h) = i else { break };
+            // Only the outermost call site is in concrete (not inlined) code.
+            let ia = m.inlined.get(h);
+            if ia.parent.is_none() {
+                starts.extend(ia.scope);
+            }
+            i = ia.parent;
+        }
+        let mut seen = std::collections::HashSet::new();
+        for s0 in starts {
+            let mut cur = Some(s0);
+            for _ in 0..256 {
+                let Some(s) = cur else { break };
+                if !seen.insert(s) {
+                    break;
+                }
+                out.entry(s).or_default().push(run.range);
+                cur = match m.scopes.get(s).parent {
+                    Some(Ref::Scope(p)) => Some(p),
+                    _ => None,
+                };
+            }
+        }
+    }
+    for r in out.values_mut() {
+        CodeRange::normalize(r);
+    }
+    out
+}
+
+/// The declaration a function definition completes (DW_AT_specification).
+pub(super) fn declaration_of(m: &Module, s: Handle<crate::ir::Scope>) -> Option<&crate::ir::Scope> {
+    let d = m.scopes.get(s).function()?.declaration?;
+    (d != s).then(|| m.scopes.get(d))
+}

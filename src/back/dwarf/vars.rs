@@ -1,0 +1,104 @@
+//! Variable DIEs: globals, locals, parameters and their inlined copies, with locations from
+//! the variable or from its declare/value events.
+
+use gimli::constants as dw;
+use gimli::write::AttributeValue;
+
+use super::builder::{Builder, Die};
+use super::expr;
+use crate::ir::{Handle, Ref, ScopeKind, TypeKind, VarKind};
+use crate::spec::dwarf_vendor as vendor;
+
+impl Builder<'_, '_> {
+    pub(super) fn fill_var(&mut self, d: Die, v: Handle<crate::ir::Variable>) {
+        let m = self.m;
+        let var = &m.vars.get(v);
+        if let VarKind::Inlined { origin, .. } = var.kind {
+            self.set_ref(d, dw::DW_AT_abstract_origin, Some(Ref::Var(origin)));
+        }
+        if let VarKind::Param(n) = var.kind {
+            // Readers number parameters by their order; say the number only when it differs.
+            let before = match var.scope {
+                Some(Ref::Scope(s)) => self
+                    .index
+                    .params
+                    .get(&s)
+                    .map_or(0, |l| l.iter().filter(|(k, _)| *k < n).count()),
+                _ => 0,
+            };
+            if before + 1 != n as usize {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_ARG_NUMBER,
+                    AttributeValue::Udata(n.into()),
+                );
+            }
+        }
+        // A definition of a declared variable (a static data member) leaves out what its
+        // declaration says.
+        let (decl_name, decl_flags, decl_ty) = match var.declaration {
+            Some(Ref::Type(t)) => {
+                let x = m.types.get(t);
+                let ty = match x.kind {
+                    TypeKind::Member { base, .. } => base,
+                    _ => None,
+                };
+                (x.name.as_ref(), x.flags, ty)
+            }
+            Some(Ref::Var(x)) => (
+                m.vars.get(x).name.as_ref(),
+                m.vars.get(x).flags,
+                m.vars.get(x).ty,
+            ),
+            _ => (None, Default::default(), None),
+        };
+        // A function's static variable says so by its DW_OP_addr location; without one, dwarv
+        // says it.
+        let in_function = matches!(var.scope, Some(Ref::Scope(sc)) if !matches!(m.scopes.get(sc).kind, ScopeKind::Namespace { .. } | ScopeKind::Module { .. }));
+        let static_addr = matches!(var.location, Some(crate::ir::Location::Expr(e))
+            if crate::dwarf::is_static_location(&m.exprs.get(e).ops));
+        if var.kind == VarKind::Global && in_function && !static_addr {
+            self.set(d, vendor::DW_AT_DWARV_STATIC, AttributeValue::FlagPresent);
+        }
+        if decl_name.is_none() || decl_name != var.name.as_ref() {
+            self.set_str(d, dw::DW_AT_name, var.name.as_deref());
+        }
+        if decl_ty.is_none() || decl_ty != var.ty {
+            self.set_ref(d, dw::DW_AT_type, var.ty.map(Ref::Type));
+        }
+        self.set_decl(d, var.at);
+        self.set_str(d, dw::DW_AT_linkage_name, var.linkage.as_deref());
+        if let Some(a) = var.align_bits {
+            self.set(
+                d,
+                dw::DW_AT_alignment,
+                AttributeValue::Udata(u64::from(a / 8)),
+            );
+        }
+        self.set_location(d, dw::DW_AT_location, var.location);
+        if var.location.is_none() {
+            if let Some(l) = expr::events_location(self, d.0, v) {
+                self.set(d, dw::DW_AT_location, l);
+            }
+        }
+        if let Some(b) = &var.binding {
+            self.set_value(d, vendor::DW_AT_DWARV_BINDING, b);
+        }
+        if let Some(c) = &var.const_value {
+            self.set_value(d, dw::DW_AT_const_value, c);
+        }
+        self.set_ref(d, dw::DW_AT_specification, var.declaration);
+        // A parameter's object_pointer flag is the function's DW_AT_object_pointer.
+        let mut flags = var.flags;
+        if let Some(ext) = crate::ir::Flags::named("external") {
+            flags.bits &= !(decl_flags.bits & ext.bits);
+        }
+        if matches!(var.kind, VarKind::Param(_)) {
+            if let Some(op) = crate::ir::Flags::named("object_pointer") {
+                flags.bits &= !op.bits;
+            }
+        }
+        self.set_flags(d, flags);
+        self.set_extra(d, Ref::Var(v), &var.extra);
+    }
+}

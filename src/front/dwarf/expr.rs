@@ -1,0 +1,299 @@
+//! Expressions, locations, location lists, bounds and constant values of DIE attributes,
+//! decoded by the shared codec (`crate::dwarf`) in the unit's AMD encoding.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use gimli::AttributeValue as AttrValue;
+use gimli::DwAt;
+
+use super::walker::{fail, ref_offset, At, DResult, Slice, UnitState, Units, Walker};
+use crate::diag::LossKind;
+use crate::dwarf::{decode_expr, AmdOps, Encoding, RefKind, Refs};
+use crate::ir::{
+    Arg, Bound, CodePos, CodeRange, Expr, Handle, LocEntry, LocList, Location, Op, OpCode, Ref,
+    Value,
+};
+
+/// DIE-valued expression operands → entities.
+pub(super) struct DieRefs<'m> {
+    map: &'m HashMap<u64, Ref>,
+    unit_base: u64,
+}
+
+impl Refs for DieRefs<'_> {
+    fn read_ref(&mut self, kind: RefKind, offset: u64) -> Result<Arg, String> {
+        let abs = match kind {
+            RefKind::Type if offset == 0 => return Ok(Arg::None),
+            RefKind::Type | RefKind::UnitDie => self.unit_base.saturating_add(offset),
+            RefKind::InfoDie => offset,
+        };
+        match self.map.get(&abs) {
+            Some(r) => Ok(Arg::Ref(*r)),
+            None => Err(format!(
+                "operand names no DIE (.debug_info offset {abs:#x})"
+            )),
+        }
+    }
+    fn write_ref(&mut self, _: RefKind, _: &Arg) -> Result<u64, String> {
+        Err("the reader does not encode".into())
+    }
+}
+
+pub(super) fn ranges_of<'a>(
+    u: &Units<'a>,
+    unit: &gimli::Unit<Slice<'a>>,
+    entry: &gimli::DebuggingInformationEntry<Slice<'a>>,
+    off: u64,
+) -> DResult<Vec<CodeRange>> {
+    let err = |e: gimli::Error| fail(".debug_info", off, format!("address ranges: {e}"));
+    let mut it = u.dwarf.die_ranges(unit, entry).map_err(err)?;
+    let mut out = Vec::new();
+    while let Some(r) = it.next().map_err(err)? {
+        if out.len() >= 1 << 20 {
+            return Err(fail(
+                ".debug_info",
+                off,
+                "more than a million address ranges",
+            ));
+        }
+        if r.end < r.begin {
+            return Err(fail(".debug_info", off, "an address range runs backwards"));
+        }
+        out.push(CodeRange {
+            start: CodePos::Addr(r.begin),
+            end: CodePos::Addr(r.end),
+        });
+    }
+    CodeRange::normalize(&mut out);
+    Ok(out)
+}
+
+impl Walker<'_> {
+    /// Decodes an expression in the unit's AMD encoding, or the other one when only that
+    /// decodes every operation (a writer's choice the producer does not reveal).
+    pub(super) fn expr(
+        &mut self,
+        u: &Units<'_>,
+        unit: &gimli::Unit<Slice<'_>>,
+        cur: &mut UnitState,
+        bytes: &[u8],
+        off: u64,
+        section: &str,
+    ) -> DResult<Handle<Expr>> {
+        if let Some(&h) = self.exprs.get(&cur.base).and_then(|m| m.get(bytes)) {
+            return Ok(h);
+        }
+        let mut refs = DieRefs {
+            map: &self.map,
+            unit_base: cur.base,
+        };
+        let first = decode_expr(bytes, &cur.enc, &mut refs);
+        let has_raw = |ops: &Vec<Op>| ops.iter().any(|o| o.code == OpCode::RAW);
+        let ops = match first {
+            Ok(ops) if !has_raw(&ops) => ops,
+            first => {
+                let other = Encoding {
+                    amd: match cur.enc.amd {
+                        AmdOps::Raw => AmdOps::User,
+                        AmdOps::User => AmdOps::Raw,
+                    },
+                    ..cur.enc
+                };
+                match decode_expr(bytes, &other, &mut refs) {
+                    Ok(ops) if !has_raw(&ops) => {
+                        cur.enc = other;
+                        ops
+                    }
+                    _ => first.map_err(|e| {
+                        fail(
+                            section,
+                            off,
+                            format!("expression byte {}: {}", e.offset, e.message),
+                        )
+                    })?,
+                }
+            }
+        };
+        let ops = resolve_addrx(u, unit, ops)
+            .map_err(|e| fail(section, off, format!("DW_OP_addrx: {e}")))?;
+        if has_raw(&ops) {
+            self.diag.push(
+                LossKind::Unknown,
+                format!("{section}+{off:#x}"),
+                "expression with operations dwarv does not know, kept as raw bytes",
+            );
+        }
+        let h = self.m.exprs.push(Expr { ops });
+        self.exprs
+            .entry(cur.base)
+            .or_default()
+            .insert(bytes.to_vec(), h);
+        Ok(h)
+    }
+
+    pub(super) fn location(
+        &mut self,
+        u: &Units<'_>,
+        unit: &gimli::Unit<Slice<'_>>,
+        cur: &mut UnitState,
+        off: u64,
+        v: AttrValue<Slice<'_>>,
+    ) -> DResult<Option<Location>> {
+        match v {
+            AttrValue::Exprloc(e) => Ok(Some(Location::Expr(self.expr(
+                u,
+                unit,
+                cur,
+                e.0.slice(),
+                off,
+                ".debug_info",
+            )?))),
+            AttrValue::Block(b) => Ok(Some(Location::Expr(self.expr(
+                u,
+                unit,
+                cur,
+                b.slice(),
+                off,
+                ".debug_info",
+            )?))),
+            v => {
+                let section = if cur.version >= 5 {
+                    ".debug_loclists"
+                } else {
+                    ".debug_loc"
+                };
+                let err = |e: gimli::Error| {
+                    fail(
+                        section,
+                        off,
+                        format!("location list of the DIE at .debug_info+{off:#x}: {e}"),
+                    )
+                };
+                let Some(mut it) = u.dwarf.attr_locations(unit, v).map_err(err)? else {
+                    return Ok(None);
+                };
+                let mut entries = Vec::new();
+                while let Some(e) = it.next().map_err(err)? {
+                    if entries.len() >= 1 << 20 {
+                        return Err(fail(
+                            section,
+                            off,
+                            "more than a million location-list entries",
+                        ));
+                    }
+                    let expr = self.expr(u, unit, cur, e.data.0.slice(), off, section)?;
+                    entries.push(LocEntry {
+                        range: Some(CodeRange {
+                            start: CodePos::Addr(e.range.begin),
+                            end: CodePos::Addr(e.range.end.max(e.range.begin)),
+                        }),
+                        expr,
+                    });
+                }
+                Ok(Some(Location::List(
+                    self.m.loclists.push(LocList { entries }),
+                )))
+            }
+        }
+    }
+
+    pub(super) fn take_location(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Location>> {
+        match at.die.take(attr) {
+            Some(v) => self.location(at.u, at.unit, at.cur, at.die.off, v),
+            None => Ok(None),
+        }
+    }
+
+    /// A constant, a reference or an expression (sizes, bounds).
+    pub(super) fn bound(&mut self, at: &mut At, attr: DwAt, scale: i64) -> DResult<Option<Bound>> {
+        let Some(v) = at.die.take(attr) else {
+            return Ok(None);
+        };
+        if let Some(o) = ref_offset(at.unit, &v) {
+            return match self.map.get(&o) {
+                Some(r) => Ok(Some(Bound::Ref(*r))),
+                None => Err(at.fail(format!("{attr} refers to no DIE"))),
+            };
+        }
+        match v {
+            AttrValue::Exprloc(e) => {
+                let h = self.expr(
+                    at.u,
+                    at.unit,
+                    at.cur,
+                    e.0.slice(),
+                    at.die.off,
+                    ".debug_info",
+                )?;
+                Ok(Some(Bound::Ref(Ref::Expr(h))))
+            }
+            AttrValue::Sdata(n) => Ok(Some(Bound::Const(n.saturating_mul(scale)))),
+            v => match v.udata_value() {
+                Some(n) => Ok(Some(Bound::Const(
+                    i64::try_from(n).unwrap_or(i64::MAX).saturating_mul(scale),
+                ))),
+                None => Err(at.fail(format!("{attr}: unexpected form"))),
+            },
+        }
+    }
+
+    pub(super) fn value(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Value>> {
+        let Some(v) = at.die.take(attr) else {
+            return Ok(None);
+        };
+        Ok(Some(match v {
+            AttrValue::Sdata(n) => Value::Int(i128::from(n)),
+            AttrValue::Udata(n) => Value::Int(i128::from(n)),
+            AttrValue::Data1(n) => Value::Int(i128::from(n)),
+            AttrValue::Data2(n) => Value::Int(i128::from(n)),
+            AttrValue::Data4(n) => Value::Int(i128::from(n)),
+            AttrValue::Data8(n) => Value::Int(i128::from(n)),
+            AttrValue::Data16(n) => Value::Bytes(n.to_le_bytes().to_vec()),
+            AttrValue::Block(b) => Value::Bytes(b.slice().to_vec()),
+            AttrValue::Exprloc(e) => Value::Bytes(e.0.slice().to_vec()),
+            AttrValue::Flag(b) => Value::Int(i128::from(b)),
+            v => match at.u.dwarf.attr_string(at.unit, v) {
+                Ok(s) => Value::Str(String::from_utf8_lossy(s.slice()).into_owned()),
+                Err(e) => return Err(at.fail(format!("{attr}: {e}"))),
+            },
+        }))
+    }
+
+    pub(super) fn param_expr(&mut self, at: &mut At, attr: DwAt) -> DResult<Option<Handle<Expr>>> {
+        match self.take_location(at, attr)? {
+            Some(Location::Expr(h)) => Ok(Some(h)),
+            Some(Location::List(_)) => Err(at.fail(format!(
+                "{attr}: a location list where an expression belongs"
+            ))),
+            None => Ok(None),
+        }
+    }
+}
+
+/// DW_OP_addrx / DW_OP_GNU_addr_index become DW_OP_addr with the address from .debug_addr, so
+/// that DWARF 4 and 5 reads of one program agree; the writer picks the form.
+pub(super) fn resolve_addrx(
+    u: &Units<'_>,
+    unit: &gimli::Unit<Slice<'_>>,
+    ops: Vec<Op>,
+) -> Result<Vec<Op>, gimli::Error> {
+    ops.into_iter()
+        .map(|mut op| {
+            match (op.code.0, op.args.as_mut_slice()) {
+                (0xa1 | 0xfb, [Arg::Int(i)]) => {
+                    let index = gimli::DebugAddrIndex(usize::try_from(*i).unwrap_or(usize::MAX));
+                    let a = u.dwarf.address(unit, index)?;
+                    op = Op::new(OpCode(0x03), vec![Arg::Int(i128::from(a))]);
+                }
+                (_, args) => {
+                    for a in args {
+                        if let Arg::Ops(inner) = a {
+                            *inner = resolve_addrx(u, unit, std::mem::take(inner))?;
+                        }
+                    }
+                }
+            }
+            Ok(op)
+        })
+        .collect()
+}

@@ -1,0 +1,109 @@
+//! Line programs of one unit: its file table (files shared across units) and line rows.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::walker::{fail, lossy, DResult, Files, Slice, Units};
+use crate::ir::{
+    Checksum, ChecksumKind, CodePos, CodeRange, File, Handle, LineFlags, LineRow, Loc, Module,
+};
+
+/// The unit's file table (by DWARF file index) and its line rows appended to `m.lines`.
+pub fn read_lines(
+    u: &Units<'_>,
+    unit: &gimli::Unit<Slice<'_>>,
+    m: &mut Module,
+    files: &mut Files,
+) -> DResult<HashMap<u64, Handle<File>>> {
+    let mut table = HashMap::default();
+    let Some(program) = unit.line_program.clone() else {
+        return Ok(table);
+    };
+    let header = program.header();
+    let section_offset = header.offset().0 as u64;
+    let err = |e: gimli::Error| fail(".debug_line", section_offset, e.to_string());
+    let string = |v: gimli::AttributeValue<Slice<'_>>| -> DResult<String> {
+        u.dwarf.attr_string(unit, v).map(lossy).map_err(err)
+    };
+    let has_is_md5 = header
+        .file_name_entry_format()
+        .iter()
+        .any(|f| f.content_type == gimli::DwLnct(0x2002));
+    let first = if header.version() >= 5 { 0 } else { 1 };
+    let count = header.file_names().len() as u64;
+    for index in first..first + count {
+        let Some(entry) = header.file(index) else {
+            continue;
+        };
+        let name = string(entry.path_name())?;
+        let directory = match entry.directory(header) {
+            Some(d) => Some(string(d)?),
+            None => None,
+        };
+        // With a DW_LNCT_LLVM_is_MD5 column (which gimli parses but does not expose), a file
+        // whose MD5 is all zeros has none.
+        let checksum = header
+            .file_has_md5()
+            .then(|| entry.md5())
+            .filter(|md5| !(has_is_md5 && md5.iter().all(|b| *b == 0)))
+            .map(|md5| Checksum {
+                kind: ChecksumKind::MD5,
+                bytes: md5.to_vec(),
+            });
+        let source = match entry.source() {
+            Some(s) => Some(string(s)?).filter(|s| !s.is_empty()),
+            None => None,
+        };
+        table.insert(index, files.get(m, name, directory, checksum, source));
+    }
+    let mut rows = program.rows();
+    let mut prev: Option<LineRow> = None;
+    while let Some((_, row)) = rows.next_row().map_err(err)? {
+        let addr = CodePos::Addr(row.address());
+        if let Some(mut p) = prev.take() {
+            if p.range.start <= addr {
+                p.range.end = addr;
+                m.lines.push(p);
+            } else {
+                return Err(fail(
+                    ".debug_line",
+                    section_offset,
+                    "line rows run backwards",
+                ));
+            }
+        }
+        if row.end_sequence() {
+            continue;
+        }
+        let line = u32::try_from(row.line().map_or(0, |l| l.get())).unwrap_or(u32::MAX);
+        let column = match row.column() {
+            gimli::ColumnType::LeftEdge => 0,
+            gimli::ColumnType::Column(c) => u32::try_from(c.get()).unwrap_or(u32::MAX),
+        };
+        prev = Some(LineRow {
+            range: CodeRange {
+                start: addr,
+                end: addr,
+            },
+            at: Loc {
+                file: table.get(&row.file_index()).copied(),
+                line,
+                column,
+            },
+            end_line: None,
+            end_column: None,
+            flags: LineFlags {
+                is_stmt: row.is_stmt(),
+                basic_block: row.basic_block(),
+                prologue_end: row.prologue_end(),
+                epilogue_begin: row.epilogue_begin(),
+            },
+            isa: u32::try_from(row.isa()).unwrap_or(u32::MAX),
+            discriminator: u32::try_from(row.discriminator()).unwrap_or(u32::MAX),
+        });
+    }
+    if let Some(p) = prev {
+        // A sequence without an end: the last row covers nothing.
+        m.lines.push(p);
+    }
+    Ok(table)
+}

@@ -1,0 +1,417 @@
+//! Scope DIEs → scopes: subprograms (with their function details), lexical blocks,
+//! namespaces, modules, common blocks; inlined subroutines, call sites, and the concrete
+//! instances of abstract DIEs.
+
+use gimli::constants as dw;
+use gimli::AttributeValue as AttrValue;
+
+use super::walker::{
+    binding, function_mut, own_flags, scope_of, take_flag, take_s, take_u, At, DResult, Filled,
+    Frame, Slice, UnitState, Walker,
+};
+use crate::dwarf::bytes::Leb128;
+use crate::ir::{
+    CallParam, CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label,
+    Ref, Scope, ScopeKind, ScopeRun, Type, TypeKind, Virtuality,
+};
+use crate::spec::dwarf_vendor as vendor;
+
+impl Walker<'_> {
+    pub(super) fn fill_scope(
+        &mut self,
+        mut at: At<'_, '_>,
+        h: Handle<Scope>,
+        ranges: Vec<CodeRange>,
+        frame: &mut Frame,
+    ) -> Filled {
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let mut flags = self.flags(at.die);
+        let kind = match at.die.tag {
+            dw::DW_TAG_subprogram => {
+                let f = self.function(&mut at, ranges.clone(), frame)?;
+                for r in &ranges {
+                    self.m.scope_runs.push(ScopeRun {
+                        range: *r,
+                        scope: Ref::Scope(h),
+                        inlined: frame.inlined,
+                    });
+                }
+                if flags.has("fwd_decl") {
+                    // The kind says it is a declaration; a declaration belongs to no unit
+                    // (as in LLVM: `unit:` is a definition's).
+                    if let Some(d) = Flags::named("fwd_decl") {
+                        flags.bits &= !d.bits;
+                    }
+                    let mut f = f;
+                    f.unit = None;
+                    ScopeKind::FunctionDecl(Box::new(f))
+                } else {
+                    ScopeKind::Function(Box::new(f))
+                }
+            }
+            dw::DW_TAG_lexical_block => {
+                for r in &ranges {
+                    self.m.scope_runs.push(ScopeRun {
+                        range: *r,
+                        scope: Ref::Scope(h),
+                        inlined: frame.inlined,
+                    });
+                }
+                ScopeKind::LexicalBlock { ranges }
+            }
+            dw::DW_TAG_namespace => ScopeKind::Namespace {
+                export_symbols: flags.has("export_symbols"),
+            },
+            dw::DW_TAG_module => ScopeKind::Module {
+                // The two attributes are read the other way round from how LLVM numbers them and
+                // the writer writes them (0x3e00 is DW_AT_LLVM_include_path): kept as found.
+                config_macros: self.string(&mut at, dw::DW_AT_LLVM_include_path)?,
+                include_path: self.string(&mut at, dw::DW_AT_LLVM_config_macros)?,
+                api_notes: self.string(&mut at, vendor::DW_AT_LLVM_APINOTES)?,
+                is_decl: flags.has("fwd_decl"),
+            },
+            _ => ScopeKind::CommonBlock { declaration: None },
+        };
+        let s = self.m.scopes.get_mut(h);
+        let mut kind = kind;
+        // A concrete out-of-line instance that came first (fill_alias) already added its code,
+        // frame base and flags to this entity: keep them.
+        if let (ScopeKind::LexicalBlock { ranges: old }, ScopeKind::LexicalBlock { ranges: new }) =
+            (&mut s.kind, &mut kind)
+        {
+            old.append(new);
+            std::mem::swap(old, new);
+        }
+        if let (Some(old), Some(new)) = (function_mut(&mut s.kind), function_mut(&mut kind)) {
+            let mut ranges = std::mem::take(&mut old.ranges);
+            ranges.append(&mut new.ranges);
+            new.ranges = ranges;
+            new.frame_base = new.frame_base.or(old.frame_base);
+            new.lane_pc = new.lane_pc.or(old.lane_pc);
+            new.active_lane = new.active_lane.or(old.active_lane);
+        }
+        s.kind = kind;
+        s.name = name;
+        s.parent = at.parent.and_then(|p| p.ent);
+        s.at = decl_at;
+        s.flags.bits |= flags.bits;
+        s.flags.foreign |= flags.foreign;
+        self.attach_to_parent(at.parent, Ref::Scope(h), at.die.tag);
+        Ok(Vec::new())
+    }
+
+    /// A subprogram's function details; its signature type is built from the return type and
+    /// the formal parameters that follow (`Frame::sig`).
+    pub(super) fn function(
+        &mut self,
+        at: &mut At,
+        ranges: Vec<CodeRange>,
+        frame: &mut Frame,
+    ) -> DResult<FunctionInfo> {
+        let linkage = match self.string(at, dw::DW_AT_linkage_name)? {
+            Some(l) => Some(l),
+            None => self.string(at, dw::DW_AT_MIPS_linkage_name)?,
+        };
+        let ret = self.type_ref(at, dw::DW_AT_type)?;
+        let declaration = match self.reference(at, dw::DW_AT_specification)? {
+            Some(Ref::Scope(s)) => Some(s),
+            Some(_) => return Err(at.fail("DW_AT_specification is no function")),
+            None => None,
+        };
+        // A definition of a declaration already read has the declaration's signature
+        // (complete_from_declarations); others get one built from their own DIEs, unless
+        // dwarv named it.
+        let declared = declaration
+            .and_then(|d| self.m.scopes.get(d).function())
+            .and_then(|f| f.ty)
+            .filter(|_| ret.is_none());
+        // dwarv names the function type when it has a DIE of its own.
+        let named = self.type_ref(at, vendor::DW_AT_DWARV_FUNCTION_TYPE)?;
+        let sig = named.or(declared).unwrap_or_else(|| {
+            let sig = self.m.types.push(Type::new(TypeKind::Function {
+                ret,
+                params: Vec::new(),
+                variadic: false,
+                calling_convention: 0,
+            }));
+            frame.sig = Some(sig);
+            sig
+        });
+        // The `this` parameter: a flag on the variable, as LLVM states it.
+        if let Some(Ref::Var(v)) = self.reference(at, dw::DW_AT_object_pointer)? {
+            self.object_pointers.push(v);
+        }
+        let virtual_index = match at.die.take(dw::DW_AT_vtable_elem_location) {
+            Some(AttrValue::Exprloc(e)) => {
+                // DW_OP_constu N, or DW_OP_litN for small N.
+                let b = e.0.slice();
+                let c = match b.first() {
+                    Some(lit @ 0x30..=0x4f) => u64::from(lit - 0x30),
+                    Some(0x10) => Leb128::scan(&b[1..], usize::MAX).bits,
+                    _ => 0,
+                };
+                Some(u32::try_from(c).unwrap_or(u32::MAX))
+            }
+            _ => None,
+        };
+        let entry_pc = self.address(at, dw::DW_AT_entry_pc)?.map(CodePos::Addr);
+        Ok(FunctionInfo {
+            linkage,
+            ty: Some(sig),
+            unit: Some(at.cur.unit),
+            scope_line: None,
+            declaration,
+            containing_type: self.type_ref(at, dw::DW_AT_containing_type)?,
+            virtuality: at
+                .die
+                .udata(dw::DW_AT_virtuality)
+                .map(|v| Virtuality(v as u8)),
+            virtual_index,
+            this_adjustment: None,
+            templates: Vec::new(),
+            thrown: Vec::new(),
+            retained: Vec::new(),
+            binding: None,
+            ranges,
+            entry_pc,
+            frame_base: self.take_location(at, dw::DW_AT_frame_base)?,
+            calling_convention: at.die.udata(dw::DW_AT_calling_convention).map(|c| c as u8),
+            lanes: at
+                .die
+                .udata(vendor::DW_AT_LLVM_LANES)
+                .map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
+            lane_pc: self.take_location(at, vendor::DW_AT_LLVM_LANE_PC)?,
+            active_lane: self.take_location(at, vendor::DW_AT_LLVM_ACTIVE_LANE)?,
+        })
+    }
+
+    pub(super) fn fill_inlined(
+        &mut self,
+        mut at: At<'_, '_>,
+        h: Handle<InlinedAt>,
+        ranges: Vec<CodeRange>,
+        frame: &mut Frame,
+    ) -> Filled {
+        let origin = match at.die.take(dw::DW_AT_abstract_origin) {
+            Some(v) => v,
+            None => return Err(at.fail("inlined subroutine without DW_AT_abstract_origin")),
+        };
+        let origin = match self.plans_origin(&origin, at.cur) {
+            Some(Ref::Scope(s)) => s,
+            _ => {
+                return Err(at.fail("DW_AT_abstract_origin of an inlined subroutine is no function"))
+            }
+        };
+        let decl_at = self
+            .loc_of(
+                &mut at,
+                dw::DW_AT_call_file,
+                dw::DW_AT_call_line,
+                dw::DW_AT_call_column,
+            )
+            .unwrap_or_default();
+        let ia = self.m.inlined.get_mut(h);
+        ia.at = decl_at;
+        ia.scope = scope_of(at.parent);
+        ia.parent = at.parent.and_then(|p| p.inlined);
+        for r in ranges {
+            self.m.scope_runs.push(ScopeRun {
+                range: r,
+                scope: Ref::Scope(origin),
+                inlined: Some(h),
+            });
+        }
+        frame.ent = Some(Ref::Scope(origin));
+        frame.inlined = Some(h);
+        at.die.mark(dw::DW_AT_entry_pc);
+        Ok(Vec::new())
+    }
+
+    pub(super) fn fill_label(&mut self, mut at: At<'_, '_>, h: Handle<Label>) -> Filled {
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let pos = self.address(&mut at, dw::DW_AT_low_pc)?;
+        *self.m.labels.get_mut(h) = Label {
+            name: name.unwrap_or_default(),
+            scope: scope_of(at.parent),
+            at: decl_at,
+            pos: pos.map(CodePos::Addr),
+        };
+        Ok(Vec::new())
+    }
+
+    pub(super) fn fill_import(&mut self, mut at: At<'_, '_>, h: Handle<Import>) -> Filled {
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let entity = self.reference(&mut at, dw::DW_AT_import)?;
+        let i = self.m.imports.get_mut(h);
+        i.name = name;
+        i.at = decl_at;
+        i.entity = entity;
+        i.scope = at.parent.and_then(|p| p.ent);
+        Ok(Vec::new())
+    }
+
+    pub(super) fn plans_origin(&self, v: &AttrValue<Slice<'_>>, cur: &UnitState) -> Option<Ref> {
+        let o = match v {
+            AttrValue::UnitRef(o) => cur.base + o.0 as u64,
+            AttrValue::DebugInfoRef(o) => o.0 as u64,
+            _ => return None,
+        };
+        self.map.get(&o).copied()
+    }
+
+    pub(super) fn fill_call_site(&mut self, mut at: At<'_, '_>, h: Handle<CallSite>) -> Filled {
+        let target = match self.reference(&mut at, dw::DW_AT_call_origin)? {
+            Some(r) => Some(r),
+            None => self.reference(&mut at, dw::DW_AT_abstract_origin)?,
+        };
+        let (pos, is_return_pc) = match self.address(&mut at, dw::DW_AT_call_return_pc)? {
+            Some(a) => (Some(a), true),
+            None => match self.address(&mut at, dw::DW_AT_call_pc)? {
+                Some(a) => (Some(a), false),
+                // GNU_call_site: DW_AT_low_pc is the return address.
+                None => (self.address(&mut at, dw::DW_AT_low_pc)?, true),
+            },
+        };
+        let target_location = match self.take_location(&mut at, dw::DW_AT_call_target)? {
+            Some(l) => Some(l),
+            None => self.take_location(&mut at, dw::DW_AT_GNU_call_site_target)?,
+        };
+        let tail = at.die.flag(dw::DW_AT_call_tail_call) || at.die.flag(dw::DW_AT_GNU_tail_call);
+        let decl_at = self.loc_of(
+            &mut at,
+            dw::DW_AT_call_file,
+            dw::DW_AT_call_line,
+            dw::DW_AT_call_column,
+        );
+        let c = self.m.call_sites.get_mut(h);
+        c.scope = scope_of(at.parent);
+        c.pos = pos.map(CodePos::Addr);
+        c.is_return_pc = is_return_pc;
+        c.target = target;
+        c.target_location = target_location;
+        c.tail = tail;
+        c.at = decl_at;
+        Ok(Vec::new())
+    }
+
+    /// A concrete instance of an abstract DIE: its code ranges and locations complete the
+    /// origin's entity.
+    pub(super) fn fill_alias(
+        &mut self,
+        mut at: At<'_, '_>,
+        ranges: Vec<CodeRange>,
+        frame: &mut Frame,
+    ) -> Filled {
+        at.die.mark(dw::DW_AT_abstract_origin);
+        let target = self.map.get(&at.die.off).copied();
+        match target {
+            Some(Ref::Scope(h)) => {
+                for r in &ranges {
+                    self.m.scope_runs.push(ScopeRun {
+                        range: *r,
+                        scope: Ref::Scope(h),
+                        inlined: frame.inlined,
+                    });
+                }
+                // An origin not filled yet (its DIE comes later) is still the placeholder
+                // block file: it becomes what this instance says, and fill_scope keeps that.
+                let unfilled = matches!(self.m.scopes.get(h).kind, ScopeKind::BlockFile { .. });
+                if at.die.tag == dw::DW_TAG_subprogram {
+                    let frame_base = self.take_location(&mut at, dw::DW_AT_frame_base)?;
+                    let lane_pc = self.take_location(&mut at, vendor::DW_AT_LLVM_LANE_PC)?;
+                    let active_lane =
+                        self.take_location(&mut at, vendor::DW_AT_LLVM_ACTIVE_LANE)?;
+                    let flags = self.flags(at.die);
+                    let s = self.m.scopes.get_mut(h);
+                    s.flags.bits |= flags.bits;
+                    if unfilled {
+                        s.kind = ScopeKind::Function(Box::default());
+                    }
+                    if let Some(f) = function_mut(&mut s.kind) {
+                        f.ranges.extend(ranges);
+                        f.frame_base = f.frame_base.or(frame_base);
+                        f.lane_pc = f.lane_pc.or(lane_pc);
+                        f.active_lane = f.active_lane.or(active_lane);
+                    }
+                } else if frame.inlined.is_none() {
+                    let s = self.m.scopes.get_mut(h);
+                    if unfilled {
+                        s.kind = ScopeKind::LexicalBlock { ranges: Vec::new() };
+                    }
+                    if let ScopeKind::LexicalBlock { ranges: rs } = &mut s.kind {
+                        rs.extend(ranges);
+                    }
+                }
+            }
+            Some(Ref::Var(h)) => {
+                let location = self.take_location(&mut at, dw::DW_AT_location)?;
+                let const_value = self.value(&mut at, dw::DW_AT_const_value)?;
+                let v = self.m.vars.get_mut(h);
+                v.location = v.location.or(location);
+                if v.const_value.is_none() {
+                    v.const_value = const_value;
+                }
+            }
+            _ => {}
+        }
+        Ok(Vec::new())
+    }
+
+    /// A call-site parameter: its location and values join its call site.
+    pub(super) fn fill_call_param(&mut self, mut at: At<'_, '_>) -> Filled {
+        let Some(p) = at.parent else {
+            return Ok(Vec::new());
+        };
+        let location = self.param_expr(&mut at, dw::DW_AT_location)?;
+        let value = match self.param_expr(&mut at, dw::DW_AT_call_value)? {
+            Some(v) => Some(v),
+            None => self.param_expr(&mut at, dw::DW_AT_GNU_call_site_value)?,
+        };
+        let data_value = self.param_expr(&mut at, dw::DW_AT_call_data_value)?;
+        if let Some(Ref::CallSite(h)) = p.ent {
+            self.m.call_sites.get_mut(h).params.push(CallParam {
+                location,
+                value,
+                data_value,
+            });
+        }
+        Ok(Vec::new())
+    }
+}
+
+/// dwarv's own attributes of the scopes (`spec::dwarf_vendor`) moved to their fields; a
+/// signature's flags go to its function type.
+pub(super) fn own_attributes(m: &mut crate::ir::Module) {
+    let mut sig_flags = Vec::new();
+    for s in m.scopes.values_mut() {
+        let e = &mut s.extra;
+        own_flags(e, &mut s.flags);
+        let no_unit = take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE);
+        if take_flag(e, vendor::DW_AT_DWARV_NOT_FWD_DECL) {
+            s.flags.bits &= !Flags::bit(5).bits;
+        }
+        if let ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) = &mut s.kind {
+            if no_unit {
+                f.unit = None;
+            }
+            if let Some(l) = take_u(e, vendor::DW_AT_DWARV_SCOPE_LINE) {
+                f.scope_line = Some(l as u32);
+            }
+            if let Some(a) = take_s(e, vendor::DW_AT_DWARV_THIS_ADJUSTMENT) {
+                f.this_adjustment = Some(a);
+            }
+            if let Some(b) = binding(e) {
+                f.binding = Some(b);
+            }
+            if let (Some(bits), Some(ty)) = (take_u(e, vendor::DW_AT_DWARV_SIGNATURE_FLAGS), f.ty) {
+                sig_flags.push((ty, bits));
+            }
+        }
+    }
+    for (ty, bits) in sig_flags {
+        m.types.get_mut(ty).flags.bits |= bits;
+    }
+}

@@ -1,0 +1,588 @@
+//! Units and their DIE trees → entities. This module drives the walk of each unit: pass 1
+//! plans what every DIE becomes, pass 2 fills each entity through the concern modules (`types`,
+//! `scopes`, `vars`), then the unit's line program and macros are read.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use gimli::constants as dw;
+use gimli::AttributeValue as AttrValue;
+
+use super::elf::Elf;
+use super::expr::ranges_of;
+use super::line::read_lines;
+use super::macros::read_macros;
+use super::walker::{
+    fail, function_mut, own_flags, raw_attr, ref_offset, take_str, take_u, At, DErr, DResult, Die,
+    Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker,
+    MAX_ALIAS_HOPS, MAX_DEPTH,
+};
+use crate::diag::{Diagnostics, LossKind};
+use crate::dwarf::{amd_ops_for, AmdOps, Encoding};
+use crate::ir::{
+    CallSite, CodeRange, Flags, Handle, Import, ImportKind, InlinedAt, Label, Language, Loc,
+    Module, Ref, Scope, ScopeKind, Type, TypeKind, Unit, UnitKind, VarKind, Variable,
+};
+use crate::spec::dwarf_vendor as vendor;
+
+pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<Encodings> {
+    let sections =
+        gimli::DwarfSections::load(|id| -> Result<&[u8], DErr> { Ok(elf.section(id.name())) })?;
+    let dwarf = sections.borrow(|s| gimli::EndianSlice::new(s, gimli::LittleEndian));
+    let u = Units { dwarf };
+    let mut w = Walker {
+        machine: elf.machine,
+        m,
+        diag,
+        map: HashMap::default(),
+        plans: Vec::new(),
+        files: Files::default(),
+        programs: HashMap::default(),
+        sigs: HashMap::default(),
+        encodings: Vec::new(),
+        object_pointers: Vec::new(),
+        exprs: HashMap::default(),
+    };
+    let mut units = Vec::new();
+    let mut headers = u.dwarf.units();
+    loop {
+        let header = match headers.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => return Err(fail(".debug_info", last_offset(&units), e.to_string())),
+        };
+        let off = header.offset().0 as u64;
+        let unit = u.dwarf.unit(header).map_err(|e| {
+            fail(
+                ".debug_info",
+                off,
+                format!("unit header or abbreviations: {e}"),
+            )
+        })?;
+        units.push((off, unit));
+    }
+    for (off, unit) in &units {
+        if let gimli::UnitType::Type {
+            type_signature,
+            type_offset,
+        } = unit.header.type_()
+        {
+            w.sigs.insert(type_signature.0, off + type_offset.0 as u64);
+        }
+        w.plan(*off, unit)?;
+    }
+    if !elf.section(".debug_types").is_empty() {
+        w.diag.push(
+            LossKind::Dropped,
+            ".debug_types",
+            "DWARF 4 type units (.debug_types) are not read; references to them stay raw DW_AT_signature attributes",
+        );
+    }
+    w.resolve_aliases()?;
+    for (off, unit) in &units {
+        w.fill(&u, *off, unit)?;
+    }
+    for v in std::mem::take(&mut w.object_pointers) {
+        let var = w.m.vars.get_mut(v);
+        var.flags = var.flags.with("object_pointer");
+    }
+    complete_from_declarations(w.m);
+    Ok(w.encodings)
+}
+
+/// An out-of-line definition (DW_AT_specification) states only what differs from its
+/// declaration: it takes the declaration's name, scope, linkage name, signature, position and
+/// flags where it has none, so that it reads as LLVM and SPIR-V state it. The writer leaves out
+/// again what equals the declaration's.
+pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
+    // A static data member's definition: its name, type and linkage from the member.
+    let external = Flags::named("external").map_or(0, |f| f.bits);
+    for i in 0..m.vars.len() {
+        let h = Handle::<Variable>::new(i as u32);
+        let (name, flags, ty) = match m.vars.get(h).declaration {
+            Some(Ref::Type(t)) => {
+                let d = m.types.get(t);
+                let ty = match d.kind {
+                    TypeKind::Member { base, .. } => base,
+                    _ => None,
+                };
+                (d.name.clone(), d.flags, ty)
+            }
+            Some(Ref::Var(x)) if x != h => {
+                let d = m.vars.get(x);
+                (d.name.clone(), d.flags, d.ty)
+            }
+            _ => continue,
+        };
+        let v = m.vars.get_mut(h);
+        v.name = v.name.take().or(name);
+        v.ty = v.ty.or(ty);
+        v.flags.bits |= flags.bits & external;
+    }
+    for i in 0..m.scopes.len() {
+        let h = Handle::<Scope>::new(i as u32);
+        let Some(decl) = m.scopes.get(h).function().and_then(|f| f.declaration) else {
+            continue;
+        };
+        if decl == h {
+            continue;
+        }
+        let d = m.scopes.get(decl).clone();
+        let Some(df) = d.function() else { continue };
+        let s = m.scopes.get_mut(h);
+        s.name = s.name.take().or(d.name.clone());
+        let unit_scope = s.extra.len();
+        s.extra
+            .retain(|a| a.attr != vendor::DW_AT_DWARV_UNIT_SCOPE.0);
+        let unit_scope = unit_scope != s.extra.len();
+        if matches!(s.parent, None | Some(Ref::Unit(_))) && d.parent.is_some() && !unit_scope {
+            s.parent = d.parent;
+        }
+        s.at = match (s.at, d.at) {
+            (Some(own), Some(dl)) => Some(Loc {
+                file: own.file.or(dl.file),
+                line: if own.line != 0 { own.line } else { dl.line },
+                column: if own.column != 0 {
+                    own.column
+                } else {
+                    dl.column
+                },
+            }),
+            (own, dl) => own.or(dl),
+        };
+        // DW_AT_declaration is the declaration's own, and dwarv names what else is.
+        let decl_only = Flags::named("fwd_decl").map_or(0, |f| f.bits);
+        let not_inherited = take_u(&mut s.extra, vendor::DW_AT_DWARV_NOT_INHERITED).unwrap_or(0);
+        s.flags.bits |= d.flags.bits & !decl_only & !not_inherited;
+        s.flags.foreign |= d.flags.foreign;
+        if let Some(f) = function_mut(&mut s.kind) {
+            f.linkage = f.linkage.take().or(df.linkage.clone());
+            f.ty = f.ty.or(df.ty);
+        }
+    }
+}
+
+pub(super) fn last_offset(units: &[(u64, gimli::Unit<Slice<'_>>)]) -> u64 {
+    units.last().map_or(0, |(o, _)| *o)
+}
+
+impl Walker<'_> {
+    pub(super) fn plan(&mut self, uoff: u64, unit: &gimli::Unit<Slice<'_>>) -> DResult<()> {
+        let mut cursor = unit.entries();
+        // depth, tag, inside an inlined subroutine, a function declaration
+        let mut stack: Vec<(isize, dw::DwTag, bool, bool)> = Vec::new();
+        loop {
+            let entry = match cursor.next_dfs() {
+                Ok(Some(e)) => e,
+                Ok(None) => break,
+                Err(e) => {
+                    let at = cursor.offset().to_debug_info_offset(&unit.header);
+                    return Err(fail(
+                        ".debug_info",
+                        at.map_or(uoff, |o| o.0 as u64),
+                        e.to_string(),
+                    ));
+                }
+            };
+            let depth = entry.depth();
+            let off = entry
+                .offset()
+                .to_debug_info_offset(&unit.header)
+                .map_or(uoff, |o| o.0 as u64);
+            if depth > MAX_DEPTH {
+                return Err(fail(".debug_info", off, "DIE tree deeper than 4096"));
+            }
+            while stack.last().is_some_and(|f| f.0 >= depth) {
+                stack.pop();
+            }
+            let parent_tag = stack.last().map(|f| f.1);
+            let in_inlined =
+                stack.last().is_some_and(|f| f.2) || entry.tag() == dw::DW_TAG_inlined_subroutine;
+            let origin = entry
+                .attr_value(dw::DW_AT_abstract_origin)
+                .and_then(|v| ref_offset(unit, &v));
+            let tag = entry.tag();
+            let plan = match tag {
+                dw::DW_TAG_compile_unit
+                | dw::DW_TAG_partial_unit
+                | dw::DW_TAG_type_unit
+                | dw::DW_TAG_skeleton_unit => {
+                    Plan::Own(Ref::Unit(self.m.units.push(Unit::default())))
+                }
+                dw::DW_TAG_subrange_type | dw::DW_TAG_generic_subrange
+                    if parent_tag == Some(dw::DW_TAG_array_type) =>
+                {
+                    Plan::Part
+                }
+                dw::DW_TAG_enumerator
+                | dw::DW_TAG_call_site_parameter
+                | dw::DW_TAG_GNU_call_site_parameter
+                | dw::DW_TAG_unspecified_parameters => Plan::Part,
+                // Parameters of a subroutine type or a function declaration are its
+                // signature, not variables.
+                dw::DW_TAG_formal_parameter
+                    if parent_tag == Some(dw::DW_TAG_subroutine_type)
+                        || stack.last().is_some_and(|f| f.3) =>
+                {
+                    Plan::Part
+                }
+                dw::DW_TAG_inlined_subroutine => {
+                    Plan::Own(Ref::Inlined(self.m.inlined.push(InlinedAt {
+                        at: Loc::default(),
+                        scope: None,
+                        parent: None,
+                    })))
+                }
+                dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block if origin.is_some() => {
+                    Plan::Alias(origin.unwrap_or(0))
+                }
+                dw::DW_TAG_variable | dw::DW_TAG_formal_parameter
+                    if origin.is_some() && !in_inlined =>
+                {
+                    Plan::Alias(origin.unwrap_or(0))
+                }
+                dw::DW_TAG_variable | dw::DW_TAG_formal_parameter => {
+                    Plan::Own(Ref::Var(self.m.vars.push(Variable::new(VarKind::Local))))
+                }
+                dw::DW_TAG_subprogram
+                | dw::DW_TAG_lexical_block
+                | dw::DW_TAG_namespace
+                | dw::DW_TAG_module
+                | dw::DW_TAG_common_block => Plan::Own(Ref::Scope(
+                    self.m
+                        .scopes
+                        .push(Scope::new(ScopeKind::BlockFile { discriminator: 0 })),
+                )),
+                dw::DW_TAG_label => Plan::Own(Ref::Label(self.m.labels.push(Label {
+                    name: String::new(),
+                    scope: None,
+                    at: None,
+                    pos: None,
+                }))),
+                dw::DW_TAG_call_site | dw::DW_TAG_GNU_call_site => {
+                    Plan::Own(Ref::CallSite(self.m.call_sites.push(CallSite {
+                        scope: None,
+                        pos: None,
+                        is_return_pc: false,
+                        target: None,
+                        target_location: None,
+                        tail: false,
+                        at: None,
+                        params: Vec::new(),
+                        extra: Vec::new(),
+                    })))
+                }
+                dw::DW_TAG_imported_declaration
+                | dw::DW_TAG_imported_module
+                | dw::DW_TAG_imported_unit => Plan::Own(Ref::Import(self.m.imports.push(Import {
+                    kind: ImportKind(tag.0),
+                    name: None,
+                    scope: None,
+                    entity: None,
+                    at: None,
+                    elements: Vec::new(),
+                }))),
+                _ => Plan::Own(Ref::Type(
+                    self.m.types.push(Type::new(TypeKind::Unspecified)),
+                )),
+            };
+            if let Plan::Own(r) = plan {
+                self.map.insert(off, r);
+            }
+            self.plans.push((off, plan));
+            let is_decl = tag == dw::DW_TAG_subprogram
+                && matches!(
+                    entry.attr_value(dw::DW_AT_declaration),
+                    Some(AttrValue::Flag(true))
+                );
+            stack.push((depth, tag, in_inlined, is_decl));
+        }
+        Ok(())
+    }
+
+    /// Gives each alias DIE its origin's entity.
+    pub(super) fn resolve_aliases(&mut self) -> DResult<()> {
+        for i in 0..self.plans.len() {
+            let (off, plan) = self.plans[i];
+            let Plan::Alias(mut origin) = plan else {
+                continue;
+            };
+            let mut hops = 0;
+            let target = loop {
+                if let Some(r) = self.map.get(&origin) {
+                    break *r;
+                }
+                let next = self
+                    .plans
+                    .binary_search_by_key(&origin, |p| p.0)
+                    .ok()
+                    .and_then(|j| match self.plans[j].1 {
+                        Plan::Alias(o) => Some(o),
+                        _ => None,
+                    });
+                hops += 1;
+                match next {
+                    Some(o) if hops < MAX_ALIAS_HOPS => origin = o,
+                    _ => {
+                        return Err(fail(
+                            ".debug_info",
+                            off,
+                            format!("DW_AT_abstract_origin {origin:#x} is no DIE dwarv can use"),
+                        ))
+                    }
+                }
+            };
+            self.map.insert(off, target);
+        }
+        Ok(())
+    }
+
+    pub(super) fn fill(
+        &mut self,
+        u: &Units<'_>,
+        uoff: u64,
+        unit: &gimli::Unit<Slice<'_>>,
+    ) -> DResult<()> {
+        let mut cursor = unit.entries();
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut cur = UnitState {
+            unit: Handle::new(0),
+            base: uoff,
+            version: unit.header.version(),
+            files: HashMap::default(),
+            enc: Encoding {
+                address_size: unit.header.address_size(),
+                offset_size: unit.header.format().word_size(),
+                amd: AmdOps::Raw,
+            },
+            macros: None,
+        };
+        let start = self.plans.partition_point(|p| p.0 < uoff);
+        let mut next = start;
+        // The attribute buffers of the DIE being filled, reused from one DIE to the next.
+        let mut buffers = (Vec::new(), Vec::new());
+        loop {
+            let entry = match cursor.next_dfs() {
+                Ok(Some(e)) => e,
+                Ok(None) => break,
+                Err(e) => return Err(fail(".debug_info", uoff, e.to_string())),
+            };
+            let off = entry
+                .offset()
+                .to_debug_info_offset(&unit.header)
+                .map_or(uoff, |o| o.0 as u64);
+            let Some(&(_, plan)) = self.plans.get(next).filter(|p| p.0 == off) else {
+                return Err(fail(".debug_info", off, "DIE tree changed between passes"));
+            };
+            next += 1;
+            let depth = entry.depth();
+            while stack.last().is_some_and(|f| f.depth >= depth) {
+                stack.pop();
+            }
+            let parent = stack.last().copied();
+            let ranges = match entry.tag() {
+                dw::DW_TAG_compile_unit
+                | dw::DW_TAG_partial_unit
+                | dw::DW_TAG_skeleton_unit
+                | dw::DW_TAG_subprogram
+                | dw::DW_TAG_lexical_block
+                | dw::DW_TAG_inlined_subroutine => ranges_of(u, unit, entry, off)?,
+                _ => Vec::new(),
+            };
+            let (mut attrs, mut used) = std::mem::take(&mut buffers);
+            attrs.clear();
+            attrs.extend_from_slice(entry.attrs());
+            used.clear();
+            used.resize(attrs.len(), false);
+            let mut die = Die {
+                off,
+                tag: entry.tag(),
+                attrs,
+                used,
+            };
+            if !ranges.is_empty() {
+                for at in [dw::DW_AT_low_pc, dw::DW_AT_high_pc, dw::DW_AT_ranges] {
+                    die.mark(at);
+                }
+            }
+            let mut frame = Frame {
+                depth,
+                tag: die.tag,
+                ent: self.map.get(&off).copied(),
+                inlined: parent.and_then(|p| p.inlined),
+                sig: None,
+                params: 0,
+            };
+            let at = At {
+                u,
+                unit,
+                cur: &mut cur,
+                die: &mut die,
+                parent,
+            };
+            let extra = self.fill_die(plan, at, ranges, &mut frame)?;
+            if die.tag == dw::DW_TAG_formal_parameter {
+                if let Some(p) = stack.last_mut() {
+                    p.params += 1;
+                }
+            }
+            let mut extra = extra;
+            let address_size = cur.enc.address_size;
+            for (a, used) in die.attrs.iter().zip(&die.used) {
+                if !used {
+                    extra.push(raw_attr(u, unit, a, address_size));
+                }
+            }
+            if !extra.is_empty() {
+                self.put_extra(&plan, off, extra);
+            }
+            stack.push(frame);
+            buffers = (die.attrs, die.used);
+        }
+        if let Some(at) = cur.macros {
+            read_macros(u, unit, cur.unit, &cur.files, self.m, at)?;
+        }
+        self.encodings.push(cur.enc);
+        Ok(())
+    }
+
+    /// Fills the entity of one DIE as its plan says; returns the raw attributes it keeps.
+    fn fill_die(
+        &mut self,
+        plan: Plan,
+        at: At<'_, '_>,
+        ranges: Vec<CodeRange>,
+        frame: &mut Frame,
+    ) -> Filled {
+        match plan {
+            Plan::Own(Ref::Unit(h)) => {
+                at.cur.unit = h;
+                self.fill_unit(at, ranges)
+            }
+            Plan::Own(Ref::Type(h)) => self.fill_type(at, h),
+            Plan::Own(Ref::Scope(h)) => self.fill_scope(at, h, ranges, frame),
+            Plan::Own(Ref::Var(h)) => self.fill_var(at, h),
+            Plan::Own(Ref::Inlined(h)) => self.fill_inlined(at, h, ranges, frame),
+            Plan::Own(Ref::Label(h)) => self.fill_label(at, h),
+            Plan::Own(Ref::CallSite(h)) => self.fill_call_site(at, h),
+            Plan::Own(Ref::Import(h)) => self.fill_import(at, h),
+            Plan::Own(_) => Ok(Vec::new()),
+            Plan::Alias(_) => self.fill_alias(at, ranges, frame),
+            Plan::Part => self.fill_part(at),
+        }
+    }
+
+    pub(super) fn fill_unit(&mut self, mut at: At<'_, '_>, ranges: Vec<CodeRange>) -> Filled {
+        let producer = self.string(&mut at, dw::DW_AT_producer)?;
+        at.cur.enc.amd = amd_ops_for(self.machine, producer.as_deref());
+        // Units sharing a line program (type units name their compile unit's) read it once.
+        let program = at
+            .unit
+            .line_program
+            .as_ref()
+            .map(|p| p.header().offset().0 as u64);
+        at.cur.files = match program.and_then(|o| self.programs.get(&o)) {
+            Some(table) => table.clone(),
+            None => {
+                let table = read_lines(at.u, at.unit, self.m, &mut self.files)?;
+                if let Some(o) = program {
+                    self.programs.insert(o, table.clone());
+                }
+                table
+            }
+        };
+        at.die.mark(dw::DW_AT_stmt_list);
+        for attr in [
+            dw::DW_AT_str_offsets_base,
+            dw::DW_AT_addr_base,
+            dw::DW_AT_rnglists_base,
+            dw::DW_AT_loclists_base,
+            dw::DW_AT_GNU_addr_base,
+            dw::DW_AT_GNU_ranges_base,
+        ] {
+            at.die.mark(attr);
+        }
+        at.cur.macros = match (
+            at.die.take(dw::DW_AT_macros),
+            at.die.take(dw::DW_AT_GNU_macros),
+        ) {
+            (Some(AttrValue::DebugMacroRef(o)), _) | (_, Some(AttrValue::DebugMacroRef(o))) => {
+                Some(MacroAt::Macro(o.0 as u64))
+            }
+            (Some(AttrValue::SecOffset(o)), _) | (_, Some(AttrValue::SecOffset(o))) => {
+                Some(MacroAt::Macro(o as u64))
+            }
+            _ => match at.die.take(dw::DW_AT_macro_info) {
+                Some(AttrValue::DebugMacinfoRef(o)) => Some(MacroAt::Macinfo(o.0 as u64)),
+                Some(AttrValue::SecOffset(o)) => Some(MacroAt::Macinfo(o as u64)),
+                _ => None,
+            },
+        };
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let comp_dir = self.string(&mut at, dw::DW_AT_comp_dir)?;
+        let file = name.map(|n| self.files.get(self.m, n, comp_dir, None, None));
+        let language = at.die.udata(dw::DW_AT_language).map(|l| Language(l as u32));
+        let augmentation = self.string(&mut at, vendor::DW_AT_LLVM_AUGMENTATION)?;
+        let dwo_name = match self.string(&mut at, dw::DW_AT_dwo_name)? {
+            Some(n) => Some(n),
+            None => self.string(&mut at, dw::DW_AT_GNU_dwo_name)?,
+        };
+        let dwo_id = at.unit.dwo_id.map(|d| d.0);
+        at.die.mark(dw::DW_AT_GNU_dwo_id);
+        let sysroot = self.string(&mut at, dw::DW_AT_LLVM_isysroot)?;
+        let sdk = self.string(&mut at, vendor::DW_AT_APPLE_SDK)?;
+        let flags = self.flags(at.die);
+        let kind = match at.unit.header.type_() {
+            gimli::UnitType::Compilation => crate::ir::UnitKind::COMPILE,
+            gimli::UnitType::Type { .. } => UnitKind::TYPE,
+            gimli::UnitType::Partial => UnitKind::PARTIAL,
+            gimli::UnitType::Skeleton(_) => UnitKind::SKELETON,
+            gimli::UnitType::SplitCompilation(_) => UnitKind::SPLIT_COMPILE,
+            gimli::UnitType::SplitType { .. } => UnitKind::SPLIT_TYPE,
+        };
+        let un = self.m.units.get_mut(at.cur.unit);
+        *un = Unit {
+            kind,
+            file,
+            language: language.unwrap_or(un.language),
+            producer,
+            flags,
+            dwarf_version: Some(at.cur.version),
+            dwo_name,
+            dwo_id,
+            sysroot,
+            sdk,
+            augmentation,
+            ranges,
+            ..std::mem::take(un)
+        };
+        Ok(Vec::new())
+    }
+
+    /// DIEs folded into their parent: parts of types (`types.rs`) and call-site parameters
+    /// (`scopes.rs`).
+    pub(super) fn fill_part(&mut self, at: At<'_, '_>) -> Filled {
+        match at.die.tag {
+            dw::DW_TAG_call_site_parameter | dw::DW_TAG_GNU_call_site_parameter => {
+                self.fill_call_param(at)
+            }
+            _ => self.fill_type_part(at),
+        }
+    }
+}
+
+/// dwarv's own attributes of the units (`spec::dwarf_vendor`) moved to their fields.
+pub(super) fn own_attributes(m: &mut crate::ir::Module) {
+    for u in m.units.values_mut() {
+        let e = &mut u.extra;
+        u.flags_text = take_str(e, vendor::DW_AT_DWARV_FLAGS_TEXT).or(u.flags_text.take());
+        let language = take_u(e, vendor::DW_AT_DWARV_LANGUAGE);
+        u.language = language.map_or(u.language, |l| crate::ir::Language(l as u32));
+        let emission = take_u(e, vendor::DW_AT_DWARV_EMISSION);
+        u.emission = emission.map_or(u.emission, |k| crate::ir::EmissionKind(k as u32));
+        let version = take_u(e, vendor::DW_AT_DWARV_SOURCE_DWARF_VERSION);
+        u.dwarf_version = version.map(|n| n as u16).or(u.dwarf_version);
+        let debug_version = take_u(e, vendor::DW_AT_DWARV_DEBUG_VERSION);
+        u.debug_version = debug_version.map(|n| n as u32).or(u.debug_version);
+        own_flags(e, &mut u.flags);
+    }
+}

@@ -1,0 +1,108 @@
+//! Variable DIEs → variables: globals, locals, parameters and their inlined copies.
+
+use gimli::constants as dw;
+
+use super::walker::{binding, own_flags, take_u, At, Filled, Walker};
+use crate::ir::{Handle, Location, Ref, TypeKind, VarKind, Variable};
+use crate::spec::dwarf_vendor as vendor;
+
+impl Walker<'_> {
+    pub(super) fn fill_var(&mut self, mut at: At<'_, '_>, h: Handle<Variable>) -> Filled {
+        let origin = self.reference(&mut at, dw::DW_AT_abstract_origin)?;
+        let name = self.string(&mut at, dw::DW_AT_name)?;
+        let decl_at = self.loc(&mut at);
+        let flags = self.flags(at.die);
+        let linkage = match self.string(&mut at, dw::DW_AT_linkage_name)? {
+            Some(l) => Some(l),
+            None => self.string(&mut at, dw::DW_AT_MIPS_linkage_name)?,
+        };
+        let ty = self.type_ref(&mut at, dw::DW_AT_type)?;
+        // A variable from SPIR-V with exact events: its location list was derived from them.
+        let location = match at.die.has(crate::spec::dwarf_vendor::DW_AT_DWARV_EVENTS) {
+            true => {
+                at.die.mark(dw::DW_AT_location);
+                None
+            }
+            false => self.take_location(&mut at, dw::DW_AT_location)?,
+        };
+        let const_value = self.value(&mut at, dw::DW_AT_const_value)?;
+        let declaration = self.reference(&mut at, dw::DW_AT_specification)?;
+        let align_bits = at
+            .die
+            .udata(dw::DW_AT_alignment)
+            .map(|a| (a as u32).saturating_mul(8));
+        let is_static = at.die.has(vendor::DW_AT_DWARV_STATIC);
+        at.die.mark(vendor::DW_AT_DWARV_STATIC);
+        let in_function = at.parent.is_some_and(|p| {
+            matches!(
+                p.tag,
+                dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block | dw::DW_TAG_inlined_subroutine
+            )
+        });
+        let kind = match (origin, at.parent.and_then(|p| p.inlined)) {
+            (Some(Ref::Var(o)), Some(ia)) => VarKind::Inlined {
+                origin: o,
+                inlined: ia,
+            },
+            (Some(_), _) => return Err(at.fail("DW_AT_abstract_origin is no variable")),
+            (None, _) if at.die.tag == dw::DW_TAG_formal_parameter => {
+                let p = at.parent.map_or(0, |p| p.params) + 1;
+                if let Some(sig) = at.parent.and_then(|p| p.sig) {
+                    if let TypeKind::Function { params, .. } = &mut self.m.types.get_mut(sig).kind {
+                        params.push(ty);
+                    }
+                }
+                VarKind::Param(p)
+            }
+            (None, _) if in_function && !self.is_static_storage(location) && !is_static => {
+                VarKind::Local
+            }
+            _ => VarKind::Global,
+        };
+        let scope = at.parent.and_then(|p| p.ent);
+        let v = self.m.vars.get_mut(h);
+        v.kind = kind;
+        v.name = name;
+        v.ty = ty;
+        v.scope = scope;
+        v.at = decl_at;
+        v.flags = flags;
+        v.linkage = linkage;
+        v.align_bits = align_bits;
+        // A concrete instance that came first (fill_alias) may have given the location.
+        v.location = location.or(v.location);
+        v.const_value = const_value.or(v.const_value.take());
+        v.declaration = declaration;
+        if let Some(p) = at.parent {
+            if matches!(p.ent, Some(Ref::Type(_))) {
+                self.attach_to_parent(Some(p), Ref::Var(h), at.die.tag);
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// Whether a location is a static address (DW_OP_addr/addrx, or a thread-local one): a
+    /// function's static variable is a global scoped in the function, as in LLVM and SPIR-V.
+    pub(super) fn is_static_storage(&self, location: Option<Location>) -> bool {
+        let Some(Location::Expr(e)) = location else {
+            return false;
+        };
+        crate::dwarf::is_static_location(&self.m.exprs.get(e).ops)
+    }
+}
+
+/// dwarv's own attributes of the variables (`spec::dwarf_vendor`) moved to their fields.
+pub(super) fn own_attributes(m: &mut crate::ir::Module) {
+    for var in m.vars.values_mut() {
+        let e = &mut var.extra;
+        own_flags(e, &mut var.flags);
+        if let Some(n) = take_u(e, vendor::DW_AT_DWARV_ARG_NUMBER) {
+            if let VarKind::Param(k) = &mut var.kind {
+                *k = n as u32;
+            }
+        }
+        if let Some(b) = binding(e) {
+            var.binding = Some(b);
+        }
+    }
+}
