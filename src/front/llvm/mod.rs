@@ -1,5 +1,5 @@
-//! The LLVM frontend: an LLVM 14 module (`.ll`/`.bc`), loaded by llvm-bridge in a child process,
-//! lowered to the IR.
+//! The LLVM frontend: an LLVM module (`.ll`/`.bc`, LLVM 14 and every newer LLVM the bridge was
+//! built against), loaded by llvm-bridge in a child process, lowered to the IR.
 //!
 //! Two passes, as in the SPIR-V reader: every metadata node that is an IR entity gets a
 //! placeholder first (so cycles — a struct and its members — resolve), then each is filled.
@@ -42,6 +42,23 @@ pub fn read_into(
     let (mut m, mut d) = lower(&model);
     into::tie(&model, &mut m, &mut d, code, code_name)?;
     Ok((m, d))
+}
+
+/// The LLVM readers this build carries and whether each can run here (`dwarv --version`; loads
+/// each one's libLLVM to find out).
+pub fn readers_text() -> String {
+    let mut out = String::from("LLVM readers (.ll/.bc), oldest first:\n");
+    for (i, r) in llvm_bridge::readers().iter().enumerate() {
+        let state = match llvm_bridge::available(i) {
+            Ok(()) => "ready".to_string(),
+            Err(llvm_bridge::Error::NotInstalled { library, major, .. }) => {
+                format!("not installed: {library} missing (Debian package libllvm{major})")
+            }
+            Err(e) => format!("cannot be loaded: {e}"),
+        };
+        out += &format!("  LLVM {:<8} {state}\n", r.version);
+    }
+    out
 }
 
 /// The bridge's error, named by the file (LLVM's own messages start with `name:`; not twice).
