@@ -69,7 +69,11 @@ impl Lower<'_> {
         }
         u.runtime_version = Self::int(n, Key::runtimeVersion) as u32;
         u.emission = EmissionKind(Self::int(n, Key::emissionKind) as u32);
-        u.dwarf_version = self.m.module_flag("Dwarf Version").map(|v| v as u16);
+        // LLVM takes any number; the IR a DWARF version (2 to 5). Another is left out, below.
+        let dwarf_version = self.m.module_flag("Dwarf Version");
+        u.dwarf_version = dwarf_version
+            .filter(|v| (2..=5).contains(v))
+            .map(|v| v as u16);
         u.debug_version = self.m.module_flag("Debug Info Version").map(|v| v as u32);
         u.dwo_name = s(Key::splitDebugFilename);
         u.dwo_id = n.int(Key::dwoId).filter(|&v| v != 0).map(|v| v as u64);
@@ -80,6 +84,13 @@ impl Lower<'_> {
         u.sysroot = s(Key::sysroot);
         u.sdk = s(Key::sdk);
         u.retained = retained;
+        if let Some(v) = dwarf_version.filter(|v| !(2..=5).contains(v)) {
+            self.loss(
+                LossKind::Dropped,
+                id,
+                format!("module flag Dwarf Version {v} is no DWARF version (2 to 5): left out"),
+            );
+        }
     }
 
     pub(super) fn scope_node(&mut self, id: NodeId) {

@@ -351,6 +351,21 @@ impl<'m> Lower<'m> {
                     );
                 }
             }
+            // Fields of newer LLVMs (sent only when present).
+            if n.str(Key::targetFuncName).is_some() {
+                self.loss(
+                    LossKind::Dropped,
+                    id,
+                    "targetFuncName (LLVM 15+) has no IR field",
+                );
+            }
+            if n.int(Key::ptrAuthKey).is_some() {
+                self.loss(
+                    LossKind::Dropped,
+                    id,
+                    "ptrauth qualifier (LLVM 19 ptrAuthData) has no IR field",
+                );
+            }
         }
         // After the variables they complete.
         for id in 0..self.m.nodes.len() as NodeId {
