@@ -79,6 +79,16 @@ fn peer(tmp: &Path) -> Vec<(String, PathBuf)> {
 
 /// Converts standalone and judges the output; Err(what failed).
 fn convert_and_judge(input: &Path, out: &Path, flavour: &str) -> Result<(), String> {
+    convert_and_judge_by(input, out, flavour, "llvm-spirv-14")
+}
+
+/// As [`convert_and_judge`], spirv-debug read back by `reader` (`llvm-spirv-N`).
+fn convert_and_judge_by(
+    input: &Path,
+    out: &Path,
+    flavour: &str,
+    reader: &str,
+) -> Result<(), String> {
     let o = Command::new(env!("CARGO_BIN_EXE_dwarv"))
         .arg("convert")
         .arg(input)
@@ -91,13 +101,13 @@ fn convert_and_judge(input: &Path, out: &Path, flavour: &str) -> Result<(), Stri
         return Err(format!("convert: {}", String::from_utf8_lossy(&o.stderr)));
     }
     if flavour == "spirv-debug" {
-        let r = Command::new("llvm-spirv-14")
+        let r = Command::new(common::tool(reader))
             .arg("-r")
             .arg(out)
             .arg("-o")
             .arg(out.with_extension("bc"))
             .output()
-            .expect("llvm-spirv-14 runs (scripts/setup.sh installs it)");
+            .expect("llvm-spirv runs (scripts/setup.sh installs it)");
         return match r.status.success() {
             true => Ok(()),
             false => Err(format!(
@@ -246,4 +256,41 @@ fn main_corpus_llvm19_accepted_files_read_validate_and_convert() {
     );
     assert_eq!(read, MAIN_LLVM19_ACCEPTS - MAIN_INVALID_DEBUG_INFO.len());
     only_multi_unit_spirv_debug(&failures, &MAIN_MULTI_CU_SPIRV_DEBUG);
+}
+
+/// The own corpus compiled by clang-15 and clang-19 (`CLANG=clang-N corpus/build.sh`): every
+/// LLVM module of it (bitcode and text, OpenCL C for spir64 at -O0 and -O2, C, C++ with
+/// templates, AMDGPU) converts to every flavour, spirv-val clean; spirv-debug read back by
+/// llvm-spirv-15 (Debian has no llvm-spirv-19; 15 is the newest that can read it back).
+#[test]
+fn newer_clang_corpus_converts_to_every_flavour_and_validates() {
+    let tmp = tempfile::tempdir().unwrap();
+    for major in [15, 19] {
+        let out = tmp.path().join(format!("clang{major}"));
+        common::run_ok(
+            Command::new("bash")
+                .arg(common::repo_root().join("corpus/build.sh"))
+                .env("OUT", &out)
+                .env("CLANG", format!("clang-{major}"))
+                .env("DWARV_TOOLS", common::tools_dir()),
+        );
+        let mut modules: Vec<PathBuf> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                (name.ends_with(".bc") || name.ends_with(".ll")) && !name.contains("nodebug")
+            })
+            .collect();
+        modules.sort();
+        assert_eq!(modules.len(), 17, "clang-{major}: {modules:?}");
+        for m in &modules {
+            for fl in FLAVOURS {
+                let name = m.file_name().unwrap().to_string_lossy();
+                let spv = out.join(format!("{name}.{fl}.spv"));
+                convert_and_judge_by(m, &spv, fl, "llvm-spirv-15")
+                    .unwrap_or_else(|e| panic!("clang-{major} {name} {fl}: {e}"));
+            }
+        }
+    }
 }
