@@ -201,8 +201,17 @@ impl Lower<'_> {
             return;
         };
         let n = self.node(id);
-        let global = n.kind == Kind::DIGlobalVariable;
+        // A static data member's declaration (LLVM 18+, see entity_of): a global declared in
+        // its composite, its type the `baseType`.
+        let member = n.kind == Kind::DIDerivedType;
+        let global = n.kind == Kind::DIGlobalVariable || member;
         let mut fl = flags(Self::int(n, Key::flags) as u32);
+        if member {
+            fl = fl.with("fwd_decl");
+            if let Some(f) = crate::ir::Flags::named("static_member") {
+                fl.bits &= !f.bits;
+            }
+        }
         let kind = match n.int(Key::arg) {
             _ if global => VarKind::Global,
             Some(a) if a > 0 => VarKind::Param(a as u32),
@@ -227,7 +236,7 @@ impl Lower<'_> {
         let v = crate::ir::Variable {
             kind,
             name: Self::name(n),
-            ty: self.ty(n, Key::type_),
+            ty: self.ty(n, if member { Key::baseType } else { Key::type_ }),
             scope: self.scope(n, Key::scope),
             at: self.at(n),
             flags: fl,

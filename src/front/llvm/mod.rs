@@ -216,7 +216,7 @@ impl<'m> Lower<'m> {
     /// Pass 1: a placeholder entity per entity node.
     fn allocate(&mut self) {
         for (i, n) in self.m.nodes.iter().enumerate() {
-            let r = match entity_of(n.kind) {
+            let r = match entity_of(n) {
                 Some(EntityKind::File) => Some(Ref::File(self.ir.files.push(placeholder_file()))),
                 Some(EntityKind::Unit) => Some(Ref::Unit(self.ir.units.push(ir::Unit::default()))),
                 Some(EntityKind::Type) => Some(Ref::Type(
@@ -326,7 +326,7 @@ impl<'m> Lower<'m> {
     fn fill(&mut self) {
         for id in 0..self.m.nodes.len() as NodeId {
             let n = self.node(id);
-            match (entity_of(n.kind), n.kind) {
+            match (entity_of(n), n.kind) {
                 (Some(EntityKind::File), _) => self.file_node(id),
                 (Some(EntityKind::Unit), _) => self.unit_node(id),
                 (Some(EntityKind::Type), _) => self.type_node(id),
@@ -444,8 +444,13 @@ impl<'m> Lower<'m> {
 }
 
 /// The IR entity a node kind becomes (None: folded into its users).
-fn entity_of(k: Kind) -> Option<EntityKind> {
-    Some(match k {
+fn entity_of(n: &Node) -> Option<EntityKind> {
+    // LLVM 18+ writes a static data member's declaration (DWARF 5) as a `DW_TAG_variable`
+    // DIDerivedType: a variable declared in its composite, as DWARF reads it.
+    if n.kind == Kind::DIDerivedType && n.tag == tables::DW_TAG_VARIABLE {
+        return Some(EntityKind::Var);
+    }
+    Some(match n.kind {
         Kind::DIFile => EntityKind::File,
         Kind::DICompileUnit => EntityKind::Unit,
         Kind::DIBasicType
