@@ -574,6 +574,17 @@ const char *intrinsic_kind(Intrinsic::ID id) {
   }
 }
 
+// How many debug records (LLVM 19+) stand before `in`.
+uint32_t records_before(const Instruction &in) {
+#if LLVM_VERSION_MAJOR >= 19
+  auto r = in.getDbgRecordRange();
+  return uint32_t(std::distance(r.begin(), r.end()));
+#else
+  (void)in;
+  return 0;
+#endif
+}
+
 void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
   Walker w(o);
   o.b.append("DWVLLVM1", 8);
@@ -664,36 +675,65 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
     w.alloca_of.clear();
     uint32_t next_no = inst_no, allocas = 0;
     for (Instruction &in : instructions(f)) {
+      next_no += records_before(in);
       w.inst_of[&in] = next_no++;
       if (isa<AllocaInst>(in))
         w.alloca_of[&in] = allocas++;
     }
+    // llvm.dbg.* : kind, position, location, operands (variable/label, expression, …).
+    auto debug_event = [&](const char *kind, uint32_t here, const DILocation *dl,
+                           const std::vector<const Metadata *> &args) {
+      std::vector<uint32_t> ids;
+      for (auto *a : args)
+        ids.push_back(w.id(a));
+      uint32_t loc = w.id(dl);
+      flush(&mst);
+      o.u8(5);
+      o.str(kind);
+      o.u32(here);
+      o.u32(loc);
+      o.u32(uint32_t(ids.size()));
+      for (uint32_t n : ids)
+        o.u32(n);
+    };
     for (BasicBlock &bb : f) {
-      block_sizes.push_back(uint32_t(bb.size()));
+      uint32_t block_size = uint32_t(bb.size());
+      for (Instruction &in : bb)
+        block_size += records_before(in);
+      block_sizes.push_back(block_size);
       for (Instruction &in : bb) {
+#if LLVM_VERSION_MAJOR >= 19
+        // Debug records, each numbered and sent as the intrinsic call it stands for (which
+        // LLVM would put right before this instruction): one numbering for both forms.
+        for (DbgRecord &rec : in.getDbgRecordRange()) {
+          uint32_t here = inst_no++;
+          if (auto *v = dyn_cast<DbgVariableRecord>(&rec)) {
+            std::vector<const Metadata *> args = {v->getRawLocation(), v->getRawVariable(),
+                                                  v->getRawExpression()};
+            const char *kind = v->isDbgDeclare() ? "declare" : "value";
+            if (v->isDbgAssign()) {
+              kind = "assign";
+              args.push_back(v->getRawAssignID());
+              args.push_back(v->getRawAddress());
+              args.push_back(v->getRawAddressExpression());
+            }
+            debug_event(kind, here, rec.getDebugLoc().get(), args);
+          } else if (auto *l = dyn_cast<DbgLabelRecord>(&rec)) {
+            debug_event("label", here, rec.getDebugLoc().get(), {l->getLabel()});
+          }
+        }
+#endif
         uint32_t here = inst_no++;
         if (auto *call = dyn_cast<CallInst>(&in)) {
           Function *callee = call->getCalledFunction();
           const char *kind = callee ? intrinsic_kind(callee->getIntrinsicID()) : nullptr;
           if (kind) {
-            // llvm.dbg.* : kind, position, variable/label, expression, operands.
             std::vector<const Metadata *> args;
             for (unsigned a = 0; a < call->arg_size(); a++) {
               auto *mv = dyn_cast<MetadataAsValue>(call->getArgOperand(a));
               args.push_back(mv ? mv->getMetadata() : nullptr);
             }
-            std::vector<uint32_t> ids;
-            for (auto *a : args)
-              ids.push_back(w.id(a));
-            uint32_t loc = w.id(in.getDebugLoc().get());
-            flush(&mst);
-            o.u8(5);
-            o.str(kind);
-            o.u32(here);
-            o.u32(loc);
-            o.u32(uint32_t(ids.size()));
-            for (uint32_t n : ids)
-              o.u32(n);
+            debug_event(kind, here, in.getDebugLoc().get(), args);
             continue;
           }
         }
@@ -788,13 +828,6 @@ EXPORT int dwarv_llvm_load(const char *data, size_t len, const char *name, int e
       status = 2;
     }
   }
-#if LLVM_VERSION_MAJOR >= 19
-  // Debug records (`#dbg_value(...)`, or what the bitcode reader makes of intrinsics) become
-  // the llvm.dbg.* calls they stand for: one walk, and the same instruction numbering for a
-  // module whichever form it was written in.
-  if (m && m->IsNewDbgInfoFormat)
-    m->convertFromNewDbgValues();
-#endif
   if (m) {
     serialise(*m, o, opaque, diags.text);
     status = 0;
