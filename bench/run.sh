@@ -121,6 +121,19 @@ if wants llvm; then
   row "llvm-spirv-14 big.bc" "$bytes" llvm-spirv-14 "$bc" -o "$out/llvm.peer.spv"
   echo "   dwarv / llvm-spirv-14: time $(ratio "$d_wall" "$last_wall")× wall, $(ratio "$d_cpu" "$last_cpu")× CPU; peak memory $(ratio "$d_kib" "$last_kib")× (targets ≤ 0.35×, ≤ 0.4×)"
   row "opt -disable-output (LLVM parse + verify)" "$bytes" opt-14 -disable-output "$bc"
+  # The same program compiled by clang-19 (LLVM 19 bitcode, read by dwarv's LLVM 19 reader),
+  # against LLVM 19's own parse + verify (target: within 1.2× of it).
+  bc19="$out/big_$funcs.clang19.bc"
+  if [ ! -f "$bc19" ]; then
+    clang-19 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c \
+      "$out/big_$funcs.cl" -o "$bc19"
+  fi
+  bytes=$(stat -c %s "$bc19")
+  section "LLVM 19 → SPIR-V: $((bytes / 1000000)) MB bitcode (clang-19), $(llvm-dis-19 "$bc19" -o - | grep -c '^!') metadata lines"
+  row "dwarv convert big.clang19.bc -> opencl100" "$bytes" "$dwarv" convert "$bc19" -o "$out/llvm19.dwarv.spv" --flavour opencl100
+  d_wall=$last_wall d_cpu=$last_cpu
+  row "opt-19 -disable-output (LLVM 19 parse + verify)" "$bytes" opt-19 -disable-output "$bc19"
+  echo "   dwarv / opt-19: $(ratio "$d_wall" "$last_wall")× wall, $(ratio "$d_cpu" "$last_cpu")× CPU (target ≤ 1.2×)"
 fi
 
 # The sqlite amalgamation as the crate libsqlite3-sys 0.30.1 ships it, fetched by cargo itself

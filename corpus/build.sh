@@ -39,8 +39,19 @@ OUT="$(cd "$OUT" && pwd)"
 # spirv-val must be the project-local >= 2025.5 one, never Debian's 2023.1.
 SPIRV_VAL="${DWARV_TOOLS:-$repo/.tools/bin}/spirv-val"
 CLANG="${CLANG:-clang-14}"
-LLVM_SPIRV="${LLVM_SPIRV:-llvm-spirv-14}"
-for t in "$CLANG" "$LLVM_SPIRV" llvm-dis opt llvm-dwarfdump glslangValidator "$SPIRV_VAL"; do
+# The LLVM tools of the compiler's own LLVM (CLANG=clang-19: llvm-dis-19, opt-19…; the
+# unversioned names are LLVM 14's). Its llvm-spirv where Debian has one (14, 15); without one
+# (LLVM 19) the llvm-spirv outputs are not made.
+ver="${CLANG##*clang-}"
+sfx=""
+if [[ "$ver" =~ ^[0-9]+$ ]] && [ "$ver" != 14 ]; then sfx="-$ver"; fi
+LLVM_DIS="llvm-dis$sfx" OPT="opt$sfx" DWARFDUMP="llvm-dwarfdump$sfx"
+if [ -z "${LLVM_SPIRV+x}" ]; then
+  LLVM_SPIRV="llvm-spirv-14"
+  if [ -n "$sfx" ]; then LLVM_SPIRV="llvm-spirv$sfx"; fi
+  command -v "$LLVM_SPIRV" >/dev/null || LLVM_SPIRV=""
+fi
+for t in "$CLANG" ${LLVM_SPIRV:+"$LLVM_SPIRV"} "$LLVM_DIS" "$OPT" "$DWARFDUMP" glslangValidator "$SPIRV_VAL"; do
   command -v "$t" >/dev/null || { echo "corpus/build.sh: '$t' not found; run scripts/setup.sh" >&2; exit 1; }
 done
 
@@ -100,18 +111,22 @@ step "shapes.cpp -> x86-64 objects (DWARF 5 -O0, DWARF 4 -O2)"
 "$CLANG" -std=c++17 -gdwarf-5 -fdebug-types-section -O0 "${DBGMAP[@]}" -c shapes.cpp -o "$OUT/shapes.types.o"
 
 cd "$OUT"
-step "llvm-dis, llvm-spirv-14 (ocl-100, legacy, no debug)"
-llvm-dis kernel.O0.bc -o kernel.O0.ll
-llvm-dis kernel.O2.bc -o kernel.O2.ll
-for f in frag.O0 frag.O2 shapes.O0 shapes.O2; do llvm-dis "$f.bc" -o "$f.ll"; done
-"$LLVM_SPIRV" --spirv-debug-info-version=ocl-100 kernel.O0.bc -o kernel.ocl100.spv
-"$LLVM_SPIRV" --spirv-debug-info-version=legacy  kernel.O0.bc -o kernel.legacy.spv
-opt -strip-debug kernel.O0.bc -o kernel.nodebug.bc
-"$LLVM_SPIRV" kernel.nodebug.bc -o kernel.nodebug.spv
+step "llvm-dis, ${LLVM_SPIRV:-no llvm-spirv} (ocl-100, legacy, no debug)"
+"$LLVM_DIS" kernel.O0.bc -o kernel.O0.ll
+"$LLVM_DIS" kernel.O2.bc -o kernel.O2.ll
+for f in frag.O0 frag.O2 shapes.O0 shapes.O2; do "$LLVM_DIS" "$f.bc" -o "$f.ll"; done
+"$OPT" -strip-debug kernel.O0.bc -o kernel.nodebug.bc
+spirv_outputs=()
+if [ -n "$LLVM_SPIRV" ]; then
+  "$LLVM_SPIRV" --spirv-debug-info-version=ocl-100 kernel.O0.bc -o kernel.ocl100.spv
+  "$LLVM_SPIRV" --spirv-debug-info-version=legacy  kernel.O0.bc -o kernel.legacy.spv
+  "$LLVM_SPIRV" kernel.nodebug.bc -o kernel.nodebug.spv
+  spirv_outputs=(kernel.ocl100.spv kernel.legacy.spv kernel.nodebug.spv)
+fi
 
 step "checks"
-expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll kernel.ocl100.spv
-          kernel.legacy.spv kernel.nodebug.bc kernel.nodebug.spv kernel.gfx900.o
+expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll "${spirv_outputs[@]}"
+          kernel.nodebug.bc kernel.gfx900.o
           particles.spv shade.spv particles.nodebug.spv shade.nodebug.spv prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2
           kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
           prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
@@ -127,8 +142,13 @@ done
 # be (inputs-and-peers.md section 1), so it is not validated here.
 "$SPIRV_VAL" --target-env vulkan1.1 particles.spv
 "$SPIRV_VAL" --target-env vulkan1.1 shade.spv
-for f in kernel.gfx900.o prog.dwarf5.o prog.dwarf4.o prog.O2 "${ELF_OBJECTS[@]}"; do
-  llvm-dwarfdump --verify "$f" >/dev/null || { echo "corpus/build.sh: llvm-dwarfdump --verify failed on $f" >&2; exit 1; }
+# prog.O2 is linked by GNU ld, which merges string tails in .debug_str; llvm-dwarfdump 19
+# checks .debug_str_offsets against that ("is neither zero nor immediately following a null
+# character"), 14 and 15 do not: the linked program is verified by those only.
+linked=(prog.O2)
+if [ -n "$sfx" ] && [ "$ver" -ge 19 ]; then linked=(); fi
+for f in kernel.gfx900.o prog.dwarf5.o prog.dwarf4.o "${linked[@]}" "${ELF_OBJECTS[@]}"; do
+  "$DWARFDUMP" --verify "$f" >/dev/null || { echo "corpus/build.sh: $DWARFDUMP --verify failed on $f" >&2; exit 1; }
 done
 # grep -F -l: list files containing a build path (fixed string, binary-safe).
 if leaks="$(grep -F -l -e "$src" -e "$OUT" "${expected[@]}")"; then

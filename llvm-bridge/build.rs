@@ -1,52 +1,116 @@
-//! Builds the C++ shim against LLVM 14 (`llvm-config`, or `$LLVM_CONFIG`) as a shared object
-//! linked to libLLVM (Debian ships no static libPolly, so the static route fails there). The crate
-//! embeds it and loads it when a module is first read (`src/shim.rs`): a dwarv run that reads no
-//! LLVM never loads libLLVM, whose relocations and static constructors cost ~15 ms per process.
+//! Builds the C++ shim once per LLVM the build machine has (every
+//! `/usr/lib/llvm-N/bin/llvm-config`, or only `$LLVM_CONFIG` when that is set), each as a shared
+//! object linked to its libLLVM (Debian ships no static libPolly, so the static route fails
+//! there). The crate embeds every one and loads the one an input needs when it is first read
+//! (`src/shim.rs`, `src/pick.rs`): a dwarv run that reads no LLVM never loads a libLLVM, whose
+//! relocations and static constructors cost ~15 ms per process.
+//!
+//! `LLVM_VERSIONS` lists the LLVMs a full build carries (scripts/setup.sh installs their
+//! development packages). One that is missing is skipped with a cargo warning, except under CI
+//! (`CI=true`), where it is an error: a CI machine has what setup installed.
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn llvm_config(arg: &str) -> String {
-    let exe = std::env::var("LLVM_CONFIG").unwrap_or_else(|_| {
-        if Command::new("llvm-config-14")
-            .arg("--version")
-            .output()
-            .is_ok()
-        {
-            "llvm-config-14".into()
-        } else {
-            "llvm-config".into()
-        }
-    });
-    let out = Command::new(&exe)
-        .arg(arg)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {exe} (install llvm-14-dev): {e}"));
-    assert!(out.status.success(), "{exe} {arg} failed");
-    String::from_utf8(out.stdout)
-        .expect("llvm-config output is UTF-8")
-        .trim()
-        .to_string()
+/// The oldest LLVM whose API the shim is written for.
+const OLDEST: u32 = 14;
+
+struct Llvm {
+    major: u32,
+    version: String,
+    config: PathBuf,
 }
 
-fn main() {
-    println!("cargo:rerun-if-changed=shim/bridge.cpp");
-    println!("cargo:rerun-if-env-changed=LLVM_CONFIG");
-    let version = llvm_config("--version");
-    assert!(
-        version.starts_with("14."),
-        "llvm-bridge needs LLVM 14, found {version}"
-    );
+fn query(config: &Path, arg: &str) -> Option<String> {
+    let out = Command::new(config).arg(arg).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    Some(String::from_utf8(out.stdout).ok()?.trim().to_string())
+}
+
+fn probe(config: PathBuf) -> Option<Llvm> {
+    let version = query(&config, "--version")?;
+    let major = version.split('.').next()?.parse().ok()?;
+    Some(Llvm {
+        major,
+        version,
+        config,
+    })
+}
+
+/// Every LLVM development package found, oldest first, one per major version.
+fn installed() -> Vec<Llvm> {
+    if let Ok(exe) = std::env::var("LLVM_CONFIG") {
+        let l = probe(PathBuf::from(&exe))
+            .unwrap_or_else(|| panic!("LLVM_CONFIG={exe} does not run (`{exe} --version`)"));
+        return vec![l];
+    }
+    let mut found: Vec<Llvm> = Vec::new();
+    if let Ok(dir) = std::fs::read_dir("/usr/lib") {
+        for e in dir.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(n) = name.strip_prefix("llvm-") else {
+                continue;
+            };
+            if n.parse::<u32>().is_err() {
+                continue;
+            }
+            let config = e.path().join("bin/llvm-config");
+            if config.exists() {
+                found.extend(probe(config));
+            }
+        }
+    }
+    if found.is_empty() {
+        // Not a Debian layout: whatever `llvm-config` the PATH offers.
+        found.extend(
+            ["llvm-config-14", "llvm-config"]
+                .iter()
+                .find_map(|c| probe(c.into())),
+        );
+    }
+    found.sort_by_key(|l| l.major);
+    found.dedup_by_key(|l| l.major);
+    found
+}
+
+/// The runtime library the shim links (its file name, which is its soname on Debian).
+fn runtime_library(libdir: &str, major: u32) -> String {
+    for name in [format!("libLLVM-{major}.so"), "libLLVM.so".to_string()] {
+        if let Ok(real) = std::fs::canonicalize(Path::new(libdir).join(name)) {
+            if let Some(f) = real.file_name() {
+                return f.to_string_lossy().into_owned();
+            }
+        }
+    }
+    format!("libLLVM-{major}.so")
+}
+
+/// Compiles and links the shim against `l`; the shared object's path and the library it needs.
+fn build(l: &Llvm, out: &Path) -> (PathBuf, String) {
+    let cfg = |arg: &str| {
+        query(&l.config, arg).unwrap_or_else(|| panic!("{} {arg} failed", l.config.display()))
+    };
+    let dir = out.join(format!("llvm{}", l.major));
+    std::fs::create_dir_all(&dir).expect("create the shim's build directory");
     let mut b = cc::Build::new();
     b.cpp(true)
         .pic(true)
         .file("shim/bridge.cpp")
-        .warnings(false);
-    for f in llvm_config("--cxxflags").split_whitespace() {
+        .out_dir(&dir)
+        .cargo_metadata(false)
+        .warnings(false)
+        // Only the two entry points leave the object: two shims, each with its own LLVM, never
+        // bind each other's inline functions.
+        .flag("-fvisibility=hidden")
+        .flag("-fvisibility-inlines-hidden");
+    for f in cfg("--cxxflags").split_whitespace() {
         b.flag(f);
     }
     let objects = b.compile_intermediates();
-    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
-    let shared = out.join("libdwarv_llvm_shim.so");
-    let libdir = llvm_config("--libdir");
+    let shared = out.join(format!("libdwarv_llvm_shim_{}.so", l.major));
+    let libdir = cfg("--libdir");
+    let libs = query_link_shared(&l.config).unwrap_or_else(|| format!("-lLLVM-{}", l.major));
     let status = b
         .get_compiler()
         .to_command()
@@ -56,8 +120,83 @@ fn main() {
         .arg(&shared)
         .arg(format!("-L{libdir}"))
         .arg(format!("-Wl,-rpath,{libdir}"))
-        .arg("-lLLVM-14")
+        .args(libs.split_whitespace())
         .status()
         .expect("link the LLVM shim");
     assert!(status.success(), "linking {} failed", shared.display());
+    (shared, runtime_library(&libdir, l.major))
+}
+
+/// `llvm-config --link-shared --libs`: the one shared libLLVM (`-lLLVM-19`).
+fn query_link_shared(config: &Path) -> Option<String> {
+    let out = Command::new(config)
+        .args(["--link-shared", "--libs"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=shim/bridge.cpp");
+    println!("cargo:rerun-if-changed=LLVM_VERSIONS");
+    println!("cargo:rerun-if-env-changed=LLVM_CONFIG");
+    println!("cargo:rerun-if-env-changed=CI");
+    let wanted: Vec<u32> = std::fs::read_to_string("LLVM_VERSIONS")
+        .expect("llvm-bridge/LLVM_VERSIONS")
+        .split_whitespace()
+        .map(|v| {
+            v.parse()
+                .expect("LLVM_VERSIONS holds major version numbers")
+        })
+        .collect();
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let mut found = installed();
+    for l in found.iter().filter(|l| l.major < OLDEST) {
+        println!(
+            "cargo:warning=LLVM {} ({}) skipped: the shim reads LLVM {OLDEST} and newer",
+            l.version,
+            l.config.display()
+        );
+    }
+    found.retain(|l| l.major >= OLDEST);
+    if std::env::var("LLVM_CONFIG").is_err() {
+        for w in &wanted {
+            if found.iter().any(|l| l.major == *w) {
+                continue;
+            }
+            let what = format!(
+                "LLVM {w} not found (/usr/lib/llvm-{w}/bin/llvm-config; Debian package llvm-{w}-dev, \
+                 scripts/setup.sh installs it)"
+            );
+            assert!(
+                !ci,
+                "{what}: a CI build carries every LLVM in llvm-bridge/LLVM_VERSIONS"
+            );
+            println!("cargo:warning={what}: dwarv is built without its reader");
+        }
+    }
+    assert!(
+        !found.is_empty(),
+        "no LLVM development package found: install llvm-14-dev (or set LLVM_CONFIG)"
+    );
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    let mut table = String::from(
+        "/// The shims this build carries, oldest LLVM first (generated by build.rs).\n\
+         pub static CARRIED: &[Carried] = &[\n",
+    );
+    for l in &found {
+        println!("cargo:rerun-if-changed={}", l.config.display());
+        let (shared, library) = build(l, &out);
+        table += &format!(
+            "    Carried {{ major: {}, version: {:?}, library: {:?}, object: include_bytes!({:?}) }},\n",
+            l.major,
+            l.version,
+            library,
+            shared.display().to_string()
+        );
+    }
+    table += "];\n";
+    std::fs::write(out.join("carried.rs"), table).expect("write carried.rs");
 }

@@ -29,6 +29,13 @@ log() { echo "[setup $(date +%H:%M:%S)] $*"; }
 # (tests/vulkan_shaders.rs).
 apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm llvm-14-dev lld-14 gdb g++ strace time
           mesa-vulkan-drivers libvulkan1 vulkan-validationlayers)
+# llvm-bridge carries one reader per LLVM in llvm-bridge/LLVM_VERSIONS (its build fails under
+# CI=true when one is missing): each one's llvm-N-dev, and clang-N, which the tests compile the
+# corpus with. llvm-spirv-15 reads back what is converted from LLVM 15 modules. All in bookworm
+# main (LLVM 19 came with point release 12.10).
+read -r -a llvm_versions < "$repo/llvm-bridge/LLVM_VERSIONS"
+for v in "${llvm_versions[@]}"; do apt_pkgs+=("llvm-$v-dev" "clang-$v"); done
+apt_pkgs+=(llvm-spirv-15)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
@@ -88,7 +95,11 @@ check() { # check NAME CMD...   -> prints "NAME: first line of version output"
   fi
 }
 log "tool versions:"
-check clang-14          clang-14 --version
+for v in "${llvm_versions[@]}"; do
+  check "clang-$v"        "clang-$v" --version
+  check "llvm-config-$v"  "/usr/lib/llvm-$v/bin/llvm-config" --version
+done
+check llvm-spirv-15     llvm-spirv-15 --version
 check llvm-spirv-14     llvm-spirv-14 --version
 check glslangValidator  glslangValidator --version
 check llvm-dwarfdump    llvm-dwarfdump --version

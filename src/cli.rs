@@ -257,6 +257,10 @@ where
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            #[cfg(feature = "llvm")]
+            if e.kind() == clap::error::ErrorKind::DisplayVersion {
+                print!("{}", crate::front::llvm::readers_text());
+            }
             return if e.use_stderr() {
                 exit::BAD_INPUT
             } else {

@@ -185,15 +185,34 @@ fn metadata_the_verifier_rejects_is_exit_2() {
     assert!(err.contains("verifier"), "{err}");
 }
 
-/// Truncations at every 1/40 of the file and 300 deterministic byte mutations of the bitcode:
-/// every run ends in 0 or 2, never a panic or a signal (the LLVM crashes are contained).
+/// Truncations at every 1/40 of the file and 300 deterministic byte mutations of the bitcode,
+/// as LLVM 14, 15 and 19 write it: every run ends in 0 or 2, never a panic or a signal (the
+/// crashes of every LLVM reader are contained).
 #[test]
 fn corrupt_bitcode_never_crashes_dwarv() {
-    let dir = tempfile::tempdir().unwrap();
-    let bc = dir.path().join("small.bc");
-    common::run_ok(Command::new("llvm-as").arg(small()).arg("-o").arg(&bc));
-    let good = std::fs::read(&bc).unwrap();
-    let bad = dir.path().join("bad.bc");
+    // The same module written by each LLVM dwarv reads (each read by its own reader).
+    for assembler in ["llvm-as", "llvm-as-15", "llvm-as-19"] {
+        let dir = tempfile::tempdir().unwrap();
+        let bc = dir.path().join("small.bc");
+        common::run_ok(
+            Command::new(common::tool(assembler))
+                .arg(small())
+                .arg("-o")
+                .arg(&bc),
+        );
+        let (read, rejected, crashed) = corrupt_bitcode(&bc, dir.path());
+        eprintln!(
+            "corrupt bitcode of {assembler}: {read} read, {rejected} rejected, {crashed} LLVM \
+             crashes contained"
+        );
+        assert!(rejected + crashed > 0);
+    }
+}
+
+/// Converts corrupt versions of `bc`: how many read, were rejected, crashed LLVM (contained).
+fn corrupt_bitcode(bc: &Path, dir: &Path) -> (usize, usize, usize) {
+    let good = std::fs::read(bc).unwrap();
+    let bad = dir.join("bad.bc");
     let (mut rejected, mut crashed, mut read) = (0, 0, 0);
     let mut tally = |(code, err): (i32, String)| match code {
         0 => read += 1,
@@ -202,7 +221,7 @@ fn corrupt_bitcode_never_crashes_dwarv() {
     };
     for k in 1..40 {
         std::fs::write(&bad, &good[..good.len() * k / 40]).unwrap();
-        tally(convert_bad(&bad, dir.path()));
+        tally(convert_bad(&bad, dir));
     }
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     for _ in 0..300 {
@@ -215,10 +234,7 @@ fn corrupt_bitcode_never_crashes_dwarv() {
             b[i] ^= (x >> 32) as u8 | 1;
         }
         std::fs::write(&bad, &b).unwrap();
-        tally(convert_bad(&bad, dir.path()));
+        tally(convert_bad(&bad, dir));
     }
-    eprintln!(
-        "corrupt bitcode: {read} read, {rejected} rejected, {crashed} LLVM crashes contained"
-    );
-    assert!(rejected + crashed > 0);
+    (read, rejected, crashed)
 }

@@ -1,8 +1,12 @@
-// The one C++ translation unit of dwarv: parses an LLVM 14 module (.ll or .bc, retrying with
-// opaque pointers), verifies it, and serialises every debug-metadata node, the `!dbg` of every
+// The one C++ translation unit of dwarv: parses an LLVM module (.ll or .bc; on LLVM 14 retrying
+// with opaque pointers), verifies it, and serialises every debug-metadata node, the `!dbg` of every
 // instruction and the llvm.dbg.* intrinsics into one flat little-endian buffer (the wire format
 // decoded by src/wire.rs). The same buffer crosses the pipe from the containment child, so the C++
 // side never hands a pointer to Rust.
+//
+// build.rs compiles it once per installed LLVM (14 and newer); `#if LLVM_VERSION_MAJOR` marks
+// where their APIs differ. What a newer LLVM adds is sent only when present, so an LLVM 14 module
+// gives the same buffer whichever LLVM wrote the shim.
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/AsmParser/LLParser.h"
 #include "llvm/AsmParser/Parser.h"
@@ -21,6 +25,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Config/llvm-config.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -50,7 +55,9 @@ namespace {
   X(column) X(exportSymbols) X(configMacros) X(includePath) X(apinotes) X(isDecl) X(arg)        \
   X(isLocal) X(isDefinition) X(var) X(expr) X(entity) X(macinfoType) X(nodes) X(getter)          \
   X(setter) X(attributes) X(inlinedAt) X(isImplicitCode) X(args) X(header) X(operands)           \
-  X(intValue) X(defInst) X(argNo) X(allocaNo)
+  X(intValue) X(defInst) X(argNo) X(allocaNo) X(targetFuncName) X(ptrAuthKey)                   \
+  X(ptrAuthIsAddressDiscriminated) X(ptrAuthExtraDiscriminator) X(ptrAuthIsaPointer)            \
+  X(ptrAuthAuthenticatesNullValues)
 
 #define KINDS(X)                                                                                  \
   X(DICompileUnit) X(DIFile) X(DIBasicType) X(DIStringType) X(DIDerivedType) X(DICompositeType)   \
@@ -59,7 +66,7 @@ namespace {
   X(DILexicalBlockFile) X(DINamespace) X(DIModule) X(DICommonBlock) X(DILocalVariable)            \
   X(DIGlobalVariable) X(DIGlobalVariableExpression) X(DIExpression) X(DILabel)                    \
   X(DIImportedEntity) X(DIMacro) X(DIMacroFile) X(DIObjCProperty) X(DILocation) X(DIArgList)      \
-  X(GenericDINode) X(MDTuple) X(MDString) X(Value) X(Other)
+  X(GenericDINode) X(MDTuple) X(MDString) X(Value) X(Other) X(DIAssignID)
 
 #define ENUM(n) K_##n,
 enum Key : uint8_t { KEYS(ENUM) KEY_COUNT };
@@ -248,8 +255,13 @@ struct Walker {
         i(K_checksumkind, cs->Kind);
         s(K_checksum, cs->Value->getString());
       }
+#if LLVM_VERSION_MAJOR >= 17
+      if (auto *src = x->getRawSource())
+        s(K_source, src->getString());
+#else
       if (auto src = x->getRawSource())
         s(K_source, (*src)->getString());
+#endif
     } else if (auto *x = dyn_cast<DIBasicType>(n)) {
       begin(N_DIBasicType, d, x->getTag());
       type_common(x);
@@ -269,6 +281,15 @@ struct Walker {
       if (auto as = x->getDWARFAddressSpace())
         i(K_dwarfAddressSpace, *as);
       r(K_annotations, x->getRawAnnotations());
+#if LLVM_VERSION_MAJOR >= 19
+      if (auto pa = x->getPtrAuthData()) {
+        i(K_ptrAuthKey, pa->key());
+        i(K_ptrAuthIsAddressDiscriminated, pa->isAddressDiscriminated());
+        i(K_ptrAuthExtraDiscriminator, pa->extraDiscriminator());
+        i(K_ptrAuthIsaPointer, pa->isaPointer());
+        i(K_ptrAuthAuthenticatesNullValues, pa->authenticatesNullValues());
+      }
+#endif
     } else if (auto *x = dyn_cast<DICompositeType>(n)) {
       begin(N_DICompositeType, d, x->getTag());
       type_common(x);
@@ -341,6 +362,10 @@ struct Walker {
       r(K_retainedNodes, x->getRawRetainedNodes());
       r(K_thrownTypes, x->getRawThrownTypes());
       r(K_annotations, x->getRawAnnotations());
+#if LLVM_VERSION_MAJOR >= 15
+      if (!x->getTargetFuncName().empty())
+        s(K_targetFuncName, x->getTargetFuncName());
+#endif
     } else if (auto *x = dyn_cast<DILexicalBlock>(n)) {
       begin(N_DILexicalBlock, d, x->getTag());
       r(K_scope, x->getRawScope());
@@ -448,6 +473,11 @@ struct Walker {
       r(K_scope, x->getRawScope());
       r(K_inlinedAt, x->getRawInlinedAt());
       i(K_isImplicitCode, x->isImplicitCode());
+#if LLVM_VERSION_MAJOR >= 16
+    } else if (isa<DIAssignID>(n)) {
+      // Assignment tracking's link between a store and its dbg.assign: identity only.
+      begin(N_DIAssignID, d, 0);
+#endif
     } else if (auto *x = dyn_cast<GenericDINode>(n)) {
       begin(N_GenericDINode, d, x->getTag());
       s(K_header, x->getHeader());
@@ -481,6 +511,14 @@ void on_diag(const DiagnosticInfo &di, void *ctx) {
   if (di.getSeverity() <= DS_Warning)
     d->text += msg + "\n";
 }
+
+#if LLVM_VERSION_MAJOR >= 18
+// LLVM 18 hands the diagnostic by pointer.
+void on_diag_ptr(const DiagnosticInfo *di, void *ctx) { on_diag(*di, ctx); }
+#define ON_DIAG on_diag_ptr
+#else
+#define ON_DIAG on_diag
+#endif
 
 // Text is parsed without LLVM's debug-info upgrade, which would silently strip metadata the
 // verifier rejects: our own verifier run then names the problem. Bitcode always gets the
@@ -521,13 +559,30 @@ const char *intrinsic_kind(Intrinsic::ID id) {
     return "declare";
   case Intrinsic::dbg_value:
     return "value";
+#if LLVM_VERSION_MAJOR < 17
   case Intrinsic::dbg_addr:
     return "addr";
+#endif
+#if LLVM_VERSION_MAJOR >= 16
+  case Intrinsic::dbg_assign:
+    return "assign";
+#endif
   case Intrinsic::dbg_label:
     return "label";
   default:
     return nullptr;
   }
+}
+
+// How many debug records (LLVM 19+) stand before `in`.
+uint32_t records_before(const Instruction &in) {
+#if LLVM_VERSION_MAJOR >= 19
+  auto r = in.getDbgRecordRange();
+  return uint32_t(std::distance(r.begin(), r.end()));
+#else
+  (void)in;
+  return 0;
+#endif
 }
 
 void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
@@ -597,7 +652,11 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
   // turn, which drops the previous function's slots.
   ModuleSlotTracker mst(&m);
   for (Function &f : m.functions()) {
+#if LLVM_VERSION_MAJOR >= 17
+    if (f.isIntrinsic() && f.isDeclaration() && f.getName().starts_with("llvm.dbg."))
+#else
     if (f.isIntrinsic() && f.isDeclaration() && f.getName().startswith("llvm.dbg."))
+#endif
       continue;
     if (!f.isDeclaration())
       mst.incorporateFunction(f);
@@ -616,36 +675,65 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
     w.alloca_of.clear();
     uint32_t next_no = inst_no, allocas = 0;
     for (Instruction &in : instructions(f)) {
+      next_no += records_before(in);
       w.inst_of[&in] = next_no++;
       if (isa<AllocaInst>(in))
         w.alloca_of[&in] = allocas++;
     }
+    // llvm.dbg.* : kind, position, location, operands (variable/label, expression, …).
+    auto debug_event = [&](const char *kind, uint32_t here, const DILocation *dl,
+                           const std::vector<const Metadata *> &args) {
+      std::vector<uint32_t> ids;
+      for (auto *a : args)
+        ids.push_back(w.id(a));
+      uint32_t loc = w.id(dl);
+      flush(&mst);
+      o.u8(5);
+      o.str(kind);
+      o.u32(here);
+      o.u32(loc);
+      o.u32(uint32_t(ids.size()));
+      for (uint32_t n : ids)
+        o.u32(n);
+    };
     for (BasicBlock &bb : f) {
-      block_sizes.push_back(uint32_t(bb.size()));
+      uint32_t block_size = uint32_t(bb.size());
+      for (Instruction &in : bb)
+        block_size += records_before(in);
+      block_sizes.push_back(block_size);
       for (Instruction &in : bb) {
+#if LLVM_VERSION_MAJOR >= 19
+        // Debug records, each numbered and sent as the intrinsic call it stands for (which
+        // LLVM would put right before this instruction): one numbering for both forms.
+        for (DbgRecord &rec : in.getDbgRecordRange()) {
+          uint32_t here = inst_no++;
+          if (auto *v = dyn_cast<DbgVariableRecord>(&rec)) {
+            std::vector<const Metadata *> args = {v->getRawLocation(), v->getRawVariable(),
+                                                  v->getRawExpression()};
+            const char *kind = v->isDbgDeclare() ? "declare" : "value";
+            if (v->isDbgAssign()) {
+              kind = "assign";
+              args.push_back(v->getRawAssignID());
+              args.push_back(v->getRawAddress());
+              args.push_back(v->getRawAddressExpression());
+            }
+            debug_event(kind, here, rec.getDebugLoc().get(), args);
+          } else if (auto *l = dyn_cast<DbgLabelRecord>(&rec)) {
+            debug_event("label", here, rec.getDebugLoc().get(), {l->getLabel()});
+          }
+        }
+#endif
         uint32_t here = inst_no++;
         if (auto *call = dyn_cast<CallInst>(&in)) {
           Function *callee = call->getCalledFunction();
           const char *kind = callee ? intrinsic_kind(callee->getIntrinsicID()) : nullptr;
           if (kind) {
-            // llvm.dbg.* : kind, position, variable/label, expression, operands.
             std::vector<const Metadata *> args;
             for (unsigned a = 0; a < call->arg_size(); a++) {
               auto *mv = dyn_cast<MetadataAsValue>(call->getArgOperand(a));
               args.push_back(mv ? mv->getMetadata() : nullptr);
             }
-            std::vector<uint32_t> ids;
-            for (auto *a : args)
-              ids.push_back(w.id(a));
-            uint32_t loc = w.id(in.getDebugLoc().get());
-            flush(&mst);
-            o.u8(5);
-            o.str(kind);
-            o.u32(here);
-            o.u32(loc);
-            o.u32(uint32_t(ids.size()));
-            for (uint32_t n : ids)
-              o.u32(n);
+            debug_event(kind, here, in.getDebugLoc().get(), args);
             continue;
           }
         }
@@ -675,39 +763,52 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
 
 } // namespace
 
+// build.rs compiles with hidden visibility: these two are the shim's only exported symbols.
+#define EXPORT __attribute__((visibility("default")))
+
 extern "C" {
 
-// Parses, verifies and serialises `data`. Returns 0 and the model in *out, or 1 and a message;
+// Parses, verifies and serialises `data`. Returns 0 and the model in *out, or a message and 1
+// (the input does not parse) or 2 (it parses, but is rejected: verifier, invalid debug info);
 // *out stays valid until the caller passes *handle to dwarv_llvm_free (no copy of the model).
 // `exiting`: the process ends right after (the crash-containment child), so the module and its
 // context are not torn down (a quarter of the run's CPU on a large module, for memory the exit
 // frees anyway).
-int dwarv_llvm_load(const char *data, size_t len, const char *name, int exiting,
+EXPORT int dwarv_llvm_load(const char *data, size_t len, const char *name, int exiting,
                     const char **out, size_t *out_len, void **handle) {
   Out o;
   std::string err;
   bool opaque = false;
   auto ctx = std::make_unique<LLVMContext>();
   Diags diags;
-  ctx->setDiagnosticHandlerCallBack(on_diag, &diags);
+  ctx->setDiagnosticHandlerCallBack(ON_DIAG, &diags);
   auto m = parse(data, len, name, *ctx, err);
+#if LLVM_VERSION_MAJOR < 15
   if (!m) {
     // Modules written with opaque pointers (`ptr`) only parse in a context that has them on.
     std::string err2;
     auto ctx2 = std::make_unique<LLVMContext>();
     ctx2->enableOpaquePointers();
     Diags diags2;
-    ctx2->setDiagnosticHandlerCallBack(on_diag, &diags2);
+    ctx2->setDiagnosticHandlerCallBack(ON_DIAG, &diags2);
     auto m2 = parse(data, len, name, *ctx2, err2);
     if (m2) {
       m = std::move(m2), ctx.swap(ctx2), opaque = true, err.clear();
       std::swap(diags, diags2);
-      ctx->setDiagnosticHandlerCallBack(on_diag, &diags);
+      ctx->setDiagnosticHandlerCallBack(ON_DIAG, &diags);
     }
   }
+#elif LLVM_VERSION_MAJOR < 17
+  // LLVM 15 and 16 decide typed or opaque pointers from what they parse.
+  opaque = m && !ctx->supportsTypedPointers();
+#else
+  opaque = true;
+#endif
+  int status = 1;
   if (!m) {
     o.b = err;
   } else if (diags.bad_debug_info) {
+    status = 2;
     o.b = "invalid debug info (LLVM's verifier rejected it):\n" + diags.text;
     m.reset();
   } else {
@@ -716,17 +817,17 @@ int dwarv_llvm_load(const char *data, size_t len, const char *name, int exiting,
     unsigned version = getDebugMetadataVersionFromModule(*m);
     if (version != DEBUG_METADATA_VERSION && StripDebugInfo(*m))
       diags.text += "debug info dropped: the module's Debug Info Version is " +
-                    std::to_string(version) + ", LLVM 14 reads " +
-                    std::to_string(DEBUG_METADATA_VERSION) + "\n";
+                    std::to_string(version) + ", LLVM " + std::to_string(LLVM_VERSION_MAJOR) +
+                    " reads " + std::to_string(DEBUG_METADATA_VERSION) + "\n";
     std::string v;
     raw_string_ostream os(v);
     bool broken_di = false;
     if (verifyModule(*m, &os, &broken_di) || broken_di) {
       o.b = "the module fails LLVM's verifier:\n" + os.str();
       m.reset();
+      status = 2;
     }
   }
-  int status = 1;
   if (m) {
     serialise(*m, o, opaque, diags.text);
     status = 0;
@@ -742,5 +843,5 @@ int dwarv_llvm_load(const char *data, size_t len, const char *name, int exiting,
   return status;
 }
 
-void dwarv_llvm_free(void *handle) { delete static_cast<std::string *>(handle); }
+EXPORT void dwarv_llvm_free(void *handle) { delete static_cast<std::string *>(handle); }
 }

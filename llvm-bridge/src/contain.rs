@@ -13,9 +13,9 @@ fn sys(what: &str) -> Error {
 }
 
 /// Runs `job` in a child process; the job hands its outcome to the reply it is given
-/// (`reply(true, bytes)` / `reply(false, message)`), which writes it to the pipe as it is (no
-/// copy). Ok / not ok map to Ok(bytes) / Rejected.
-pub fn run(job: impl FnOnce(&mut dyn FnMut(bool, &[u8]))) -> Result<Vec<u8>, Error> {
+/// (`reply(0, bytes)` / `reply(status, message)`, the shim's status), which writes it to the pipe
+/// as it is (no copy). Ok((0, bytes)) / Ok((status, message)); a child that dies is Crashed.
+pub fn run(job: impl FnOnce(&mut dyn FnMut(u8, &[u8]))) -> Result<(u8, Vec<u8>), Error> {
     let mut fds = [0i32; 2];
     // SAFETY: plain POSIX calls on descriptors this function owns.
     unsafe {
@@ -50,9 +50,9 @@ pub fn run(job: impl FnOnce(&mut dyn FnMut(bool, &[u8]))) -> Result<Vec<u8>, Err
             }
             let fd = fds[1];
             let mut replied = false;
-            job(&mut |ok, bytes| {
+            job(&mut |status, bytes| {
                 let mut header = [0u8; 9];
-                header[0] = u8::from(!ok);
+                header[0] = status;
                 header[1..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
                 for part in [&header[..], bytes] {
                     let mut off = 0;
@@ -95,11 +95,7 @@ pub fn run(job: impl FnOnce(&mut dyn FnMut(bool, &[u8]))) -> Result<Vec<u8>, Err
         }
         let stderr = read_memfd(errfd);
         if libc::WIFEXITED(wstatus) && libc::WEXITSTATUS(wstatus) == 0 && complete {
-            return if header[0] == 0 {
-                Ok(body)
-            } else {
-                Err(Error::Rejected(String::from_utf8_lossy(&body).into_owned()))
-            };
+            return Ok((header[0], body));
         }
         let how = if libc::WIFSIGNALED(wstatus) {
             format!("signal {}", libc::WTERMSIG(wstatus))

@@ -33,7 +33,7 @@ names! {
         DITemplateValueParameter, DISubprogram, DILexicalBlock, DILexicalBlockFile, DINamespace,
         DIModule, DICommonBlock, DILocalVariable, DIGlobalVariable, DIGlobalVariableExpression,
         DIExpression, DILabel, DIImportedEntity, DIMacro, DIMacroFile, DIObjCProperty, DILocation,
-        DIArgList, GenericDINode, MDTuple, MDString, Value, Other,
+        DIArgList, GenericDINode, MDTuple, MDString, Value, Other, DIAssignID,
     }
 }
 
@@ -52,7 +52,9 @@ names! {
         spFlags, declaration, retainedNodes, thrownTypes, column, exportSymbols, configMacros,
         includePath, apinotes, isDecl, arg, isLocal, isDefinition, var, expr, entity,
         macinfoType, nodes, getter, setter, attributes, inlinedAt, isImplicitCode, args, header,
-        operands, intValue, defInst, argNo, allocaNo,
+        operands, intValue, defInst, argNo, allocaNo, targetFuncName, ptrAuthKey,
+        ptrAuthIsAddressDiscriminated, ptrAuthExtraDiscriminator, ptrAuthIsaPointer,
+        ptrAuthAuthenticatesNullValues,
     }
 }
 
@@ -176,6 +178,9 @@ pub enum IntrinsicKind {
     Value,
     Addr,
     Label,
+    /// llvm.dbg.assign / `#dbg_assign` (LLVM 16+): (value, variable, expression, DIAssignID,
+    /// address, address expression).
+    Assign,
 }
 
 /// A call of llvm.dbg.declare/value/addr/label. `args` are the metadata operands in order:
@@ -206,6 +211,9 @@ pub struct Model {
     pub intrinsics: Vec<Intrinsic>,
     /// LLVM's warnings while loading (e.g. debug info dropped for an old Debug Info Version).
     pub warnings: Option<String>,
+    /// The LLVM that read the module (`llvm-config --version` of its shim; empty when the
+    /// model was decoded from a bare buffer).
+    pub llvm: &'static str,
 }
 
 impl Model {

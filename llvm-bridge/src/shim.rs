@@ -1,12 +1,24 @@
-//! The C++ shim (shim/bridge.cpp, linked to libLLVM by build.rs) is embedded in the crate and
-//! loaded the first time a module is read: written to an anonymous memory file and `dlopen`ed
-//! from there. Linking it into the executable would load libLLVM, with its relocations and static
-//! constructors (~15 ms), into every dwarv process, LLVM input or not.
+//! The C++ shims (shim/bridge.cpp, built by build.rs once per LLVM, each linked to its libLLVM)
+//! are embedded in the crate and each loaded the first time a module needs it: written to an
+//! anonymous memory file and `dlopen`ed from there (`RTLD_LOCAL`: two LLVMs live side by side,
+//! their symbols versioned apart). Linking one into the executable would load libLLVM, with its
+//! relocations and static constructors (~15 ms), into every dwarv process, LLVM input or not.
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::sync::OnceLock;
 
-static OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libdwarv_llvm_shim.so"));
+/// One shim this build carries.
+pub struct Carried {
+    /// The LLVM major version it was built against.
+    pub major: u32,
+    /// `llvm-config --version` of that LLVM.
+    pub version: &'static str,
+    /// The runtime library it needs (its soname, e.g. `libLLVM.so.19.1`).
+    pub library: &'static str,
+    pub object: &'static [u8],
+}
+
+include!(concat!(env!("OUT_DIR"), "/carried.rs"));
 
 /// `dwarv_llvm_load` (see bridge.cpp).
 type LoadFn = unsafe extern "C" fn(
@@ -27,13 +39,26 @@ pub struct Shim {
     pub free: FreeFn,
 }
 
-/// The loaded shim, or why it cannot be loaded (libLLVM 14 missing, no memfd…).
-pub fn get() -> Result<&'static Shim, String> {
-    static SHIM: OnceLock<Result<Shim, String>> = OnceLock::new();
-    SHIM.get_or_init(open).as_ref().map_err(Clone::clone)
+/// The loaded shim of `CARRIED[index]`, or why it cannot be loaded (its libLLVM missing, no
+/// memfd…).
+pub fn get(index: usize) -> Result<&'static Shim, String> {
+    static SHIMS: OnceLock<Vec<OnceLock<Result<Shim, String>>>> = OnceLock::new();
+    let all = SHIMS.get_or_init(|| CARRIED.iter().map(|_| OnceLock::new()).collect());
+    let c = &CARRIED[index];
+    all[index]
+        .get_or_init(|| open(c))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
-fn open() -> Result<Shim, String> {
+fn open(c: &Carried) -> Result<Shim, String> {
+    // DWARV_LLVM_SKIP=19[,15…]: behave as if those LLVMs' libraries were not installed (to see
+    // what a machine without them does).
+    if std::env::var("DWARV_LLVM_SKIP")
+        .is_ok_and(|v| v.split(',').any(|m| m.trim() == c.major.to_string()))
+    {
+        return Err(format!("{}: skipped (DWARV_LLVM_SKIP)", c.library));
+    }
     use std::io::Write;
     use std::os::fd::{AsRawFd, FromRawFd};
     let last_error = || std::io::Error::last_os_error().to_string();
@@ -45,7 +70,7 @@ fn open() -> Result<Shim, String> {
             return Err(format!("memfd_create: {}", last_error()));
         }
         let mut file = std::fs::File::from_raw_fd(fd);
-        file.write_all(OBJECT)
+        file.write_all(c.object)
             .map_err(|e| format!("writing the LLVM shim: {e}"))?;
         let path = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).unwrap();
         let lib = libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
@@ -53,11 +78,18 @@ fn open() -> Result<Shim, String> {
             let why = libc::dlerror();
             return Err(match why.is_null() {
                 true => "dlopen of the LLVM shim failed".into(),
-                false => format!("loading LLVM 14: {}", CStr::from_ptr(why).to_string_lossy()),
+                false => format!(
+                    "loading LLVM {}: {}",
+                    c.major,
+                    CStr::from_ptr(why).to_string_lossy()
+                ),
             });
         }
-        // The library stays loaded for the life of the process; its file may go.
-        drop(file);
+        // The library stays loaded for the life of the process, and so does its file: the
+        // loader knows a library by its path, and a closed descriptor's number (so its
+        // /proc/self/fd path) would come back for the next shim, which dlopen would then take
+        // for this one, already loaded.
+        std::mem::forget(file);
         let sym = |name: &CStr| {
             let p = libc::dlsym(lib, name.as_ptr());
             match p.is_null() {

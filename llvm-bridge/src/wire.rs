@@ -154,6 +154,7 @@ pub fn decode(b: &[u8]) -> Result<Model, WireError> {
                     "value" => IntrinsicKind::Value,
                     "addr" => IntrinsicKind::Addr,
                     "label" => IntrinsicKind::Label,
+                    "assign" => IntrinsicKind::Assign,
                     k => return r.err(format!("an intrinsic kind, found `{k}`")),
                 };
                 let inst = r.u32()?;

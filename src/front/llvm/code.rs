@@ -150,6 +150,16 @@ impl Lower<'_> {
                 }
                 None => (None, None, None),
             };
+            if x.kind == IntrinsicKind::Assign {
+                // Assignment tracking (LLVM 16+): the value part is a dbg.value; the store it
+                // is linked to and the address it also names are not.
+                self.d.push(
+                    LossKind::Dropped,
+                    format!("instruction i{}", x.inst),
+                    "llvm.dbg.assign read as a dbg.value: its DIAssignID link and its address \
+                     (with the address expression) have no IR field",
+                );
+            }
             self.ir.events.push(Event {
                 kind: match x.kind {
                     IntrinsicKind::Declare => EventKind::Declare,

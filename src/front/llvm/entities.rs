@@ -69,7 +69,11 @@ impl Lower<'_> {
         }
         u.runtime_version = Self::int(n, Key::runtimeVersion) as u32;
         u.emission = EmissionKind(Self::int(n, Key::emissionKind) as u32);
-        u.dwarf_version = self.m.module_flag("Dwarf Version").map(|v| v as u16);
+        // LLVM takes any number; the IR a DWARF version (2 to 5). Another is left out, below.
+        let dwarf_version = self.m.module_flag("Dwarf Version");
+        u.dwarf_version = dwarf_version
+            .filter(|v| (2..=5).contains(v))
+            .map(|v| v as u16);
         u.debug_version = self.m.module_flag("Debug Info Version").map(|v| v as u32);
         u.dwo_name = s(Key::splitDebugFilename);
         u.dwo_id = n.int(Key::dwoId).filter(|&v| v != 0).map(|v| v as u64);
@@ -80,6 +84,13 @@ impl Lower<'_> {
         u.sysroot = s(Key::sysroot);
         u.sdk = s(Key::sdk);
         u.retained = retained;
+        if let Some(v) = dwarf_version.filter(|v| !(2..=5).contains(v)) {
+            self.loss(
+                LossKind::Dropped,
+                id,
+                format!("module flag Dwarf Version {v} is no DWARF version (2 to 5): left out"),
+            );
+        }
     }
 
     pub(super) fn scope_node(&mut self, id: NodeId) {
@@ -190,8 +201,17 @@ impl Lower<'_> {
             return;
         };
         let n = self.node(id);
-        let global = n.kind == Kind::DIGlobalVariable;
+        // A static data member's declaration (LLVM 18+, see entity_of): a global declared in
+        // its composite, its type the `baseType`.
+        let member = n.kind == Kind::DIDerivedType;
+        let global = n.kind == Kind::DIGlobalVariable || member;
         let mut fl = flags(Self::int(n, Key::flags) as u32);
+        if member {
+            fl = fl.with("fwd_decl");
+            if let Some(f) = crate::ir::Flags::named("static_member") {
+                fl.bits &= !f.bits;
+            }
+        }
         let kind = match n.int(Key::arg) {
             _ if global => VarKind::Global,
             Some(a) if a > 0 => VarKind::Param(a as u32),
@@ -216,7 +236,7 @@ impl Lower<'_> {
         let v = crate::ir::Variable {
             kind,
             name: Self::name(n),
-            ty: self.ty(n, Key::type_),
+            ty: self.ty(n, if member { Key::baseType } else { Key::type_ }),
             scope: self.scope(n, Key::scope),
             at: self.at(n),
             flags: fl,

@@ -1,5 +1,5 @@
-//! The LLVM frontend: an LLVM 14 module (`.ll`/`.bc`), loaded by llvm-bridge in a child process,
-//! lowered to the IR.
+//! The LLVM frontend: an LLVM module (`.ll`/`.bc`, LLVM 14 and every newer LLVM the bridge was
+//! built against), loaded by llvm-bridge in a child process, lowered to the IR.
 //!
 //! Two passes, as in the SPIR-V reader: every metadata node that is an IR entity gets a
 //! placeholder first (so cycles — a struct and its members — resolve), then each is filled.
@@ -42,6 +42,23 @@ pub fn read_into(
     let (mut m, mut d) = lower(&model);
     into::tie(&model, &mut m, &mut d, code, code_name)?;
     Ok((m, d))
+}
+
+/// The LLVM readers this build carries and whether each can run here (`dwarv --version`; loads
+/// each one's libLLVM to find out).
+pub fn readers_text() -> String {
+    let mut out = String::from("LLVM readers (.ll/.bc), oldest first:\n");
+    for (i, r) in llvm_bridge::readers().iter().enumerate() {
+        let state = match llvm_bridge::available(i) {
+            Ok(()) => "ready".to_string(),
+            Err(llvm_bridge::Error::NotInstalled { library, major, .. }) => {
+                format!("not installed: {library} missing (Debian package libllvm{major})")
+            }
+            Err(e) => format!("cannot be loaded: {e}"),
+        };
+        out += &format!("  LLVM {:<8} {state}\n", r.version);
+    }
+    out
 }
 
 /// The bridge's error, named by the file (LLVM's own messages start with `name:`; not twice).
@@ -199,7 +216,7 @@ impl<'m> Lower<'m> {
     /// Pass 1: a placeholder entity per entity node.
     fn allocate(&mut self) {
         for (i, n) in self.m.nodes.iter().enumerate() {
-            let r = match entity_of(n.kind) {
+            let r = match entity_of(n) {
                 Some(EntityKind::File) => Some(Ref::File(self.ir.files.push(placeholder_file()))),
                 Some(EntityKind::Unit) => Some(Ref::Unit(self.ir.units.push(ir::Unit::default()))),
                 Some(EntityKind::Type) => Some(Ref::Type(
@@ -309,7 +326,7 @@ impl<'m> Lower<'m> {
     fn fill(&mut self) {
         for id in 0..self.m.nodes.len() as NodeId {
             let n = self.node(id);
-            match (entity_of(n.kind), n.kind) {
+            match (entity_of(n), n.kind) {
                 (Some(EntityKind::File), _) => self.file_node(id),
                 (Some(EntityKind::Unit), _) => self.unit_node(id),
                 (Some(EntityKind::Type), _) => self.type_node(id),
@@ -333,6 +350,21 @@ impl<'m> Lower<'m> {
                         "annotations (btf tags) have no IR field",
                     );
                 }
+            }
+            // Fields of newer LLVMs (sent only when present).
+            if n.str(Key::targetFuncName).is_some() {
+                self.loss(
+                    LossKind::Dropped,
+                    id,
+                    "targetFuncName (LLVM 15+) has no IR field",
+                );
+            }
+            if n.int(Key::ptrAuthKey).is_some() {
+                self.loss(
+                    LossKind::Dropped,
+                    id,
+                    "ptrauth qualifier (LLVM 19 ptrAuthData) has no IR field",
+                );
             }
         }
         // After the variables they complete.
@@ -412,8 +444,13 @@ impl<'m> Lower<'m> {
 }
 
 /// The IR entity a node kind becomes (None: folded into its users).
-fn entity_of(k: Kind) -> Option<EntityKind> {
-    Some(match k {
+fn entity_of(n: &Node) -> Option<EntityKind> {
+    // LLVM 18+ writes a static data member's declaration (DWARF 5) as a `DW_TAG_variable`
+    // DIDerivedType: a variable declared in its composite, as DWARF reads it.
+    if n.kind == Kind::DIDerivedType && n.tag == tables::DW_TAG_VARIABLE {
+        return Some(EntityKind::Var);
+    }
+    Some(match n.kind {
         Kind::DIFile => EntityKind::File,
         Kind::DICompileUnit => EntityKind::Unit,
         Kind::DIBasicType

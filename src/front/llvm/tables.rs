@@ -60,6 +60,7 @@ pub const SP_FLAGS: &[(u32, &str)] = &[
 pub const DW_TAG_ARRAY: u16 = 0x01;
 pub const DW_TAG_ENUMERATION: u16 = 0x04;
 pub const DW_TAG_MEMBER: u16 = 0x0d;
+pub const DW_TAG_VARIABLE: u16 = 0x34;
 pub const DW_TAG_POINTER: u16 = 0x0f;
 pub const DW_TAG_REFERENCE: u16 = 0x10;
 pub const DW_TAG_TYPEDEF: u16 = 0x16;
