@@ -3,6 +3,7 @@
 #   - cargo fmt --check
 #   - cargo clippy --all-targets -- -D warnings      (every crate of the workspace)
 #   - cargo doc without warnings                     (the library's public face)
+#   - the fuzz targets (fuzz/, a workspace of its own) formatted and compiling
 #   - src/spec/spirv_grammar.rs is what scripts/gen_spirv_tables.py makes of the installed
 #     SPIRV-Headers grammars (Debian's spirv-headers, which scripts/setup.sh installs)
 # Prints one line per check and exits 1 when any failed.
@@ -43,6 +44,8 @@ check fmt cargo fmt --all --check
 check clippy cargo clippy --workspace --all-targets --quiet -- -D warnings
 check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 check grammar grammar_is_generated
+check fuzz-fmt cargo fmt --manifest-path fuzz/Cargo.toml --check
+check fuzz-build cargo check --manifest-path fuzz/Cargo.toml --quiet
 
 if [ "${#failed[@]}" -ne 0 ]; then
   echo "habits: ${#failed[@]} failed (${failed[*]})"

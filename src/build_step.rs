@@ -246,6 +246,7 @@ impl DebugInfoStep {
             }
         }
         into::apply(&model, &mut module, &mut diags, &code, &ties, NAME);
+        let module = crate::input::verified(module, NAME)?;
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let (out, losses) = crate::back::spirv::write(
             &module,

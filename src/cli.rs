@@ -499,11 +499,8 @@ fn write_json(path: &str, value: &impl serde::Serialize) -> Result<()> {
 /// explain the losses follow the differences. Exits as `diff`.
 fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>, through_ir: bool) -> Result<i32> {
     let inp = input::read(input)?;
-    let (module, _) = input::lower_with_diagnostics(&inp)?;
-    verify::check(&module).map_err(|findings| Error::Invalid {
-        path: inp.name.clone(),
-        findings,
-    })?;
+    let (module, _) = input::lower_verified(&inp)?;
+
     let (via_name, back, ledger) = match via {
         ViaArg::Dwarf => {
             if flavour.is_some() {

@@ -312,10 +312,11 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             let (bytes, diags) = match parsed {
                 Some(p) => {
                     let view = p.nf.into_view(p.bin);
-                    crate::back::spirv::write_into_view(&module, flavour, &view)?
+                    crate::back::spirv::write_into_view(&module, flavour, &view)
                 }
-                None => crate::back::spirv::write(&module, &WriteOptions { flavour, base })?,
-            };
+                None => crate::back::spirv::write(&module, &WriteOptions { flavour, base }),
+            }
+            .map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
             bytes
         }
@@ -336,15 +337,13 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             // The writer's refusals (no compile unit, DIE offsets that do not settle) concern
             // this input: say which.
             let (bytes, diags) =
-                crate::back::dwarf::write(&module, &wopts).map_err(|e| match e {
-                    Error::Usage(m) => Error::Usage(format!("{}: {m}", inp.name)),
-                    e => e,
-                })?;
+                crate::back::dwarf::write(&module, &wopts).map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
             bytes
         }
         Target::Visa => {
-            let (bytes, diags) = crate::back::visa::write(&module)?;
+            let (bytes, diags) =
+                crate::back::visa::write(&module).map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
             bytes
         }

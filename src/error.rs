@@ -46,9 +46,14 @@ pub enum Error {
         path: String,
         error: crate::visa::DecodeError,
     },
-    /// An IR module the vISA writer cannot express as tables.
-    #[error("cannot write vISA tables: {0}")]
-    VisaWrite(String),
+    /// A writer refused: what the target (a SPIR-V debug set, DWARF, vISA tables) cannot hold of
+    /// the module, or a limit the writer met. `input` names the module's input when known.
+    #[error("{}cannot write {target}: {message}", input.as_ref().map(|i| format!("{i}: ")).unwrap_or_default())]
+    Unwritable {
+        input: Option<String>,
+        target: &'static str,
+        message: String,
+    },
     /// Malformed DWARF/ELF: the section and the byte offset in it of the damage.
     #[error("{path}: {section} offset {offset:#x}: {message}")]
     Dwarf {
@@ -66,6 +71,31 @@ pub enum Error {
 }
 
 impl Error {
+    /// A writer's refusal (see [`Error::Unwritable`]).
+    pub fn unwritable(target: &'static str, message: impl Into<String>) -> Error {
+        Error::Unwritable {
+            input: None,
+            target,
+            message: message.into(),
+        }
+    }
+
+    /// The error, naming `input` if it is a writer's refusal that does not yet.
+    pub fn of_input(self, input: &str) -> Error {
+        match self {
+            Error::Unwritable {
+                input: None,
+                target,
+                message,
+            } => Error::Unwritable {
+                input: Some(input.to_string()),
+                target,
+                message,
+            },
+            e => e,
+        }
+    }
+
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {

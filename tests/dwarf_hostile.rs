@@ -476,7 +476,8 @@ fn raw_options() -> dwarv::back::dwarf::WriteOptions<'static> {
 
 /// Writes `m` as DWARF (each unit its own version): no loss, and it reads back equal.
 fn assert_exact_round_trip(m: &dwarv::ir::Module) {
-    let (bytes, diags) = dwarv::back::dwarf::write(m, &raw_options()).unwrap();
+    let checked = dwarv::Verified::new(m.clone()).unwrap();
+    let (bytes, diags) = dwarv::back::dwarf::write(&checked, &raw_options()).unwrap();
     assert!(diags.losses.is_empty(), "{:?}", diags.losses);
     let (back, _) = read(&bytes, "written.o").expect("reads back");
     let d = dwarv::ir::diff::diff(m, &back, Default::default());
@@ -503,7 +504,8 @@ fn assert_written_with_loss_opts(
     opts: &dwarv::back::dwarf::WriteOptions,
     what: &str,
 ) {
-    let (_, diags) = dwarv::back::dwarf::write(m, opts).unwrap();
+    let checked = dwarv::Verified::new(m.clone()).unwrap();
+    let (_, diags) = dwarv::back::dwarf::write(&checked, opts).unwrap();
     assert!(
         diags.losses.iter().any(|l| l.message.contains(what)),
         "{:?}",

@@ -4,6 +4,8 @@
 mod common;
 mod visa_gen;
 
+use dwarv::Verified;
+
 use dwarv::diag::LossKind;
 use dwarv::ir::{CodePos, CodeRange, FunctionInfo, Handle, Location, Module, Op, Ref, Scope};
 use dwarv::visa;
@@ -39,7 +41,7 @@ fn bytes_ir_bytes_is_identical() {
         if ["kernel", "spills", "stack_calls"].contains(&name) {
             assert!(diags.is_empty(), "{name}: {diags:?}");
         }
-        dwarv::ir::verify::check(&m).unwrap_or_else(|f| panic!("{name}: {f}"));
+        let m = Verified::new(m).unwrap_or_else(|f| panic!("{name}: {f}"));
         let (out, losses) = dwarv::back::visa::write(&m).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(losses.is_empty(), "{name}: {losses:?}");
         assert_eq!(out, b, "{name}: bytes → IR → bytes differ");
@@ -59,7 +61,7 @@ fn ir_text_parses_back_validates_and_writes_the_same_bytes() {
             text,
             "{name}: text not canonical"
         );
-        dwarv::ir::verify::check(&parsed).unwrap_or_else(|f| panic!("{name}: {f}"));
+        let parsed = Verified::new(parsed).unwrap_or_else(|f| panic!("{name}: {f}"));
         let (out, _) = dwarv::back::visa::write(&parsed).unwrap();
         assert_eq!(out, b, "{name}: bytes → IR text → bytes differ");
     }
@@ -251,7 +253,7 @@ fn the_writer_reads_the_ir() {
         "e0 = expr [regx 28]\n",
         "e0 = expr [regx 30, llvm_offset_uconst 4]\n",
     );
-    let m2 = dwarv::ir::text::parse(&edited, "edited").unwrap();
+    let m2 = Verified::new(dwarv::ir::text::parse(&edited, "edited").unwrap()).unwrap();
     let (out, _) = dwarv::back::visa::write(&m2).unwrap();
     let back = visa::decode(&out).unwrap();
     let want = visa::Storage::Reg {
@@ -261,7 +263,7 @@ fn the_writer_reads_the_ir() {
     };
     assert_eq!(back.objects[0].vars[0].intervals[0].loc, want);
     let bad = text.replace("e0 = expr [regx 28]\n", "e0 = expr [breg5 0]\n");
-    let m3 = dwarv::ir::text::parse(&bad, "bad").unwrap();
+    let m3 = Verified::new(dwarv::ir::text::parse(&bad, "bad").unwrap()).unwrap();
     let err = dwarv::back::visa::write(&m3).unwrap_err().to_string();
     assert!(
         err.contains("v0 (variable \"x\")") && err.contains("not a register"),

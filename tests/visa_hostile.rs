@@ -29,7 +29,7 @@ fn check_valid(name: &str, b: &[u8], t: &visa::Tables) {
         "{name}: decode is not injective"
     );
     let (m, _) = dwarv::front::visa::lower(t);
-    dwarv::ir::verify::check(&m).unwrap_or_else(|f| panic!("{name}: {f}"));
+    let m = dwarv::Verified::new(m).unwrap_or_else(|f| panic!("{name}: {f}"));
     let (out, _) = dwarv::back::visa::write(&m).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(out, b, "{name}: bytes → IR → bytes differ");
 }

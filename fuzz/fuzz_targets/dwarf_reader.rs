@@ -11,8 +11,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok((module, _)) = read(data, "fuzz") else {
         return;
     };
-    assert!(verify(&module).is_empty(), "the reader returned an invalid module");
+    assert!(
+        verify(&module).is_empty(),
+        "the reader returned an invalid module"
+    );
     let printed = print(&module);
     let again = parse(&printed, "reprint").expect("printed IR text parses");
-    assert_eq!(again, module, "parse(print(m)) != m");
+    assert_eq!(again, *module, "parse(print(m)) != m");
 });

@@ -5,7 +5,7 @@
 
 use dwarv::back::dwarf::{write, OpEncoding, WriteOptions};
 use dwarv::ir::text::parse;
-use dwarv::ir::verify::verify;
+use dwarv::Verified;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -15,9 +15,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(module) = parse(text, "fuzz") else {
         return;
     };
-    if !verify(&module).is_empty() {
+    let Ok(module) = Verified::new(module) else {
         return;
-    }
+    };
     for (version, amd, enc) in [
         (None, None, OpEncoding::Raw),
         (Some(4), Some(false), OpEncoding::Raw),

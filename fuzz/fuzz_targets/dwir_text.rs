@@ -7,8 +7,12 @@ use dwarv::ir::verify::verify;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(module) = parse(text, "fuzz") else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(module) = parse(text, "fuzz") else {
+        return;
+    };
     // Printing must work on any parsed module, valid or not, and read back to the same module.
     let printed = print(&module);
     let again = parse(&printed, "reprint").expect("printed IR text parses");

@@ -13,7 +13,9 @@ fuzz_target!(|data: &[u8]| {
             Err(_) => None,
         }
     } else {
-        dwarv::front::llvm::read(data, "fuzz.ll").ok().map(|(m, _)| m)
+        dwarv::front::llvm::read(data, "fuzz.ll")
+            .ok()
+            .map(|(m, _)| m)
     };
     if let Some(m) = lowered {
         if dwarv::ir::verify::check(&m).is_ok() {

@@ -4,9 +4,9 @@
 //! declines goes through the IR, which the `spirv_roundtrip` target covers.
 #![no_main]
 
-use dwarv::spirv::own_set::{own_flavour, rewrite};
 use dwarv::front::spirv::read;
 use dwarv::ir::diff::{diff, DiffOptions};
+use dwarv::spirv::own_set::{own_flavour, rewrite};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,6 +23,11 @@ fuzz_target!(|data: &[u8]| {
     let (back, _) = read(&out, "output").expect("the reader takes what the rewrite wrote");
     if done.diagnostics.is_empty() {
         let d = diff(&input, &back, DiffOptions::default());
-        assert!(d.is_empty(), "on its words into {}:\n{}", flavour.cli_name(), d.render(10));
+        assert!(
+            d.is_empty(),
+            "on its words into {}:\n{}",
+            flavour.cli_name(),
+            d.render(10)
+        );
     }
 });

@@ -24,6 +24,11 @@ fuzz_target!(|data: &[u8]| {
     let (back, _) = read(&bytes, "written").expect("dwarv reads what it wrote");
     if ledger.losses.is_empty() {
         let d = diff(&module, &back, DiffOptions::default());
-        assert!(d.is_empty(), "round trip through {}:\n{}", flavour.cli_name(), d.render(10));
+        assert!(
+            d.is_empty(),
+            "round trip through {}:\n{}",
+            flavour.cli_name(),
+            d.render(10)
+        );
     }
 });

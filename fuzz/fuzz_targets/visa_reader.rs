@@ -16,11 +16,19 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    assert_eq!(encode(&tables).expect("decoded tables encode"), data, "encode(decode(b)) != b");
+    assert_eq!(
+        encode(&tables).expect("decoded tables encode"),
+        data,
+        "encode(decode(b)) != b"
+    );
     let (module, _) = dwarv::front::visa::lower(&tables);
-    assert!(verify(&module).is_empty(), "the reader returned an invalid module");
+    assert!(
+        verify(&module).is_empty(),
+        "the reader returned an invalid module"
+    );
     let again = parse(&print(&module), "reprint").expect("printed IR text parses");
     assert_eq!(again, module, "parse(print(m)) != m");
+    let again = dwarv::Verified::new(again).expect("IR from tables keeps the IR rules");
     let (bytes, _) = dwarv::back::visa::write(&again).expect("IR from tables writes back");
     assert_eq!(bytes, data, "bytes → IR → bytes differ");
 });

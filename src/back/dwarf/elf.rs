@@ -19,7 +19,7 @@ pub(super) fn is_32bit_machine(machine: u16) -> bool {
 }
 
 fn bad(msg: impl Into<String>) -> Error {
-    Error::Usage(format!("--into binary: {}", msg.into()))
+    Error::unwritable("DWARF into the given binary", msg)
 }
 
 /// A debug-only ELF object holding `sections`.
@@ -39,7 +39,7 @@ pub(super) fn standalone(s: &Settings, sections: &SectionList) -> Result<Vec<u8>
         .collect();
     w.reserve_shstrtab_section_index();
     w.reserve_shstrtab()
-        .map_err(|e| Error::Usage(format!("ELF writer: {e}")))?;
+        .map_err(|e| Error::unwritable("an ELF object", e.to_string()))?;
     w.reserve_section_headers();
     let amd = s.machine == elf::EM_AMDGPU.0;
     w.write_file_header(&FileHeader {
@@ -50,7 +50,7 @@ pub(super) fn standalone(s: &Settings, sections: &SectionList) -> Result<Vec<u8>
         e_entry: 0,
         e_flags: elf::FileFlags(0),
     })
-    .map_err(|e| Error::Usage(format!("ELF writer: {e}")))?;
+    .map_err(|e| Error::unwritable("an ELF object", e.to_string()))?;
     for (_, d) in sections {
         w.write(d);
     }

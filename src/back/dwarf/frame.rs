@@ -130,10 +130,10 @@ impl Frames {
         let mut w = DebugFrame(EndianVec::new(LittleEndian));
         table
             .write_debug_frame(&mut w)
-            .map_err(|e| Error::Usage(format!("DWARF writer: .debug_frame: {e}")))?;
+            .map_err(|e| Error::unwritable("DWARF", format!(".debug_frame: {e}")))?;
         let mut bytes = w.0.into_vec();
         replace_cfa_placeholders(&mut bytes)
-            .map_err(|e| Error::Usage(format!("DWARF writer: .debug_frame: {e}")))?;
+            .map_err(|e| Error::unwritable("DWARF", format!(".debug_frame: {e}")))?;
         out.push((".debug_frame", bytes));
         Ok(())
     }

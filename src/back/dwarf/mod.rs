@@ -26,6 +26,7 @@ mod vars;
 
 use crate::diag::Diagnostics;
 use crate::error::Result;
+use crate::ir::verify::Verified;
 use crate::ir::{Module, SourceFormat};
 pub use builder::OpEncoding;
 use builder::Settings;
@@ -42,7 +43,7 @@ pub struct WriteOptions<'a> {
 }
 
 /// Writes the module's debug info as an ELF object; returns the bytes and the losses.
-pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
+pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
     let base = match opts.into {
         Some(bytes) => Some(elf::Base::parse(bytes)?),
         None => None,

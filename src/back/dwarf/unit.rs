@@ -31,8 +31,9 @@ pub(super) fn build(m: &Module, s: &Settings, diags: &mut Diagnostics) -> Result
             }
         }
     }
-    Err(Error::Usage(
-        "DWARF writer: DIE offsets in expressions do not settle".into(),
+    Err(Error::unwritable(
+        "DWARF",
+        "DIE offsets in expressions do not settle",
     ))
 }
 
@@ -94,8 +95,9 @@ pub(super) fn build_once(
         b.files.push(HashMap::default());
     }
     if b.units.is_empty() {
-        return Err(Error::Usage(
-            "the module has no compile unit to write as DWARF".into(),
+        return Err(Error::unwritable(
+            "DWARF",
+            "the module has no compile unit to hold its debug info",
         ));
     }
     b.home = b.home_units();
@@ -118,11 +120,11 @@ pub(super) fn build_once(
     let mut sections = Sections::new(EndianVec::new(LittleEndian));
     b.dwarf
         .write(&mut sections)
-        .map_err(|e| Error::Usage(format!("DWARF writer: {e}")))?;
+        .map_err(|e| Error::unwritable("DWARF", e.to_string()))?;
     let mut line_sec = sections.debug_line.slice().to_vec();
     let mut info_sec = sections.debug_info.slice().to_vec();
     let abbrev_sec = sections.debug_abbrev.slice().to_vec();
-    let fail = |e: String| Error::Usage(format!("DWARF writer: {e}"));
+    let fail = |e: String| Error::unwritable("DWARF", e);
     if is_md5 {
         line::splice_is_md5(&mut line_sec, &mut info_sec, &abbrev_sec).map_err(fail)?;
     }
@@ -162,7 +164,7 @@ pub(super) fn build_once(
 pub(super) fn die_offsets(b: &Builder, info: &[u8], abbrev: &[u8]) -> Result<Offsets> {
     use gimli::read::{DebugAbbrev, DebugInfo};
     let fail = |e: gimli::read::Error| {
-        Error::Usage(format!("DWARF writer: reading back .debug_info: {e}"))
+        Error::unwritable("DWARF", format!("reading back .debug_info: {e}"))
     };
     let mut per_unit: Vec<(u64, Vec<u64>)> = Vec::new();
     let abbrevs_sec = DebugAbbrev::new(abbrev, LittleEndian);

@@ -31,6 +31,7 @@ mod writer;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
+use crate::ir::verify::Verified;
 use crate::ir::{Handle, Language, Module, Ref};
 use crate::spec::spirv::Flavour;
 use crate::spec::spirv_names::{instruction, operand};
@@ -77,8 +78,7 @@ pub fn kernel_language(l: Language) -> bool {
 }
 
 /// Writes the module's debug info as SPIR-V (little-endian bytes) and lists what was lost.
-/// The module must pass `ir::verify::check`.
-pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
+pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
     contained(|| match opts.base {
         Base::Standalone => write_here(m, opts.flavour, None, false),
         Base::Module(bytes) | Base::OwnCode(bytes) => {
@@ -95,7 +95,7 @@ pub fn write(m: &Module, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), 
 /// normal form's view (`NormalForm::into_view`): what an in-place conversion uses, so the module
 /// the reader parsed is not parsed again.
 pub(crate) fn write_into_view(
-    m: &Module,
+    m: &Verified,
     flavour: Flavour,
     base: &Bin<'_>,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
@@ -105,8 +105,12 @@ pub(crate) fn write_into_view(
 /// Runs the writer; a panic (a bug) becomes an error rather than the end of the process, so a
 /// batch goes on with its other inputs.
 fn contained<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-        .unwrap_or_else(|_| Err(Error::Usage("the SPIR-V writer panicked".into())))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(Error::unwritable(
+            "SPIR-V",
+            "the writer panicked (a bug in dwarv: please report it with the input)",
+        ))
+    })
 }
 
 fn spirv_err(e: crate::spirv::SpirvError) -> Error {
@@ -191,8 +195,9 @@ fn write_here(
         }
     }
     if w.e.exhausted() {
-        return Err(Error::Usage(
-            "the module's id bound leaves no room for the debug info's ids".into(),
+        return Err(Error::unwritable(
+            "SPIR-V",
+            "the module's id bound leaves no room for the debug info's ids",
         ));
     }
     let diags = std::mem::take(&mut w.ledger.diags);

@@ -7,6 +7,7 @@ mod loc;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
+use crate::ir::verify::Verified;
 use crate::ir::{
     verify::describe, CodePos, CodeRange, Fde, FunctionInfo, Handle, Location, Module, RawAttr,
     Ref, Scope, ScopeKind,
@@ -17,9 +18,10 @@ use crate::visa::{self, Frame, Interval, MapEntry, Object, Subroutine, Tables, V
 type R<T> = std::result::Result<T, String>;
 
 /// Writes the tables of a module read from vISA tables, with what the tables cannot hold.
-pub fn write(m: &Module) -> Result<(Vec<u8>, Diagnostics)> {
-    let tables = raise(m).map_err(Error::VisaWrite)?;
-    let bytes = visa::encode(&tables).map_err(|e| Error::VisaWrite(e.to_string()))?;
+pub fn write(m: &Verified) -> Result<(Vec<u8>, Diagnostics)> {
+    let tables = raise(m).map_err(|e| Error::unwritable("vISA tables", e))?;
+    let bytes =
+        visa::encode(&tables).map_err(|e| Error::unwritable("vISA tables", e.to_string()))?;
     Ok((bytes, dropped(m)))
 }
 
