@@ -16,7 +16,7 @@
 //!
 //! ```no_run
 //! use dwarv::build_step::DebugInfoStep;
-//! use dwarv::spec::spirv::Flavour;
+//! use dwarv::Flavour;
 //!
 //! # fn emit(_: &DebugInfoStep) -> (Vec<u32>, Vec<(String, u32)>, Vec<(u32, u32, u32)>) { unimplemented!() }
 //! let bitcode = std::fs::read("kernel.bc")?;

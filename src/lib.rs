@@ -1,35 +1,45 @@
-//! dwarv: translate source-level debug information between compilers' native form (LLVM IR debug
-//! metadata, DWARF, Intel vISA tables) and SPIR-V's debug sets, through one neutral IR.
+//! dwarv translates source-level debug information between compilers' native form (LLVM IR
+//! debug metadata, DWARF, Intel vISA tables) and SPIR-V's debug sets, both ways, through one
+//! neutral IR ([`ir`]).
 //!
-//! - [`front`]: readers lowering each input format to the IR;
-//! - [`ir`]: the neutral IR, its text form, validator and structural diff;
-//! - [`spec`]: constants and per-format tables; [`dwarf`]: the DWARF expression/CFA codecs;
-//! - [`input`] / [`output`]: format detection, loading, atomic writes;
-//! - [`convert`]: the conversion driver; [`cli`]: the command line.
+//! The library's entries:
+//! - [`read`] / [`read_file`]: any input (IR text, SPIR-V in any debug set, ELF with DWARF, LLVM
+//!   IR or bitcode, vISA tables) into a [`Module`], with what the reader lost;
+//! - [`Verified::new`]: the IR rules; the writers take only a checked module;
+//! - [`write_spirv`] (any debug set, standalone or into a given module), [`write_dwarf`] (an ELF
+//!   object, or into a given binary), [`write_text`] (`.dwir`);
+//! - [`diff`]: two modules compared by content;
+//! - [`build_step::DebugInfoStep`]: the debug info of an LLVM module attached to the SPIR-V a
+//!   build step emits for it.
+//!
+//! ```
+//! // An OpenCL C unit's debug info as IR text, written as SPIR-V and read back.
+//! let text = "; dwarv-ir 1 source=ir\nf0 = file \"k.cl\"\nu0 = unit opencl file=f0\n";
+//! let module = dwarv::Verified::new(dwarv::read(text.as_bytes(), "k.dwir")?.module)?;
+//! let options = dwarv::SpirvOptions {
+//!     flavour: dwarv::Flavour::Shader100,
+//!     base: dwarv::SpirvBase::Standalone,
+//! };
+//! let spirv = dwarv::write_spirv(&module, &options)?;
+//! let back = dwarv::read(&spirv.bytes, "k.spv")?;
+//! assert_eq!(back.module.units.len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`unstable`] holds the rest, public only for dwarv's own binary, tests and fuzz targets.
 
-pub mod back;
-pub mod background;
-pub mod batch;
 #[cfg(feature = "llvm")]
 pub mod build_step;
-pub mod cli;
-pub mod convert;
-pub mod crosscheck;
-pub mod diag;
-pub mod dwarf;
-pub mod error;
-pub mod front;
-pub mod hash;
-pub mod input;
 pub mod ir;
-pub mod output;
-pub mod sidecar;
-pub mod spec;
-pub mod spirv;
-pub mod stats;
-pub mod visa;
+pub mod unstable;
 
 mod api;
+
+// The internals by their short paths inside the crate (`crate::back::…`).
+use unstable::{
+    back, background, batch, convert, crosscheck, diag, dwarf, error, front, hash, input, output,
+    sidecar, spec, spirv, stats, visa,
+};
 
 pub use api::{diff, read, read_file, write_dwarf, write_spirv, write_text, Read, Written};
 pub use back::dwarf::{OpEncoding, WriteOptions as DwarfOptions};

@@ -16,7 +16,7 @@ fn main() {
     unsafe {
         libmimalloc_sys::mi_option_set_enabled(libmimalloc_sys::mi_option_large_os_pages, true)
     };
-    std::process::exit(dwarv::cli::main());
+    std::process::exit(dwarv::unstable::cli::main());
 }
 
 /// For an LLVM or a SPIR-V input, the time the kernel spends zeroing transparent huge pages
@@ -48,11 +48,11 @@ fn llvm_and_spirv_bytes() -> u64 {
                 .and_then(|f| f.take(4096).read_to_end(&mut head))
                 .ok()?;
             matches!(
-                dwarv::input::detect(&head),
+                dwarv::unstable::input::detect(&head),
                 Some(
-                    dwarv::input::Format::LlvmBitcode
-                        | dwarv::input::Format::LlvmText
-                        | dwarv::input::Format::Spirv
+                    dwarv::unstable::input::Format::LlvmBitcode
+                        | dwarv::unstable::input::Format::LlvmText
+                        | dwarv::unstable::input::Format::Spirv
                 )
             )
             .then_some(meta.len())

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 
 use dwarv::build_step::DebugInfoStep;
 use dwarv::ir::CodePos;
-use dwarv::spec::spirv::Flavour;
-use dwarv::spirv::binary::{op, Module as Bin};
-use dwarv::spirv::normal::NormalForm;
+use dwarv::unstable::spec::spirv::Flavour;
+use dwarv::unstable::spirv::binary::{op, Module as Bin};
+use dwarv::unstable::spirv::normal::NormalForm;
 
 /// The (word offset, word count) of each instruction of a block.
 type Block = Vec<(u32, u32)>;
@@ -105,7 +105,7 @@ fn an_emitters_ties_give_functions_lines_and_variables_that_validate() {
 
     // Read back: every OpFunction with a DISubprogram is bound, and every tied instruction
     // with a location carries that line.
-    let back = dwarv::input::load(path.to_str().unwrap()).unwrap();
+    let back = dwarv::unstable::input::load(path.to_str().unwrap()).unwrap();
     for (id, _) in functions.iter().filter(|(id, _)| bound_ids.contains(id)) {
         let bound = back.scopes.values().any(|s| {
             s.function()

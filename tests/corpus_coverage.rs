@@ -8,7 +8,7 @@
 
 use dwarv::ir::text::parse;
 use dwarv::ir::*;
-use dwarv::spec::dwarf::{row, CFAS, OPS};
+use dwarv::unstable::spec::dwarf::{row, CFAS, OPS};
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -8,7 +8,7 @@ mod common;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::Command;
 
-use dwarv::front::dwarf::read;
+use dwarv::unstable::front::dwarf::read;
 use dwarv::Error;
 use object::{Object, ObjectSection};
 
@@ -426,7 +426,7 @@ fn a_file_without_a_directory_keeps_none_or_is_ledgered() {
     let (m, _) = read(&b, "nodir.o").expect("reads");
     assert!(m.files.values().any(|f| f.directory.is_none()));
     assert_exact_round_trip(&m);
-    let opts = dwarv::back::dwarf::WriteOptions {
+    let opts = dwarv::unstable::back::dwarf::WriteOptions {
         dwarf_version: Some(4),
         ..raw_options()
     };
@@ -465,11 +465,11 @@ fn a_declaration_without_file_or_line_has_no_place() {
     assert_exact_round_trip(&m);
 }
 
-fn raw_options() -> dwarv::back::dwarf::WriteOptions<'static> {
-    dwarv::back::dwarf::WriteOptions {
+fn raw_options() -> dwarv::unstable::back::dwarf::WriteOptions<'static> {
+    dwarv::unstable::back::dwarf::WriteOptions {
         dwarf_version: None,
         amd_ext: None,
-        op_encoding: dwarv::back::dwarf::OpEncoding::Raw,
+        op_encoding: dwarv::unstable::back::dwarf::OpEncoding::Raw,
         into: None,
     }
 }
@@ -477,7 +477,7 @@ fn raw_options() -> dwarv::back::dwarf::WriteOptions<'static> {
 /// Writes `m` as DWARF (each unit its own version): no loss, and it reads back equal.
 fn assert_exact_round_trip(m: &dwarv::ir::Module) {
     let checked = dwarv::Verified::new(m.clone()).unwrap();
-    let (bytes, diags) = dwarv::back::dwarf::write(&checked, &raw_options()).unwrap();
+    let (bytes, diags) = dwarv::unstable::back::dwarf::write(&checked, &raw_options()).unwrap();
     assert!(diags.losses.is_empty(), "{:?}", diags.losses);
     let (back, _) = read(&bytes, "written.o").expect("reads back");
     let d = dwarv::ir::diff::diff(m, &back, Default::default());
@@ -501,11 +501,11 @@ fn assert_written_with_loss(m: &dwarv::ir::Module, what: &str) {
 
 fn assert_written_with_loss_opts(
     m: &dwarv::ir::Module,
-    opts: &dwarv::back::dwarf::WriteOptions,
+    opts: &dwarv::unstable::back::dwarf::WriteOptions,
     what: &str,
 ) {
     let checked = dwarv::Verified::new(m.clone()).unwrap();
-    let (_, diags) = dwarv::back::dwarf::write(&checked, opts).unwrap();
+    let (_, diags) = dwarv::unstable::back::dwarf::write(&checked, opts).unwrap();
     assert!(
         diags.losses.iter().any(|l| l.message.contains(what)),
         "{:?}",

@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
-use dwarv::dwarf::{encode_cfa, encode_expr, AmdOps, Encoding, OffsetRefs};
-use dwarv::front::dwarf::read;
 use dwarv::ir::{self, Arg, CfaCode, CfaOp, Location, Module, Op, OpCode, ScopeKind, TypeKind};
+use dwarv::unstable::dwarf::{encode_cfa, encode_expr, AmdOps, Encoding, OffsetRefs};
+use dwarv::unstable::front::dwarf::read;
 
 /// Every ELF object and executable of the corpus.
 const OBJECTS: &[&str] = &[
@@ -153,7 +153,8 @@ fn parse_ops(text: &str) -> Option<Vec<Op>> {
     for item in inner.split(", ") {
         let mut parts = item.split_whitespace();
         let name = parts.next()?.strip_prefix("DW_OP_")?;
-        let row = dwarv::spec::dwarf::row_by_name(dwarv::spec::dwarf::OPS, name)?;
+        let row =
+            dwarv::unstable::spec::dwarf::row_by_name(dwarv::unstable::spec::dwarf::OPS, name)?;
         let mut args = Vec::new();
         for p in parts {
             let p = p.trim_start_matches('+');

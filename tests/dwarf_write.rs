@@ -14,7 +14,7 @@ use std::process::Command;
 
 use common::{dwarfdump_verify as verify, dwarv};
 
-use dwarv::dwarf::AmdOps;
+use dwarv::unstable::dwarf::AmdOps;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -162,9 +162,9 @@ fn peer_corpus_reads_and_validates() {
     };
     assert_eq!(files.len(), 146);
     for (rel, path) in &files {
-        let input = dwarv::input::read(path.to_str().unwrap()).unwrap();
-        let (m, _) =
-            dwarv::input::lower_with_diagnostics(&input).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let input = dwarv::unstable::input::read(path.to_str().unwrap()).unwrap();
+        let (m, _) = dwarv::unstable::input::lower_with_diagnostics(&input)
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
         dwarv::ir::verify::check(&m).unwrap_or_else(|f| panic!("{rel}: {f}"));
     }
 }

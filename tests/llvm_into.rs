@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use dwarv::spirv::binary::{op, to_words, Module as Bin};
+use dwarv::unstable::spirv::binary::{op, to_words, Module as Bin};
 
 /// (instructions of function bodies under an OpLine, all of them): OpLabel, OpFunctionParameter,
 /// OpLine/OpNoLine and debug-set OpExtInsts not counted.

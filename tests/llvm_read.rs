@@ -7,14 +7,14 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dwarv::input::{lower_with_diagnostics, Input};
 use dwarv::ir::{self, CodePos, EventKind, ScopeKind, TypeKind, Value, VarKind};
+use dwarv::unstable::input::{lower_with_diagnostics, Input};
 
 fn small() -> PathBuf {
     common::repo_root().join("tests/llvm/small.ll")
 }
 
-fn lower(path: &Path) -> (ir::Module, dwarv::diag::Diagnostics) {
+fn lower(path: &Path) -> (ir::Module, dwarv::unstable::diag::Diagnostics) {
     let input = Input {
         name: path.display().to_string(),
         bytes: std::fs::read(path).unwrap().into(),

@@ -26,8 +26,8 @@ fn blessing() -> bool {
 /// The reader's IR text of `path`, its losses appended as comments; `dir` is cut from every
 /// message so that no path of this machine ends up in a snapshot.
 fn reader_text(path: &Path, dir: &Path) -> String {
-    let input = dwarv::input::read(path.to_str().unwrap()).unwrap();
-    let (module, diagnostics) = dwarv::input::lower_with_diagnostics(&input)
+    let input = dwarv::unstable::input::read(path.to_str().unwrap()).unwrap();
+    let (module, diagnostics) = dwarv::unstable::input::lower_with_diagnostics(&input)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut text = dwarv::ir::text::print(&module);
     for loss in &diagnostics.losses {
@@ -46,7 +46,9 @@ fn expected() -> BTreeMap<String, String> {
     let mut names: Vec<String> = std::fs::read_dir(corpus)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| dwarv::input::detect(&std::fs::read(corpus.join(n)).unwrap()).is_some())
+        .filter(|n| {
+            dwarv::unstable::input::detect(&std::fs::read(corpus.join(n)).unwrap()).is_some()
+        })
         .collect();
     names.sort();
     let mut out = BTreeMap::new();
@@ -69,7 +71,7 @@ fn expected() -> BTreeMap<String, String> {
     let tables = tempfile::tempdir().unwrap();
     for (name, t) in visa_gen::samples() {
         let path = tables.path().join(format!("visa_{name}.bin"));
-        std::fs::write(&path, dwarv::visa::encode(&t).unwrap()).unwrap();
+        std::fs::write(&path, dwarv::unstable::visa::encode(&t).unwrap()).unwrap();
         out.insert(
             format!("visa_{name}.bin.dwir"),
             reader_text(&path, tables.path()),

@@ -11,14 +11,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dwarv::back::spirv::{write, Base, WriteOptions};
-use dwarv::front::spirv::read;
 use dwarv::ir::diff::{diff, Change, DiffOptions};
 use dwarv::ir::{self, Module};
-use dwarv::spec::spirv::Flavour;
-use dwarv::spirv::binary::{op, to_words, Module as Bin};
-use dwarv::spirv::own_set;
-use dwarv::spirv::NormalForm;
+use dwarv::unstable::back::spirv::{write, Base, WriteOptions};
+use dwarv::unstable::front::spirv::read;
+use dwarv::unstable::spec::spirv::Flavour;
+use dwarv::unstable::spirv::binary::{op, to_words, Module as Bin};
+use dwarv::unstable::spirv::own_set;
+use dwarv::unstable::spirv::NormalForm;
 
 const FLAVOURS: [&str; 4] = ["debuginfo", "opencl100", "shader100", "spirv-debug"];
 
@@ -688,7 +688,7 @@ fn own_set_outcome(
     out_dir: &Path,
     (code_env, llvm_reads_code): (Option<&'static str>, bool),
     input: &Module,
-    (ir_out, ir_ledger): (Vec<u8>, dwarv::diag::Diagnostics),
+    (ir_out, ir_ledger): (Vec<u8>, dwarv::unstable::diag::Diagnostics),
 ) -> Result<Result<(), String>, &'static str> {
     let done = own_set::rewrite(bytes, f).map_err(|d| d.0)?;
     let mut out = Vec::new();

@@ -6,8 +6,8 @@ mod common;
 
 use std::process::Command;
 
-use dwarv::front::spirv::read;
 use dwarv::ir;
+use dwarv::unstable::front::spirv::read;
 use dwarv::Error;
 
 /// Reads; an `Ok` module must validate. Returns the error, if any.
@@ -316,7 +316,7 @@ fn unknown_opcodes_of_a_known_set_are_diagnostics() {
     let m = module(&[ext(20, 99, &[1, 2, 3])]);
     let (_, diag) = read(&m, "unknown.spv").unwrap();
     let loss = &diag.losses[0];
-    assert_eq!(loss.kind, dwarv::diag::LossKind::Unknown);
+    assert_eq!(loss.kind, dwarv::unstable::diag::LossKind::Unknown);
     assert!(loss.place.starts_with("word ") && loss.place.contains("%20"));
 }
 

@@ -6,10 +6,10 @@ mod common;
 use std::collections::HashSet;
 use std::process::Command;
 
-use dwarv::front::spirv::read;
 use dwarv::ir::{self, CodePos, EventKind, Module, Ref, TypeKind};
-use dwarv::spirv::binary::{self, op};
-use dwarv::spirv::NormalForm;
+use dwarv::unstable::front::spirv::read;
+use dwarv::unstable::spirv::binary::{self, op};
+use dwarv::unstable::spirv::NormalForm;
 
 fn corpus_file(name: &str) -> Vec<u8> {
     std::fs::read(common::corpus().join(name)).unwrap()

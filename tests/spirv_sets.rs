@@ -7,11 +7,11 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use dwarv::front::spirv::read;
 use dwarv::ir::{
     self, CodePos, EventKind, ImportKind, MacroKind, Module, Ref, ScopeKind, TemplateParamKind,
     TypeKind, VarKind,
 };
+use dwarv::unstable::front::spirv::read;
 
 fn assemble(name: &str, dir: &Path) -> Vec<u8> {
     let src = common::repo_root().join("tests/spirv").join(name);

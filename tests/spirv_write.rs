@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use dwarv::spirv::binary::{op, to_words, Module as Bin};
+use dwarv::unstable::spirv::binary::{op, to_words, Module as Bin};
 
 const FLAVOURS: [&str; 4] = ["shader100", "opencl100", "debuginfo", "spirv-debug"];
 
@@ -847,7 +847,7 @@ fn what_follows_a_terminator_ends_at_the_next_label() {
 #[test]
 fn enumerator_values_read_as_their_underlying_type_holds_them() {
     assert_round_trip_exact("fuzz_enum_sign.spv");
-    let (m, _) = dwarv::front::spirv::read(
+    let (m, _) = dwarv::unstable::front::spirv::read(
         &std::fs::read(common::repo_root().join("tests/spirv/fuzz_enum_sign.spv")).unwrap(),
         "enum.spv",
     )
@@ -909,7 +909,8 @@ fn spirv_debug_takes_llvm_spirv14_forms_of_modules_imports_and_bounds() {
     ] {
         assert!(text.contains(want), "no {want} in\n{text}");
     }
-    let (back, _) = dwarv::front::spirv::read(&std::fs::read(&out).unwrap(), "forms.spv").unwrap();
+    let (back, _) =
+        dwarv::unstable::front::spirv::read(&std::fs::read(&out).unwrap(), "forms.spv").unwrap();
     let text = dwarv::ir::text::print(&back);
     for want in [
         "module \"grid_mod\" in=u0 at=f0:1 config_macros=\"-DN=4\" include_path=\"/src/inc\" api_notes=\"grid.apinotes\"",

@@ -34,12 +34,14 @@ fn ok(args: &[&str]) {
 /// universal environment of their SPIR-V version (llvm-spirv-14 writes 1.4).
 fn env_of(path: &Path) -> String {
     let bytes = std::fs::read(path).unwrap();
-    let words = dwarv::spirv::binary::to_words(&bytes).unwrap();
-    let kernel = dwarv::spirv::binary::Module::parse(&words)
+    let words = dwarv::unstable::spirv::binary::to_words(&bytes).unwrap();
+    let kernel = dwarv::unstable::spirv::binary::Module::parse(&words)
         .unwrap()
         .insns
         .iter()
-        .any(|i| i.opcode() == dwarv::spirv::binary::op::CAPABILITY && i.operands() == [6]);
+        .any(|i| {
+            i.opcode() == dwarv::unstable::spirv::binary::op::CAPABILITY && i.operands() == [6]
+        });
     match kernel {
         false => "vulkan1.2".into(),
         true => format!("spv1.{}", (words[1] >> 8) & 0xff),
@@ -88,7 +90,7 @@ fn strip_then_attach_restores_every_corpus_module() {
         // The stripped module: code plus the link records only, valid SPIR-V.
         common::spirv_val(&code, &env_of(&code));
         let (stripped, _) =
-            dwarv::front::spirv::read(&std::fs::read(&code).unwrap(), name).unwrap();
+            dwarv::unstable::front::spirv::read(&std::fs::read(&code).unwrap(), name).unwrap();
         assert!(
             stripped.units.is_empty() && stripped.types.is_empty(),
             "{name}"
@@ -112,7 +114,7 @@ fn strip_then_attach_restores_every_corpus_module() {
         if name != "kernel.ocl100.spv" {
             diff_ok(&input, &out);
         }
-        let out_ir = dwarv::input::load(s(&out)).unwrap();
+        let out_ir = dwarv::unstable::input::load(s(&out)).unwrap();
         assert!(out_ir.info.link.is_none(), "{name}: link records dropped");
 
         // --keep-link: the link records stay (NonSemantic has them; other sets say they cannot),
@@ -121,7 +123,7 @@ fn strip_then_attach_restores_every_corpus_module() {
         let o = dwarv(&["attach", s(&code), s(&side), "-o", s(&kept), "--keep-link"]);
         assert!(o.status.success(), "{name}");
         judge(&kept, legacy);
-        let kept_ir = dwarv::input::load(s(&kept)).unwrap();
+        let kept_ir = dwarv::unstable::input::load(s(&kept)).unwrap();
         let shader = kept_ir.source.flavour.as_deref() == Some("NonSemantic.Shader.DebugInfo.100");
         let kept_id = kept_ir.info.link.as_ref().map(|l| l.build_id.clone());
         match shader {

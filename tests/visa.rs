@@ -6,9 +6,9 @@ mod visa_gen;
 
 use dwarv::Verified;
 
-use dwarv::diag::LossKind;
 use dwarv::ir::{CodePos, CodeRange, FunctionInfo, Handle, Location, Module, Op, Ref, Scope};
-use dwarv::visa;
+use dwarv::unstable::diag::LossKind;
+use dwarv::unstable::visa;
 
 fn bytes_of(t: &visa::Tables) -> Vec<u8> {
     visa::encode(t).expect("generated tables encode")
@@ -32,7 +32,7 @@ fn writer_reader_writer_is_byte_identical() {
 fn bytes_ir_bytes_is_identical() {
     for (name, t) in visa_gen::samples() {
         let b = bytes_of(&t);
-        let (m, diags) = dwarv::front::visa::read(&b, name).unwrap();
+        let (m, diags) = dwarv::unstable::front::visa::read(&b, name).unwrap();
         let only_ranges = diags
             .losses
             .iter()
@@ -42,7 +42,8 @@ fn bytes_ir_bytes_is_identical() {
             assert!(diags.is_empty(), "{name}: {diags:?}");
         }
         let m = Verified::new(m).unwrap_or_else(|f| panic!("{name}: {f}"));
-        let (out, losses) = dwarv::back::visa::write(&m).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (out, losses) =
+            dwarv::unstable::back::visa::write(&m).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(losses.is_empty(), "{name}: {losses:?}");
         assert_eq!(out, b, "{name}: bytes → IR → bytes differ");
     }
@@ -52,7 +53,7 @@ fn bytes_ir_bytes_is_identical() {
 fn ir_text_parses_back_validates_and_writes_the_same_bytes() {
     for (name, t) in visa_gen::samples() {
         let b = bytes_of(&t);
-        let (m, _) = dwarv::front::visa::read(&b, name).unwrap();
+        let (m, _) = dwarv::unstable::front::visa::read(&b, name).unwrap();
         let text = dwarv::ir::text::print(&m);
         let parsed = dwarv::ir::text::parse(&text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(parsed, m, "{name}: parse(print(m)) != m");
@@ -62,7 +63,7 @@ fn ir_text_parses_back_validates_and_writes_the_same_bytes() {
             "{name}: text not canonical"
         );
         let parsed = Verified::new(parsed).unwrap_or_else(|f| panic!("{name}: {f}"));
-        let (out, _) = dwarv::back::visa::write(&parsed).unwrap();
+        let (out, _) = dwarv::unstable::back::visa::write(&parsed).unwrap();
         assert_eq!(out, b, "{name}: bytes → IR text → bytes differ");
     }
 }
@@ -77,7 +78,7 @@ fn the_ir_holds_objects_subroutines_and_intervals() {
         .find(|s| s.0 == "stack_calls")
         .unwrap()
         .1;
-    let (m, _) = dwarv::front::visa::read(&bytes_of(&t), "stack_calls").unwrap();
+    let (m, _) = dwarv::unstable::front::visa::read(&bytes_of(&t), "stack_calls").unwrap();
     let functions: Vec<_> = m
         .scopes
         .iter()
@@ -157,7 +158,7 @@ mod cli {
             let dumped = String::from_utf8(o.stdout).unwrap();
             assert!(dumped.starts_with("; dwarv-ir 1 source=visa"), "{name}");
             // `dump` shows the whole IR: every object's unit, function, variables, FDEs.
-            let (m, _) = dwarv::front::visa::read(&b, name).unwrap();
+            let (m, _) = dwarv::unstable::front::visa::read(&b, name).unwrap();
             assert_eq!(dumped, dwarv::ir::text::print(&m), "{name}: dump");
             for o in &t.objects {
                 let unit_and_function = format!(" = function {:?} in=u", o.name);
@@ -246,7 +247,7 @@ fn the_writer_reads_the_ir() {
         .find(|s| s.0 == "kernel")
         .unwrap()
         .1;
-    let (m, _) = dwarv::front::visa::read(&bytes_of(&t), "kernel").unwrap();
+    let (m, _) = dwarv::unstable::front::visa::read(&bytes_of(&t), "kernel").unwrap();
     let text = dwarv::ir::text::print(&m);
     assert!(text.contains("e0 = expr [regx 28]\n"), "{text}");
     let edited = text.replace(
@@ -254,7 +255,7 @@ fn the_writer_reads_the_ir() {
         "e0 = expr [regx 30, llvm_offset_uconst 4]\n",
     );
     let m2 = Verified::new(dwarv::ir::text::parse(&edited, "edited").unwrap()).unwrap();
-    let (out, _) = dwarv::back::visa::write(&m2).unwrap();
+    let (out, _) = dwarv::unstable::back::visa::write(&m2).unwrap();
     let back = visa::decode(&out).unwrap();
     let want = visa::Storage::Reg {
         file: visa::RegFile::Grf,
@@ -264,7 +265,9 @@ fn the_writer_reads_the_ir() {
     assert_eq!(back.objects[0].vars[0].intervals[0].loc, want);
     let bad = text.replace("e0 = expr [regx 28]\n", "e0 = expr [breg5 0]\n");
     let m3 = Verified::new(dwarv::ir::text::parse(&bad, "bad").unwrap()).unwrap();
-    let err = dwarv::back::visa::write(&m3).unwrap_err().to_string();
+    let err = dwarv::unstable::back::visa::write(&m3)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("v0 (variable \"x\")") && err.contains("not a register"),
         "{err}"
@@ -275,7 +278,7 @@ fn the_writer_reads_the_ir() {
 #[test]
 fn cfa_programs_run_forward() {
     for (name, t) in visa_gen::samples() {
-        let (m, _) = dwarv::front::visa::read(&bytes_of(&t), name).unwrap();
+        let (m, _) = dwarv::unstable::front::visa::read(&bytes_of(&t), name).unwrap();
         for (h, f) in m.fdes.iter() {
             let locs: Vec<i128> = f
                 .ops
@@ -304,7 +307,7 @@ fn unmapped_indices_are_reported() {
         .unwrap()
         .1;
     t.objects[0].index_map.retain(|e| e.visa != 9);
-    let (_, d) = dwarv::front::visa::read(&bytes_of(&t), "gap").unwrap();
+    let (_, d) = dwarv::unstable::front::visa::read(&bytes_of(&t), "gap").unwrap();
     // `x` has [2, 9] (its end maps through index 10) and [9, 20] (its start is index 9).
     assert_eq!(d.losses.len(), 1, "{d:?}");
     assert_eq!(d.losses[0].kind, LossKind::Approximated);
@@ -381,9 +384,9 @@ fn tables_convert_to_dwarf_that_verifies() {
             continue;
         }
         assert!(o.status.success(), "{name}: {o:?}");
-        undecoded += common::dwarfdump_verify(&output, dwarv::dwarf::AmdOps::Raw);
-        let (ir, _) = dwarv::front::visa::read(&bytes_of(&t), name).unwrap();
-        let (back, _) = dwarv::front::dwarf::read(&std::fs::read(&output).unwrap(), name)
+        undecoded += common::dwarfdump_verify(&output, dwarv::unstable::dwarf::AmdOps::Raw);
+        let (ir, _) = dwarv::unstable::front::visa::read(&bytes_of(&t), name).unwrap();
+        let (back, _) = dwarv::unstable::front::dwarf::read(&std::fs::read(&output).unwrap(), name)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         for e in back.exprs.values() {
             assert!(
@@ -467,7 +470,7 @@ fn tables_convert_to_dwarf_that_verifies() {
                         empty += 1; // no Gen code: nothing to cover
                         continue;
                     }
-                    let ops = dwarv::front::visa::storage_ops(i.loc);
+                    let ops = dwarv::unstable::front::visa::storage_ops(i.loc);
                     let hit = list.iter().any(|(r, x)| {
                         let r = r.expect("a bounded entry");
                         addr(r.start) <= s0 && e0 <= addr(r.end) && *x == ops

@@ -4,7 +4,7 @@
 
 mod visa_gen;
 
-use dwarv::visa;
+use dwarv::unstable::visa;
 use std::process::Command;
 
 /// The samples small enough to cut at every byte (all but the 300-object one) plus a random one.
@@ -28,9 +28,9 @@ fn check_valid(name: &str, b: &[u8], t: &visa::Tables) {
         b,
         "{name}: decode is not injective"
     );
-    let (m, _) = dwarv::front::visa::lower(t);
+    let (m, _) = dwarv::unstable::front::visa::lower(t);
     let m = dwarv::Verified::new(m).unwrap_or_else(|f| panic!("{name}: {f}"));
-    let (out, _) = dwarv::back::visa::write(&m).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let (out, _) = dwarv::unstable::back::visa::write(&m).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(out, b, "{name}: bytes → IR → bytes differ");
 }
 

@@ -4,9 +4,9 @@
 
 mod common;
 
-use dwarv::diag::LossKind;
 use dwarv::ir::{self, merge::merge, CodePos, Location, Module, Ref, ScopeKind};
-use dwarv::visa::*;
+use dwarv::unstable::diag::LossKind;
+use dwarv::unstable::visa::*;
 
 fn grf(num: u16) -> Storage {
     Storage::Reg {
@@ -31,7 +31,7 @@ fn var(name: &str, start: u16, end: u16, loc: Storage) -> Var {
 /// Tables for the kernels of corpus/src/kernel.cl: `composite` (with a subroutine and a vISA
 /// temporary), the stack-call function `blend`, and an object no source knows.
 fn tables() -> Module {
-    dwarv::front::visa::lower(&kernel_tables()).0
+    dwarv::unstable::front::visa::lower(&kernel_tables()).0
 }
 
 fn kernel_tables() -> Tables {
@@ -181,7 +181,8 @@ fn merge_from_dwir() {
 fn merge_from_spirv() {
     let path = common::corpus().join("kernel.ocl100.spv");
     let (source, _) =
-        dwarv::front::spirv::read(&std::fs::read(&path).unwrap(), "kernel.ocl100.spv").unwrap();
+        dwarv::unstable::front::spirv::read(&std::fs::read(&path).unwrap(), "kernel.ocl100.spv")
+            .unwrap();
     check_merged(&source, "spirv");
 }
 
@@ -207,8 +208,9 @@ mod cli {
             let with_path = common::corpus().join(with);
             let report =
                 common::convert_report(&tables, &out, &["--to", "dwarf", "--with", s(&with_path)]);
-            let vendor = common::dwarfdump_verify(&out, dwarv::dwarf::AmdOps::Raw);
-            let (m, _) = dwarv::front::dwarf::read(&std::fs::read(&out).unwrap(), with).unwrap();
+            let vendor = common::dwarfdump_verify(&out, dwarv::unstable::dwarf::AmdOps::Raw);
+            let (m, _) =
+                dwarv::unstable::front::dwarf::read(&std::fs::read(&out).unwrap(), with).unwrap();
             let type_name = |t: Option<ir::Handle<ir::Type>>| {
                 let mut t = t.unwrap_or_else(|| panic!("{with}: no type"));
                 // Through qualifiers to the first named type.

@@ -2,9 +2,9 @@
 //! error — never a panic. Seeds are ELF objects; mutations land mostly in their debug sections.
 #![no_main]
 
-use dwarv::front::dwarf::read;
 use dwarv::ir::text::{parse, print};
 use dwarv::ir::verify::verify;
+use dwarv::unstable::front::dwarf::read;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

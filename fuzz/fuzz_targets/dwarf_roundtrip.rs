@@ -4,9 +4,9 @@
 //! corpus objects.
 #![no_main]
 
-use dwarv::back::dwarf::{write, OpEncoding, WriteOptions};
-use dwarv::front::dwarf::read;
 use dwarv::ir::diff::{diff, DiffOptions};
+use dwarv::unstable::back::dwarf::{write, OpEncoding, WriteOptions};
+use dwarv::unstable::front::dwarf::read;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,8 +3,8 @@
 //! Seeds are corpus/ir/*.dwir.
 #![no_main]
 
-use dwarv::back::dwarf::{write, OpEncoding, WriteOptions};
 use dwarv::ir::text::parse;
+use dwarv::unstable::back::dwarf::{write, OpEncoding, WriteOptions};
 use dwarv::Verified;
 use libfuzzer_sys::fuzz_target;
 

@@ -9,11 +9,11 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let lowered = if data.starts_with(b"DWVLLVM1") {
         match llvm_bridge::decode(data) {
-            Ok(model) => Some(dwarv::front::llvm::lower(&model).0),
+            Ok(model) => Some(dwarv::unstable::front::llvm::lower(&model).0),
             Err(_) => None,
         }
     } else {
-        dwarv::front::llvm::read(data, "fuzz.ll")
+        dwarv::unstable::front::llvm::read(data, "fuzz.ll")
             .ok()
             .map(|(m, _)| m)
     };

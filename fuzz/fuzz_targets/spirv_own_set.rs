@@ -4,9 +4,9 @@
 //! declines goes through the IR, which the `spirv_roundtrip` target covers.
 #![no_main]
 
-use dwarv::front::spirv::read;
 use dwarv::ir::diff::{diff, DiffOptions};
-use dwarv::spirv::own_set::{own_flavour, rewrite};
+use dwarv::unstable::front::spirv::read;
+use dwarv::unstable::spirv::own_set::{own_flavour, rewrite};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

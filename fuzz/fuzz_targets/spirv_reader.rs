@@ -2,9 +2,9 @@
 //! error — never a panic.
 #![no_main]
 
-use dwarv::front::spirv::read;
 use dwarv::ir::text::{parse, print};
 use dwarv::ir::verify::verify;
+use dwarv::unstable::front::spirv::read;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

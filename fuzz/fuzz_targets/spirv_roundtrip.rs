@@ -3,10 +3,10 @@
 //! never panics on a module the reader accepted.
 #![no_main]
 
-use dwarv::back::spirv::{write, Base, WriteOptions};
-use dwarv::convert::default_flavour;
-use dwarv::front::spirv::read;
 use dwarv::ir::diff::{diff, DiffOptions};
+use dwarv::unstable::back::spirv::{write, Base, WriteOptions};
+use dwarv::unstable::convert::default_flavour;
+use dwarv::unstable::front::spirv::read;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@
 
 use dwarv::ir::text::{parse, print};
 use dwarv::ir::verify::verify;
-use dwarv::visa::{decode, encode};
+use dwarv::unstable::visa::{decode, encode};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         data,
         "encode(decode(b)) != b"
     );
-    let (module, _) = dwarv::front::visa::lower(&tables);
+    let (module, _) = dwarv::unstable::front::visa::lower(&tables);
     assert!(
         verify(&module).is_empty(),
         "the reader returned an invalid module"
@@ -29,6 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let again = parse(&print(&module), "reprint").expect("printed IR text parses");
     assert_eq!(again, module, "parse(print(m)) != m");
     let again = dwarv::Verified::new(again).expect("IR from tables keeps the IR rules");
-    let (bytes, _) = dwarv::back::visa::write(&again).expect("IR from tables writes back");
+    let (bytes, _) =
+        dwarv::unstable::back::visa::write(&again).expect("IR from tables writes back");
     assert_eq!(bytes, data, "bytes → IR → bytes differ");
 });

@@ -370,7 +370,7 @@ pub fn llvm14_unknown(first: u8) -> bool {
 /// ("invalid DWARF expression": LLVM 14 does not know AMD's vendor operations,
 /// DW_OP_implicit_pointer, DW_OP_const_type), after checking each with dwarv's decoder: it must
 /// decode the bytes LLVM stopped at completely. Panics on any other complaint.
-pub fn dwarfdump_verify(obj: &Path, amd: dwarv::dwarf::AmdOps) -> usize {
+pub fn dwarfdump_verify(obj: &Path, amd: dwarv::unstable::dwarf::AmdOps) -> usize {
     let o = Command::new(tool("llvm-dwarfdump"))
         .arg("--verify")
         .arg(obj)
@@ -387,7 +387,7 @@ pub fn dwarfdump_verify(obj: &Path, amd: dwarv::dwarf::AmdOps) -> usize {
     if errors.is_empty() {
         assert!(text.contains("No errors."), "{}:\n{text}", obj.display());
     }
-    let enc = dwarv::dwarf::Encoding {
+    let enc = dwarv::unstable::dwarf::Encoding {
         address_size: 8,
         offset_size: 4,
         amd,
@@ -405,8 +405,12 @@ pub fn dwarfdump_verify(obj: &Path, amd: dwarv::dwarf::AmdOps) -> usize {
             "{}: LLVM stopped at an operation it should know: {l}",
             obj.display()
         );
-        let ops = dwarv::dwarf::decode_expr(&bytes, &enc, &mut dwarv::dwarf::OffsetRefs)
-            .unwrap_or_else(|e| panic!("{}: dwarv cannot decode {hex}: {e}", obj.display()));
+        let ops = dwarv::unstable::dwarf::decode_expr(
+            &bytes,
+            &enc,
+            &mut dwarv::unstable::dwarf::OffsetRefs,
+        )
+        .unwrap_or_else(|e| panic!("{}: dwarv cannot decode {hex}: {e}", obj.display()));
         assert!(
             ops.iter().all(|op| op.code != dwarv::ir::OpCode::RAW),
             "{}: undecodable bytes in {hex}: {ops:?}",

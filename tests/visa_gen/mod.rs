@@ -3,7 +3,7 @@
 //! many objects. Deterministic: the same seed gives the same bytes.
 #![allow(dead_code)] // each test binary uses a different subset
 
-use dwarv::visa::*;
+use dwarv::unstable::visa::*;
 
 /// A small xorshift generator: no dependency, stable across platforms.
 pub struct Rng(u64);
