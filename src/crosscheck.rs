@@ -182,7 +182,7 @@ fn unbound(m: &mut Module) {
         }
         // DW_AT_call_all_calls sits on out-of-line code only: a function inlined everywhere
         // has none, whatever DIFlagAllCallsDescribed said.
-        s.flags = without(s.flags, "all_calls_described");
+        s.flags = s.flags.without(Flags::ALL_CALLS_DESCRIBED);
     }
     for u in m.units.values_mut() {
         u.name_table = 0;
@@ -222,7 +222,7 @@ fn llvm_side(m: &mut Module, line_table_md5: bool) {
         }
     }
     for u in m.units.values_mut() {
-        u.flags = without(u.flags, "optimized");
+        u.flags = u.flags.without(Flags::OPTIMIZED);
     }
     // A position on line 0 gets no DW_AT_decl_file/decl_line (DwarfUnit::addSourceLine).
     let line0 = |at: &mut Option<crate::ir::Loc>| {
@@ -239,16 +239,19 @@ fn llvm_side(m: &mut Module, line_table_md5: bool) {
         .values()
         .all(|u| matches!(u.language, Language::C89 | Language::C99 | Language::OBJC));
     for s in m.scopes.values_mut() {
-        s.flags = without(s.flags, "optimized");
+        s.flags = s.flags.without(Flags::OPTIMIZED);
         if !c_like {
-            s.flags = without(s.flags, "prototyped");
+            s.flags = s.flags.without(Flags::PROTOTYPED);
         }
     }
     // The `this` pointer's artificial and object-pointer marks: on the parameter's DIE and the
     // subprogram's DW_AT_object_pointer in DWARF, not on a pointer type.
     for t in m.types.values_mut() {
         if matches!(t.kind, TypeKind::Pointer { .. }) {
-            t.flags = without(without(t.flags, "artificial"), "object_pointer");
+            t.flags = t
+                .flags
+                .without(Flags::ARTIFICIAL)
+                .without(Flags::OBJECT_POINTER);
         }
     }
     // A subprogram's calling convention (DW_CC_LLVM_OpenCLKernel…) is an attribute of its DIE;
@@ -295,8 +298,8 @@ fn llvm_side(m: &mut Module, line_table_md5: bool) {
     // ODR identifiers and DIFlagNonTrivial have no DWARF attribute (the calling convention
     // says pass-by-reference); a static member has no offset.
     for t in m.types.values_mut() {
-        t.flags = without(t.flags, "non_trivial");
-        let is_static = t.flags.has("static_member");
+        t.flags = t.flags.without(Flags::NON_TRIVIAL);
+        let is_static = t.flags.has(Flags::STATIC_MEMBER);
         match &mut t.kind {
             TypeKind::Composite { identifier, .. } | TypeKind::Enum { identifier, .. } => {
                 *identifier = None
@@ -347,7 +350,7 @@ fn llvm_side(m: &mut Module, line_table_md5: bool) {
                         .try_fold(size_of(*element)?, |acc, n| acc.checked_mul(*n))
                 })
             }
-            TypeKind::Member { base, .. } if !t.flags.has("bit_field") => size_of(*base),
+            TypeKind::Member { base, .. } if !t.flags.has(Flags::BIT_FIELD) => size_of(*base),
             _ => None,
         };
         if implied.is_some() && implied == const_size(t) {
@@ -376,13 +379,13 @@ const DW_AT_INLINE: u16 = 0x20;
 fn dwarf_side(m: &mut Module) {
     for t in m.types.values_mut() {
         if matches!(t.kind, TypeKind::Function { .. }) {
-            t.flags = without(t.flags, "prototyped");
+            t.flags = t.flags.without(Flags::PROTOTYPED);
         }
-        if t.flags.has("bit_field") {
+        if t.flags.has(Flags::BIT_FIELD) {
             t.extra.retain(|a| a.attr != DW_AT_BYTE_SIZE);
         }
-        if t.flags.has("static_member") {
-            t.flags = without(without(t.flags, "fwd_decl"), "external");
+        if t.flags.has(Flags::STATIC_MEMBER) {
+            t.flags = t.flags.without(Flags::FWD_DECL).without(Flags::EXTERNAL);
         }
         // LLVM's dwarfAddressSpace is written as DW_AT_address_class (the reader also names the
         // memory kind it stands for).
@@ -402,8 +405,13 @@ fn dwarf_side(m: &mut Module) {
         // A definition's DIE shows its declaration's accessibility and `explicit`, which
         // LLVM states on the declaration only.
         if s.function().is_some_and(|f| f.declaration.is_some()) {
-            for name in ["public", "protected", "private", "explicit"] {
-                s.flags = without(s.flags, name);
+            for flag in [
+                Flags::PUBLIC,
+                Flags::PROTECTED,
+                Flags::PRIVATE,
+                Flags::EXPLICIT,
+            ] {
+                s.flags = s.flags.without(flag);
             }
         }
     }
@@ -416,7 +424,7 @@ fn dwarf_side(m: &mut Module) {
         if v.kind != VarKind::Global {
             continue;
         }
-        v.flags = linkage_flags(v.flags, !v.flags.has("fwd_decl"));
+        v.flags = linkage_flags(v.flags, !v.flags.has(Flags::FWD_DECL));
         if let Some(Location::Expr(e)) = v.location {
             global_exprs.insert(e);
         }
@@ -548,20 +556,13 @@ fn unused_files(m: &Module) -> Result<Module, PruneError> {
 }
 
 fn linkage_flags(f: Flags, definition: bool) -> Flags {
-    let mut f = if f.has("external") {
-        without(f, "external")
+    let mut f = if f.has(Flags::EXTERNAL) {
+        f.without(Flags::EXTERNAL)
     } else {
-        f.with("local")
+        f.with(Flags::LOCAL)
     };
     if definition {
-        f = f.with("definition");
-    }
-    f
-}
-
-fn without(mut f: Flags, name: &str) -> Flags {
-    if let Some(bit) = Flags::named(name) {
-        f.bits &= !bit.bits;
+        f = f.with(Flags::DEFINITION);
     }
     f
 }

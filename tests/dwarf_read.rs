@@ -246,7 +246,7 @@ fn spot_checks() {
         .values()
         .find(|t| t.name.as_deref() == Some("z"))
         .unwrap();
-    assert!(z.flags.has("bit_field"));
+    assert!(z.flags.has(dwarv::ir::Flags::BIT_FIELD));
     assert_eq!(z.size, Some(ir::Bound::Const(10)));
     let kind = m
         .types

@@ -44,7 +44,7 @@ fn small_module_fills_every_table() {
     assert_eq!(info.ranges.len(), 1);
     assert_eq!(info.ranges[0].start, CodePos::Llvm(0));
     assert_eq!(info.ranges[0].end, CodePos::Llvm(9));
-    assert!(f.flags.has("optimized") && f.flags.has("definition"));
+    assert!(f.flags.has(dwarv::ir::Flags::OPTIMIZED) && f.flags.has(dwarv::ir::Flags::DEFINITION));
 
     let kinds: Vec<_> = m.events.iter().map(|e| (e.kind, e.pos)).collect();
     assert_eq!(

@@ -314,52 +314,66 @@ pub struct Flags {
     pub foreign: u32,
 }
 
-/// Flag names, one per bit of [`Flags::bits`]. The order is the text form's order.
-pub const FLAG_NAMES: [&str; 43] = [
-    "protected",               // 0
-    "private",                 // 1
-    "public",                  // 2
-    "local",                   // 3  SPIR-V FlagIsLocal, DW_AT_external absent, isLocal
-    "definition",              // 4  SPIR-V FlagIsDefinition, DISPFlagDefinition, isDefinition
-    "fwd_decl",                // 5  FlagFwdDecl, DW_AT_declaration
-    "artificial",              // 6
-    "explicit",                // 7
-    "prototyped",              // 8
-    "object_pointer",          // 9
-    "static_member",           // 10
-    "indirect_variable",       // 11
-    "lvalue_reference",        // 12
-    "rvalue_reference",        // 13
-    "optimized",               // 14
-    "enum_class",              // 15
-    "pass_by_value",           // 16
-    "pass_by_reference",       // 17
-    "unknown_physical_layout", // 18
-    "block_byref_struct",      // 19
-    "virtual",                 // 20
-    "bit_field",               // 21
-    "no_return",               // 22
-    "single_inheritance",      // 23
-    "multiple_inheritance",    // 24
-    "virtual_inheritance",     // 25
-    "introduced_virtual",      // 26
-    "thunk",                   // 27
-    "non_trivial",             // 28
-    "big_endian",              // 29
-    "little_endian",           // 30
-    "all_calls_described",     // 31
-    "apple_block",             // 32
-    "export_symbols",          // 33
-    "pure",                    // 34 DISPFlagPure
-    "elemental",               // 35
-    "recursive",               // 36
-    "main_subprogram",         // 37
-    "deleted",                 // 38
-    "objc_direct",             // 39
-    "external",                // 40 DW_AT_external
-    "inline",                  // 41 DW_AT_inline (declared inline)
-    "defaulted",               // 42 DW_AT_defaulted
-];
+/// Declares the named flag bits in order: `FLAG_NAMES` (the text form's names, one per bit of
+/// [`Flags::bits`], in the text form's order) and one `Flags` constant per bit, so that code names
+/// a flag by a constant the compiler checks, never by a string.
+macro_rules! flag_bits {
+    ($($konst:ident = $name:literal,)*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        enum FlagBit { $($konst),* }
+        /// Flag names, one per bit of [`Flags::bits`]. The order is the text form's order.
+        pub const FLAG_NAMES: [&str; [$($name),*].len()] = [$($name),*];
+        impl Flags {
+            $(pub const $konst: Flags = Flags::bit(FlagBit::$konst as usize);)*
+        }
+    };
+}
+
+flag_bits! {
+    PROTECTED = "protected",
+    PRIVATE = "private",
+    PUBLIC = "public",
+    LOCAL = "local", // SPIR-V FlagIsLocal, DW_AT_external absent, isLocal
+    DEFINITION = "definition", // SPIR-V FlagIsDefinition, DISPFlagDefinition, isDefinition
+    FWD_DECL = "fwd_decl", // FlagFwdDecl, DW_AT_declaration
+    ARTIFICIAL = "artificial",
+    EXPLICIT = "explicit",
+    PROTOTYPED = "prototyped",
+    OBJECT_POINTER = "object_pointer",
+    STATIC_MEMBER = "static_member",
+    INDIRECT_VARIABLE = "indirect_variable",
+    LVALUE_REFERENCE = "lvalue_reference",
+    RVALUE_REFERENCE = "rvalue_reference",
+    OPTIMIZED = "optimized",
+    ENUM_CLASS = "enum_class",
+    PASS_BY_VALUE = "pass_by_value",
+    PASS_BY_REFERENCE = "pass_by_reference",
+    UNKNOWN_PHYSICAL_LAYOUT = "unknown_physical_layout",
+    BLOCK_BYREF_STRUCT = "block_byref_struct",
+    VIRTUAL = "virtual",
+    BIT_FIELD = "bit_field",
+    NO_RETURN = "no_return",
+    SINGLE_INHERITANCE = "single_inheritance",
+    MULTIPLE_INHERITANCE = "multiple_inheritance",
+    VIRTUAL_INHERITANCE = "virtual_inheritance",
+    INTRODUCED_VIRTUAL = "introduced_virtual",
+    THUNK = "thunk",
+    NON_TRIVIAL = "non_trivial",
+    BIG_ENDIAN = "big_endian",
+    LITTLE_ENDIAN = "little_endian",
+    ALL_CALLS_DESCRIBED = "all_calls_described",
+    APPLE_BLOCK = "apple_block",
+    EXPORT_SYMBOLS = "export_symbols",
+    PURE = "pure", // DISPFlagPure
+    ELEMENTAL = "elemental",
+    RECURSIVE = "recursive",
+    MAIN_SUBPROGRAM = "main_subprogram",
+    DELETED = "deleted",
+    OBJC_DIRECT = "objc_direct",
+    EXTERNAL = "external", // DW_AT_external
+    INLINE = "inline", // DW_AT_inline (declared inline)
+    DEFAULTED = "defaulted", // DW_AT_defaulted
+}
 
 impl Flags {
     pub const fn bit(name_index: usize) -> Flags {
@@ -368,16 +382,22 @@ impl Flags {
             foreign: 0,
         }
     }
+    /// The flag of the text form's name `name` (`"definition"` → [`Flags::DEFINITION`]).
     pub fn named(name: &str) -> Option<Flags> {
         FLAG_NAMES.iter().position(|n| *n == name).map(Flags::bit)
     }
-    pub fn has(self, name: &str) -> bool {
-        Flags::named(name).is_some_and(|f| self.bits & f.bits != 0)
+    /// Whether any bit of `flag` is set.
+    pub fn has(self, flag: Flags) -> bool {
+        self.bits & flag.bits != 0
     }
-    pub fn with(mut self, name: &str) -> Flags {
-        if let Some(f) = Flags::named(name) {
-            self.bits |= f.bits;
-        }
+    /// These flags and `flag`'s bits.
+    pub fn with(mut self, flag: Flags) -> Flags {
+        self.bits |= flag.bits;
+        self
+    }
+    /// These flags without `flag`'s bits.
+    pub fn without(mut self, flag: Flags) -> Flags {
+        self.bits &= !flag.bits;
         self
     }
     pub fn is_empty(self) -> bool {

@@ -4,7 +4,7 @@
 
 use gimli::{DwAt, DwTag};
 
-use crate::ir::Memory;
+use crate::ir::{Flags, Memory};
 
 // AMD heterogeneous debugging (seed 002).
 pub const DW_AT_LLVM_ACTIVE_LANE: DwAt = DwAt(0x3e08);
@@ -122,52 +122,42 @@ pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 pub const DW_TAG_DWARV_UNTYPED_VALUE_PARAM: DwTag = DwTag(0x4d01);
 
 /// Flags written as standard DWARF attributes (flag forms).
-pub const FLAG_ATTRS: &[(&str, DwAt)] = &[
-    ("artificial", gimli::DW_AT_artificial),
-    ("external", gimli::DW_AT_external),
-    ("fwd_decl", gimli::DW_AT_declaration),
-    ("explicit", gimli::DW_AT_explicit),
-    ("prototyped", gimli::DW_AT_prototyped),
-    ("optimized", gimli::DW_AT_APPLE_optimized),
-    ("enum_class", gimli::DW_AT_enum_class),
-    ("no_return", gimli::DW_AT_noreturn),
-    ("recursive", gimli::DW_AT_recursive),
-    ("pure", gimli::DW_AT_pure),
-    ("elemental", gimli::DW_AT_elemental),
-    ("main_subprogram", gimli::DW_AT_main_subprogram),
-    ("deleted", gimli::DW_AT_deleted),
-    ("all_calls_described", gimli::DW_AT_call_all_calls),
-    ("export_symbols", gimli::DW_AT_export_symbols),
+pub const FLAG_ATTRS: &[(Flags, DwAt)] = &[
+    (Flags::ARTIFICIAL, gimli::DW_AT_artificial),
+    (Flags::EXTERNAL, gimli::DW_AT_external),
+    (Flags::FWD_DECL, gimli::DW_AT_declaration),
+    (Flags::EXPLICIT, gimli::DW_AT_explicit),
+    (Flags::PROTOTYPED, gimli::DW_AT_prototyped),
+    (Flags::OPTIMIZED, gimli::DW_AT_APPLE_optimized),
+    (Flags::ENUM_CLASS, gimli::DW_AT_enum_class),
+    (Flags::NO_RETURN, gimli::DW_AT_noreturn),
+    (Flags::RECURSIVE, gimli::DW_AT_recursive),
+    (Flags::PURE, gimli::DW_AT_pure),
+    (Flags::ELEMENTAL, gimli::DW_AT_elemental),
+    (Flags::MAIN_SUBPROGRAM, gimli::DW_AT_main_subprogram),
+    (Flags::DELETED, gimli::DW_AT_deleted),
+    (Flags::ALL_CALLS_DESCRIBED, gimli::DW_AT_call_all_calls),
+    (Flags::EXPORT_SYMBOLS, gimli::DW_AT_export_symbols),
 ];
 
-/// `FLAG_ATTRS` with each name as its IR flag bit (names are looked up once, not per DIE).
-pub fn flag_attr_bits() -> &'static [(u64, DwAt)] {
-    static BITS: std::sync::OnceLock<Vec<(u64, DwAt)>> = std::sync::OnceLock::new();
-    BITS.get_or_init(|| {
-        FLAG_ATTRS
-            .iter()
-            .filter_map(|(n, at)| crate::ir::Flags::named(n).map(|f| (f.bits, *at)))
-            .collect()
-    })
-}
-
 /// Flags written as attributes other than a flag (accessibility) or by the DIE itself.
-const OTHER_ATTR_FLAGS: &[&str] = &["public", "protected", "private"];
+const OTHER_ATTR_FLAGS: &[Flags] = &[Flags::PUBLIC, Flags::PROTECTED, Flags::PRIVATE];
 
 /// The flag bits `FLAG_ATTRS` and the attributes above stand for (the rest go to
 /// DW_AT_DWARV_FLAGS).
-pub fn flags_with_attrs() -> u64 {
-    static BITS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *BITS.get_or_init(flag_bits)
-}
-
-fn flag_bits() -> u64 {
-    FLAG_ATTRS
-        .iter()
-        .map(|(n, _)| *n)
-        .chain(OTHER_ATTR_FLAGS.iter().copied())
-        .filter_map(crate::ir::Flags::named)
-        .fold(0, |acc, f| acc | f.bits)
+pub const fn flags_with_attrs() -> u64 {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < FLAG_ATTRS.len() {
+        bits |= FLAG_ATTRS[i].0.bits;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < OTHER_ATTR_FLAGS.len() {
+        bits |= OTHER_ATTR_FLAGS[i].bits;
+        i += 1;
+    }
+    bits
 }
 
 /// Seed 002's DW_ADDR_LLVM_* for a memory kind (DESIGN.md's table).

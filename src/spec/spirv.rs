@@ -49,7 +49,7 @@ impl Flavour {
 
 use rspirv::spirv::StorageClass;
 
-use crate::ir::{Encoding, Language, Memory};
+use crate::ir::{Encoding, Flags, Language, Memory};
 
 /// How an operand is encoded in a set's instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +185,7 @@ impl Flavour {
         }
     }
     /// DebugInfoFlags bits and the IR flag each stands for.
-    pub fn flags(self) -> &'static [(u32, &'static str)] {
+    pub fn flags(self) -> &'static [(u32, Flags)] {
         match self {
             // 0.99 ends at FlagIsOptimized, OpenCL.100 at FlagTypePassByReference.
             Flavour::DebugInfo => &FLAGS[..14],
@@ -286,26 +286,26 @@ pub const OPERATIONS: Map<u32> = &[
     (45, 0x2f),   // Skip
 ];
 
-/// DebugInfoFlags bit → IR flag name (`ir::FLAG_NAMES`). Protected|Private together mean public.
-pub const FLAGS: &[(u32, &str)] = &[
-    (1 << 0, "protected"),
-    (1 << 1, "private"),
-    (1 << 2, "local"),
-    (1 << 3, "definition"),
-    (1 << 4, "fwd_decl"),
-    (1 << 5, "artificial"),
-    (1 << 6, "explicit"),
-    (1 << 7, "prototyped"),
-    (1 << 8, "object_pointer"),
-    (1 << 9, "static_member"),
-    (1 << 10, "indirect_variable"),
-    (1 << 11, "lvalue_reference"),
-    (1 << 12, "rvalue_reference"),
-    (1 << 13, "optimized"),
-    (1 << 14, "enum_class"),
-    (1 << 15, "pass_by_value"),
-    (1 << 16, "pass_by_reference"),
-    (1 << 17, "unknown_physical_layout"),
+/// DebugInfoFlags bit → IR flag. Protected|Private together mean public.
+pub const FLAGS: &[(u32, Flags)] = &[
+    (1 << 0, Flags::PROTECTED),
+    (1 << 1, Flags::PRIVATE),
+    (1 << 2, Flags::LOCAL),
+    (1 << 3, Flags::DEFINITION),
+    (1 << 4, Flags::FWD_DECL),
+    (1 << 5, Flags::ARTIFICIAL),
+    (1 << 6, Flags::EXPLICIT),
+    (1 << 7, Flags::PROTOTYPED),
+    (1 << 8, Flags::OBJECT_POINTER),
+    (1 << 9, Flags::STATIC_MEMBER),
+    (1 << 10, Flags::INDIRECT_VARIABLE),
+    (1 << 11, Flags::LVALUE_REFERENCE),
+    (1 << 12, Flags::RVALUE_REFERENCE),
+    (1 << 13, Flags::OPTIMIZED),
+    (1 << 14, Flags::ENUM_CLASS),
+    (1 << 15, Flags::PASS_BY_VALUE),
+    (1 << 16, Flags::PASS_BY_REFERENCE),
+    (1 << 17, Flags::UNKNOWN_PHYSICAL_LAYOUT),
 ];
 
 /// SPIR-V SourceLanguage → IR language.

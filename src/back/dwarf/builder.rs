@@ -215,8 +215,8 @@ impl Builder<'_, '_> {
             return;
         }
         let v4 = self.dwarf.units.get(self.units[d.0]).version() <= 4;
-        for &(bit, at) in vendor::flag_attr_bits() {
-            if f.bits & bit != 0 {
+        for &(flag, at) in vendor::FLAG_ATTRS {
+            if f.has(flag) {
                 // DWARF 4 says "all calls described" with GNU's attribute.
                 let at = match at {
                     dw::DW_AT_call_all_calls if v4 => dw::DW_AT_GNU_all_call_sites,
@@ -225,8 +225,12 @@ impl Builder<'_, '_> {
                 self.set(d, at, AttributeValue::FlagPresent);
             }
         }
-        let access = [("public", 1u8), ("protected", 2), ("private", 3)];
-        if let Some((_, a)) = access.iter().find(|(n, _)| f.has(n)) {
+        let access = [
+            (Flags::PUBLIC, 1u8),
+            (Flags::PROTECTED, 2),
+            (Flags::PRIVATE, 3),
+        ];
+        if let Some((_, a)) = access.iter().find(|(flag, _)| f.has(*flag)) {
             self.set(d, dw::DW_AT_accessibility, AttributeValue::Data1(*a));
         }
         if f.foreign != 0 {

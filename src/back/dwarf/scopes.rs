@@ -9,6 +9,7 @@ use gimli::write::AttributeValue;
 
 use super::builder::{addr, enclosing_function, Builder, Die};
 use crate::diag::LossKind;
+use crate::ir::Flags;
 use crate::ir::{CodeRange, Handle, Location, Module, Ref, ScopeKind, Type, TypeKind, Value};
 use crate::spec::dwarf_vendor as vendor;
 
@@ -123,7 +124,7 @@ impl Builder<'_, '_> {
         }
         if decl {
             self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
-            if !m.scopes.get(s).flags.has("fwd_decl") {
+            if !m.scopes.get(s).flags.has(Flags::FWD_DECL) {
                 self.set(
                     d,
                     vendor::DW_AT_DWARV_NOT_FWD_DECL,
@@ -248,7 +249,7 @@ impl Builder<'_, '_> {
         }
         let this = params
             .iter()
-            .find(|(_, p)| m.vars.get(*p).flags.has("object_pointer"));
+            .find(|(_, p)| m.vars.get(*p).flags.has(Flags::OBJECT_POINTER));
         if let Some((_, p)) = this {
             self.set_ref(d, dw::DW_AT_object_pointer, Some(Ref::Var(*p)));
         }

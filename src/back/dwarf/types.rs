@@ -310,7 +310,7 @@ impl Builder<'_, '_> {
         for e in elements.clone() {
             self.fill(e);
         }
-        if ty.size.is_none() && !ty.flags.has("fwd_decl") {
+        if ty.size.is_none() && !ty.flags.has(Flags::FWD_DECL) {
             self.set(d, dw::DW_AT_declaration, AttributeValue::FlagPresent);
             self.set(
                 d,
@@ -344,7 +344,7 @@ impl Builder<'_, '_> {
             if let Some(b) = unit_bytes {
                 self.set(d, dw::DW_AT_byte_size, AttributeValue::Udata(b));
             }
-        } else if ty.flags.has("bit_field") || storage_offset_bits.is_some() {
+        } else if ty.flags.has(Flags::BIT_FIELD) || storage_offset_bits.is_some() {
             if let Some(o) = offset_bits {
                 self.set(d, dw::DW_AT_data_bit_offset, AttributeValue::Udata(*o));
             }
@@ -413,39 +413,38 @@ impl Builder<'_, '_> {
     /// field's DW_AT_bit_size, a static member's DW_AT_external/declaration, a virtual base's
     /// DW_AT_virtuality, pass-by conventions as DW_AT_calling_convention.
     pub(super) fn derived_type_flags(&mut self, d: Die, ty: &Type) -> u64 {
-        let bit = |n: &str| Flags::named(n).map_or(0, |f| f.bits);
         let f = ty.flags;
         let mut derived = 0;
         match &ty.kind {
             TypeKind::Member { .. } => {
-                if f.has("bit_field") {
+                if f.has(Flags::BIT_FIELD) {
                     if let Some(Bound::Const(bits)) = ty.size {
                         self.unit_mut(d.0).get_mut(d.1).delete(dw::DW_AT_byte_size);
                         self.set(d, dw::DW_AT_bit_size, AttributeValue::Udata(bits as u64));
-                        derived |= bit("bit_field");
+                        derived |= Flags::BIT_FIELD.bits;
                     }
                 }
-                if f.has("external") || f.has("fwd_decl") {
-                    derived |= bit("static_member");
+                if f.has(Flags::EXTERNAL) || f.has(Flags::FWD_DECL) {
+                    derived |= Flags::STATIC_MEMBER.bits;
                 }
             }
-            TypeKind::Inheritance { .. } if f.has("virtual") => {
+            TypeKind::Inheritance { .. } if f.has(Flags::VIRTUAL) => {
                 self.set(
                     d,
                     dw::DW_AT_virtuality,
                     AttributeValue::Virtuality(gimli::DW_VIRTUALITY_virtual),
                 );
-                derived |= bit("virtual");
+                derived |= Flags::VIRTUAL.bits;
             }
             TypeKind::Composite { .. } => {
-                for (name, cc) in [("pass_by_reference", 4u8), ("pass_by_value", 5)] {
-                    if f.has(name) {
+                for (flag, cc) in [(Flags::PASS_BY_REFERENCE, 4u8), (Flags::PASS_BY_VALUE, 5)] {
+                    if f.has(flag) {
                         self.set(
                             d,
                             dw::DW_AT_calling_convention,
                             AttributeValue::CallingConvention(gimli::DwCc(cc)),
                         );
-                        derived |= bit(name);
+                        derived |= flag.bits;
                         break;
                     }
                 }
@@ -515,7 +514,7 @@ impl Builder<'_, '_> {
     ) -> Option<(u64, u64, Option<u64>)> {
         let (offset, storage) = (offset?, storage?);
         let bits = match ty.size {
-            Some(Bound::Const(b)) if ty.flags.has("bit_field") => u64::try_from(b).ok()?,
+            Some(Bound::Const(b)) if ty.flags.has(Flags::BIT_FIELD) => u64::try_from(b).ok()?,
             _ => return None,
         };
         let raw = ty

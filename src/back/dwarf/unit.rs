@@ -13,6 +13,7 @@ use super::builder::{Builder, DieMap, Index, Offsets, SectionList, Settings};
 use super::{frame, line, macros, scopes, spirv, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
+use crate::ir::Flags;
 use crate::ir::{Handle, Module, Ref, ScopeKind, SourceFormat, Type, VarKind};
 use crate::spec::dwarf_vendor as vendor;
 
@@ -437,7 +438,7 @@ impl Builder<'_, '_> {
             self.set_str(d, dw::DW_AT_comp_dir, file.directory.as_deref());
         }
         self.set_str(d, vendor::DW_AT_DWARV_FLAGS_TEXT, u.flags_text.as_deref());
-        if u.flags.has("optimized") {
+        if u.flags.has(Flags::OPTIMIZED) {
             self.set(d, dw::DW_AT_APPLE_optimized, AttributeValue::FlagPresent);
         }
         if u.runtime_version != 0 {

@@ -90,13 +90,9 @@ impl Builder<'_, '_> {
         self.set_ref(d, dw::DW_AT_specification, var.declaration);
         // A parameter's object_pointer flag is the function's DW_AT_object_pointer.
         let mut flags = var.flags;
-        if let Some(ext) = crate::ir::Flags::named("external") {
-            flags.bits &= !(decl_flags.bits & ext.bits);
-        }
+        flags.bits &= !(decl_flags.bits & crate::ir::Flags::EXTERNAL.bits);
         if matches!(var.kind, VarKind::Param(_)) {
-            if let Some(op) = crate::ir::Flags::named("object_pointer") {
-                flags.bits &= !op.bits;
-            }
+            flags = flags.without(crate::ir::Flags::OBJECT_POINTER);
         }
         self.set_flags(d, flags);
         self.set_extra(d, Ref::Var(v), &var.extra);

@@ -4,6 +4,7 @@
 use rspirv::spirv::{Capability, Decoration, Op, StorageClass};
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::ir::Flags;
 use crate::ir::{Handle, Module, Scope, ScopeKind, Value};
 use crate::spirv::binary::Module as Bin;
 
@@ -351,7 +352,7 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
                 taken[i] = true;
                 c.matched.insert(h, (i, trusted));
             }
-            None if f.binding.is_some() || s.flags.has("definition") => unmatched.push(h),
+            None if f.binding.is_some() || s.flags.has(Flags::DEFINITION) => unmatched.push(h),
             None => {}
         }
     }

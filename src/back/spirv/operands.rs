@@ -63,12 +63,13 @@ impl Writer<'_> {
         let mut word = 0;
         let mut lost = Vec::new();
         for (i, name) in FLAG_NAMES.iter().enumerate() {
-            if f.bits & (1 << i) == 0 {
+            let flag = Flags::bit(i);
+            if !f.has(flag) {
                 continue;
             }
-            if *name == "public" {
+            if flag == Flags::PUBLIC {
                 word |= 3;
-            } else if let Some((bit, _)) = table.iter().find(|(_, n)| n == name) {
+            } else if let Some((bit, _)) = table.iter().find(|(_, n)| *n == flag) {
                 word |= bit;
             } else {
                 lost.push(*name);

@@ -3,6 +3,7 @@
 use super::encode::V;
 use super::ledger::{holds, Feature};
 use super::writer::Writer;
+use crate::ir::Flags;
 use crate::ir::{Bound, Handle, Memory, PtrKind, Ref, TemplateParamKind, Type, TypeKind, Value};
 use crate::spec::spirv::{to_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
 use crate::spec::spirv_names::{instruction, operand, OperandName};
@@ -30,8 +31,8 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             let base = w.base_or_void(r, *pointee);
             let mut flags = t.flags;
             match kind {
-                PtrKind::Reference => flags = flags.with("lvalue_reference"),
-                PtrKind::RvalueReference => flags = flags.with("rvalue_reference"),
+                PtrKind::Reference => flags = flags.with(Flags::LVALUE_REFERENCE),
+                PtrKind::RvalueReference => flags = flags.with(Flags::RVALUE_REFERENCE),
                 PtrKind::Pointer => {}
             }
             let sc = storage_class(w, r, space.storage_class, space.memory);
@@ -601,7 +602,7 @@ fn composite_head(w: &mut Writer, h: Handle<Type>, fwd: bool) -> Vec<(OperandNam
     args.push((operand::LINKAGE_NAME, V::Str(linkage)));
     let mut flags = t.flags;
     if fwd {
-        flags = flags.with("fwd_decl");
+        flags = flags.with(Flags::FWD_DECL);
         args.push((operand::SIZE, V::None));
     } else {
         args.push((operand::SIZE, w.size(r, t.size)));

@@ -37,12 +37,10 @@ impl Walker<'_> {
                         inlined: frame.inlined,
                     });
                 }
-                if flags.has("fwd_decl") {
+                if flags.has(Flags::FWD_DECL) {
                     // The kind says it is a declaration; a declaration belongs to no unit
                     // (as in LLVM: `unit:` is a definition's).
-                    if let Some(d) = Flags::named("fwd_decl") {
-                        flags.bits &= !d.bits;
-                    }
+                    flags = flags.without(Flags::FWD_DECL);
                     let mut f = f;
                     f.unit = None;
                     ScopeKind::FunctionDecl(Box::new(f))
@@ -61,7 +59,7 @@ impl Walker<'_> {
                 ScopeKind::LexicalBlock { ranges }
             }
             dw::DW_TAG_namespace => ScopeKind::Namespace {
-                export_symbols: flags.has("export_symbols"),
+                export_symbols: flags.has(Flags::EXPORT_SYMBOLS),
             },
             dw::DW_TAG_module => ScopeKind::Module {
                 // The two attributes are read the other way round from how LLVM numbers them and
@@ -69,7 +67,7 @@ impl Walker<'_> {
                 config_macros: self.string(&mut at, dw::DW_AT_LLVM_include_path)?,
                 include_path: self.string(&mut at, dw::DW_AT_LLVM_config_macros)?,
                 api_notes: self.string(&mut at, vendor::DW_AT_LLVM_APINOTES)?,
-                is_decl: flags.has("fwd_decl"),
+                is_decl: flags.has(Flags::FWD_DECL),
             },
             _ => ScopeKind::CommonBlock { declaration: None },
         };

@@ -31,7 +31,7 @@ impl Walker<'_> {
         let size = match self.bound(&mut at, dw::DW_AT_bit_size, 1)? {
             Some(b) => {
                 if tag == dw::DW_TAG_member {
-                    flags = flags.with("bit_field");
+                    flags = flags.with(Flags::BIT_FIELD);
                 }
                 Some(b)
             }
@@ -44,11 +44,11 @@ impl Walker<'_> {
         };
         // DW_CC_pass_by_reference / _by_value are flags; other conventions stay raw.
         match at.die.peek(dw::DW_AT_calling_convention) {
-            Some(4) => flags = flags.with("pass_by_reference"),
-            Some(5) => flags = flags.with("pass_by_value"),
+            Some(4) => flags = flags.with(Flags::PASS_BY_REFERENCE),
+            Some(5) => flags = flags.with(Flags::PASS_BY_VALUE),
             _ => {}
         }
-        if flags.has("pass_by_reference") || flags.has("pass_by_value") {
+        if flags.has(Flags::PASS_BY_REFERENCE) || flags.has(Flags::PASS_BY_VALUE) {
             at.die.mark(dw::DW_AT_calling_convention);
         }
         let mut common = Common {
@@ -139,7 +139,7 @@ impl Walker<'_> {
             dw::DW_TAG_member => self.member_type(at.again(), common)?,
             dw::DW_TAG_inheritance => {
                 if at.die.udata(dw::DW_AT_virtuality).is_some_and(|v| v != 0) {
-                    common.flags = common.flags.with("virtual");
+                    common.flags = common.flags.with(Flags::VIRTUAL);
                 }
                 let (offset_bits, _) = Self::member_offset(at.die, None);
                 TypeKind::Inheritance {
@@ -244,12 +244,12 @@ impl Walker<'_> {
     /// A member: its offsets (`member_offset`), constant value and discriminant.
     fn member_type(&mut self, mut at: At<'_, '_>, common: &mut Common) -> DResult<TypeKind> {
         let bit_size = match common.size {
-            Some(Bound::Const(b)) if common.flags.has("bit_field") => u64::try_from(b).ok(),
+            Some(Bound::Const(b)) if common.flags.has(Flags::BIT_FIELD) => u64::try_from(b).ok(),
             _ => None,
         };
         let (offset_bits, storage) = Self::member_offset(at.die, bit_size);
-        if common.flags.has("external") || common.flags.has("fwd_decl") {
-            common.flags = common.flags.with("static_member");
+        if common.flags.has(Flags::EXTERNAL) || common.flags.has(Flags::FWD_DECL) {
+            common.flags = common.flags.with(Flags::STATIC_MEMBER);
         }
         Ok(TypeKind::Member {
             base: common.base,

@@ -83,7 +83,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
     }
     for v in std::mem::take(&mut w.object_pointers) {
         let var = w.m.vars.get_mut(v);
-        var.flags = var.flags.with("object_pointer");
+        var.flags = var.flags.with(Flags::OBJECT_POINTER);
     }
     complete_from_declarations(w.m);
     Ok(w.encodings)
@@ -95,7 +95,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
 /// again what equals the declaration's.
 pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
     // A static data member's definition: its name, type and linkage from the member.
-    let external = Flags::named("external").map_or(0, |f| f.bits);
+    let external = Flags::EXTERNAL.bits;
     for i in 0..m.vars.len() {
         let h = Handle::<Variable>::new(i as u32);
         let (name, flags, ty) = match m.vars.get(h).declaration {
@@ -150,7 +150,7 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
             (own, dl) => own.or(dl),
         };
         // DW_AT_declaration is the declaration's own, and dwarv names what else is.
-        let decl_only = Flags::named("fwd_decl").map_or(0, |f| f.bits);
+        let decl_only = Flags::FWD_DECL.bits;
         let not_inherited = take_u(&mut s.extra, vendor::DW_AT_DWARV_NOT_INHERITED).unwrap_or(0);
         s.flags.bits |= d.flags.bits & !decl_only & !not_inherited;
         s.flags.foreign |= d.flags.foreign;

@@ -165,23 +165,23 @@ pub(super) fn num(v: &AttrValue<Slice<'_>>) -> Option<u64> {
 }
 
 /// Flag attributes and the IR flag each sets.
-pub(super) const FLAG_ATTRS: &[(dw::DwAt, &str)] = &[
-    (dw::DW_AT_external, "external"),
-    (dw::DW_AT_declaration, "fwd_decl"),
-    (dw::DW_AT_artificial, "artificial"),
-    (dw::DW_AT_explicit, "explicit"),
-    (dw::DW_AT_prototyped, "prototyped"),
-    (dw::DW_AT_enum_class, "enum_class"),
-    (dw::DW_AT_export_symbols, "export_symbols"),
-    (dw::DW_AT_pure, "pure"),
-    (dw::DW_AT_elemental, "elemental"),
-    (dw::DW_AT_recursive, "recursive"),
-    (dw::DW_AT_main_subprogram, "main_subprogram"),
-    (dw::DW_AT_deleted, "deleted"),
-    (dw::DW_AT_noreturn, "no_return"),
-    (dw::DW_AT_APPLE_optimized, "optimized"),
-    (dw::DW_AT_call_all_calls, "all_calls_described"),
-    (dw::DW_AT_GNU_all_call_sites, "all_calls_described"),
+pub(super) const FLAG_ATTRS: &[(dw::DwAt, Flags)] = &[
+    (dw::DW_AT_external, Flags::EXTERNAL),
+    (dw::DW_AT_declaration, Flags::FWD_DECL),
+    (dw::DW_AT_artificial, Flags::ARTIFICIAL),
+    (dw::DW_AT_explicit, Flags::EXPLICIT),
+    (dw::DW_AT_prototyped, Flags::PROTOTYPED),
+    (dw::DW_AT_enum_class, Flags::ENUM_CLASS),
+    (dw::DW_AT_export_symbols, Flags::EXPORT_SYMBOLS),
+    (dw::DW_AT_pure, Flags::PURE),
+    (dw::DW_AT_elemental, Flags::ELEMENTAL),
+    (dw::DW_AT_recursive, Flags::RECURSIVE),
+    (dw::DW_AT_main_subprogram, Flags::MAIN_SUBPROGRAM),
+    (dw::DW_AT_deleted, Flags::DELETED),
+    (dw::DW_AT_noreturn, Flags::NO_RETURN),
+    (dw::DW_AT_APPLE_optimized, Flags::OPTIMIZED),
+    (dw::DW_AT_call_all_calls, Flags::ALL_CALLS_DESCRIBED),
+    (dw::DW_AT_GNU_all_call_sites, Flags::ALL_CALLS_DESCRIBED),
 ];
 
 /// The state of the unit being filled.
@@ -413,16 +413,16 @@ impl Walker<'_> {
 
     pub(super) fn flags(&mut self, die: &mut Die<'_>) -> Flags {
         let mut f = Flags::default();
-        for (at, name) in FLAG_ATTRS {
+        for (at, flag) in FLAG_ATTRS {
             if die.flag(*at) {
-                f = f.with(name);
+                f = f.with(*flag);
             }
         }
         if die.has(dw::DW_AT_accessibility) {
             match die.udata(dw::DW_AT_accessibility) {
-                Some(1) => f = f.with("public"),
-                Some(2) => f = f.with("protected"),
-                Some(3) => f = f.with("private"),
+                Some(1) => f = f.with(Flags::PUBLIC),
+                Some(2) => f = f.with(Flags::PROTECTED),
+                Some(3) => f = f.with(Flags::PRIVATE),
                 _ => {}
             }
         }

@@ -4,6 +4,7 @@ use llvm_bridge::{Key, Kind, NodeId};
 
 use super::{flags, sp_flags, Lower};
 use crate::diag::LossKind;
+use crate::ir::Flags;
 use crate::ir::{
     Checksum, ChecksumKind, EmissionKind, File, FunctionInfo, ImportKind, Language, Location,
     MacroKind, Ref, ScopeKind, Text, Value, VarKind, Virtuality,
@@ -65,7 +66,7 @@ impl Lower<'_> {
         u.producer = s(Key::producer);
         u.flags_text = s(Key::flags);
         if n.int(Key::isOptimized) == Some(1) {
-            u.flags = u.flags.with("optimized");
+            u.flags = u.flags.with(Flags::OPTIMIZED);
         }
         u.runtime_version = Self::int(n, Key::runtimeVersion) as u32;
         u.emission = EmissionKind(Self::int(n, Key::emissionKind) as u32);
@@ -207,10 +208,8 @@ impl Lower<'_> {
         let global = n.kind == Kind::DIGlobalVariable || member;
         let mut fl = flags(Self::int(n, Key::flags) as u32);
         if member {
-            fl = fl.with("fwd_decl");
-            if let Some(f) = crate::ir::Flags::named("static_member") {
-                fl.bits &= !f.bits;
-            }
+            fl = fl.with(Flags::FWD_DECL);
+            fl = fl.without(Flags::STATIC_MEMBER);
         }
         let kind = match n.int(Key::arg) {
             _ if global => VarKind::Global,
@@ -219,10 +218,10 @@ impl Lower<'_> {
         };
         if global {
             if n.int(Key::isLocal) == Some(1) {
-                fl = fl.with("local");
+                fl = fl.with(Flags::LOCAL);
             }
             if n.int(Key::isDefinition) == Some(1) {
-                fl = fl.with("definition");
+                fl = fl.with(Flags::DEFINITION);
             }
             if !self.list(n.node(Key::templateParams)).is_empty() {
                 self.loss(

@@ -1,60 +1,65 @@
 //! LLVM 14's numbers for what the IR names: DIFlags and DISPFlags bits, DWARF tags of derived
 //! and composite types, address spaces of SPIR targets.
 
-use crate::ir::{Memory, Qualifier};
+use crate::ir::{Flags, Memory, Qualifier};
 
 /// DIFlags bit → IR flag name (`ir::FLAG_NAMES`). The accessibility (bits 0–1) and inheritance
 /// (bits 16–17) fields are two-bit values, decoded by [`flags`](super::flags).
-pub const DI_FLAGS: &[(u32, &str)] = &[
-    (1 << 2, "fwd_decl"),
-    (1 << 3, "apple_block"),
-    (1 << 5, "virtual"),
-    (1 << 6, "artificial"),
-    (1 << 7, "explicit"),
-    (1 << 8, "prototyped"),
-    (1 << 10, "object_pointer"),
-    (1 << 12, "static_member"),
-    (1 << 13, "lvalue_reference"),
-    (1 << 14, "rvalue_reference"),
-    (1 << 15, "export_symbols"),
-    (1 << 18, "introduced_virtual"),
-    (1 << 19, "bit_field"),
-    (1 << 20, "no_return"),
-    (1 << 22, "pass_by_value"),
-    (1 << 23, "pass_by_reference"),
-    (1 << 24, "enum_class"),
-    (1 << 25, "thunk"),
-    (1 << 26, "non_trivial"),
-    (1 << 27, "big_endian"),
-    (1 << 28, "little_endian"),
-    (1 << 29, "all_calls_described"),
+pub const DI_FLAGS: &[(u32, Flags)] = &[
+    (1 << 2, Flags::FWD_DECL),
+    (1 << 3, Flags::APPLE_BLOCK),
+    (1 << 5, Flags::VIRTUAL),
+    (1 << 6, Flags::ARTIFICIAL),
+    (1 << 7, Flags::EXPLICIT),
+    (1 << 8, Flags::PROTOTYPED),
+    (1 << 10, Flags::OBJECT_POINTER),
+    (1 << 12, Flags::STATIC_MEMBER),
+    (1 << 13, Flags::LVALUE_REFERENCE),
+    (1 << 14, Flags::RVALUE_REFERENCE),
+    (1 << 15, Flags::EXPORT_SYMBOLS),
+    (1 << 18, Flags::INTRODUCED_VIRTUAL),
+    (1 << 19, Flags::BIT_FIELD),
+    (1 << 20, Flags::NO_RETURN),
+    (1 << 22, Flags::PASS_BY_VALUE),
+    (1 << 23, Flags::PASS_BY_REFERENCE),
+    (1 << 24, Flags::ENUM_CLASS),
+    (1 << 25, Flags::THUNK),
+    (1 << 26, Flags::NON_TRIVIAL),
+    (1 << 27, Flags::BIG_ENDIAN),
+    (1 << 28, Flags::LITTLE_ENDIAN),
+    (1 << 29, Flags::ALL_CALLS_DESCRIBED),
 ];
 
 /// DIFlagVector: consumed by the vector type kind.
 pub const FLAG_VECTOR: u32 = 1 << 11;
 
 /// Accessibility values (DIFlags bits 0–1).
-pub const ACCESS: [Option<&str>; 4] = [None, Some("private"), Some("protected"), Some("public")];
+pub const ACCESS: [Option<Flags>; 4] = [
+    None,
+    Some(Flags::PRIVATE),
+    Some(Flags::PROTECTED),
+    Some(Flags::PUBLIC),
+];
 
 /// Inheritance model values (DIFlags bits 16–17).
-pub const INHERITANCE: [Option<&str>; 4] = [
+pub const INHERITANCE: [Option<Flags>; 4] = [
     None,
-    Some("single_inheritance"),
-    Some("multiple_inheritance"),
-    Some("virtual_inheritance"),
+    Some(Flags::SINGLE_INHERITANCE),
+    Some(Flags::MULTIPLE_INHERITANCE),
+    Some(Flags::VIRTUAL_INHERITANCE),
 ];
 
 /// DISPFlags bit → IR flag name; bits 0–1 are the virtuality.
-pub const SP_FLAGS: &[(u32, &str)] = &[
-    (1 << 2, "local"),
-    (1 << 3, "definition"),
-    (1 << 4, "optimized"),
-    (1 << 5, "pure"),
-    (1 << 6, "elemental"),
-    (1 << 7, "recursive"),
-    (1 << 8, "main_subprogram"),
-    (1 << 9, "deleted"),
-    (1 << 11, "objc_direct"),
+pub const SP_FLAGS: &[(u32, Flags)] = &[
+    (1 << 2, Flags::LOCAL),
+    (1 << 3, Flags::DEFINITION),
+    (1 << 4, Flags::OPTIMIZED),
+    (1 << 5, Flags::PURE),
+    (1 << 6, Flags::ELEMENTAL),
+    (1 << 7, Flags::RECURSIVE),
+    (1 << 8, Flags::MAIN_SUBPROGRAM),
+    (1 << 9, Flags::DELETED),
+    (1 << 11, Flags::OBJC_DIRECT),
 ];
 
 pub const DW_TAG_ARRAY: u16 = 0x01;

@@ -352,16 +352,16 @@ impl Ctx<'_> {
 }
 
 /// Set flag bits → IR flags (`Protected|Private` together are `public`).
-pub(super) fn flags_of(table: &[(u32, &str)], v: u32) -> Flags {
+pub(super) fn flags_of(table: &[(u32, Flags)], v: u32) -> Flags {
     let mut f = Flags::default();
     let mut rest = v;
     if v & 3 == 3 {
-        f = f.with("public");
+        f = f.with(Flags::PUBLIC);
         rest &= !3;
     }
-    for (bit, name) in table {
+    for &(bit, flag) in table {
         if rest & bit != 0 {
-            f = f.with(name);
+            f = f.with(flag);
             rest &= !bit;
         }
     }

@@ -1,5 +1,6 @@
 //! Debug type instructions → `ir::Type`.
 
+use crate::ir::Flags;
 use crate::spec::spirv_names::{operand, OperandName};
 use std::collections::HashMap;
 
@@ -165,9 +166,9 @@ fn encoding(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Encoding> {
 fn pointer(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
     let sc = cx.num(d, operand::STORAGE_CLASS)?.unwrap_or(0) as u32;
     let flags = cx.flags(d, operand::FLAGS)?;
-    let kind = if flags.has("lvalue_reference") {
+    let kind = if flags.has(Flags::LVALUE_REFERENCE) {
         PtrKind::Reference
-    } else if flags.has("rvalue_reference") {
+    } else if flags.has(Flags::RVALUE_REFERENCE) {
         PtrKind::RvalueReference
     } else {
         PtrKind::Pointer

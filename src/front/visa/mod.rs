@@ -200,7 +200,7 @@ impl Lower {
         let mut scope = Scope::new(ScopeKind::Function(Box::new(info)));
         scope.name = Some(o.name.clone());
         scope.parent = Some(Ref::Unit(unit));
-        scope.flags = Flags::default().with("definition");
+        scope.flags = Flags::default().with(Flags::DEFINITION);
         scope.extra = vec![
             raw(sv::AT_OFFSET_MAP, map_bytes(&o.offset_map)),
             raw(sv::AT_INDEX_MAP, map_bytes(&o.index_map)),
@@ -260,7 +260,7 @@ impl Lower {
             let mut scope = Scope::new(ScopeKind::Function(Box::new(info)));
             scope.name = Some(s.name.clone());
             scope.parent = Some(Ref::Scope(obj));
-            scope.flags = Flags::default().with("definition");
+            scope.flags = Flags::default().with(Flags::DEFINITION);
             let mut bytes = Vec::with_capacity(8 + s.ret_val.len());
             bytes.extend_from_slice(&s.start.to_le_bytes());
             bytes.extend_from_slice(&s.end.to_le_bytes());
