@@ -126,6 +126,8 @@ pub mod operand {
     pub const OP_CODE: O = O("OpCode");
     pub const OPERANDS: O = O("Operands ...");
     pub const PARAMETER_TYPES: O = O("Parameter Types");
+    /// DebugTypeFunction's operand as the DebugInfo (0.99) grammar spells it.
+    pub const PARAMTER_TYPES: O = O("Paramter Types");
     pub const PARAMETERS: O = O("Parameters");
     pub const PARENT: O = O("Parent");
     pub const PATH: O = O("Path");

@@ -4,6 +4,7 @@
 //! writes it anew.
 
 use crate::spec::spirv::{Flavour, Layout, Operand};
+use crate::spec::spirv_names::{instruction, operand, InsnName, OperandName};
 
 /// Debug instructions a function body may hold (the rest are module-level entities).
 pub(super) const IN_FUNCTION: [u32; 9] = [23, 24, 26, 28, 29, 101, 103, 104, 31];
@@ -91,61 +92,91 @@ fn by_consumer(f: Flavour, l: &Layout, o: &Operand) -> Mask {
         Flavour::Shader100 => of(&[K_CONSTANT_U32]),
         _ => union(of(&[K_CONSTANT_U32, K_CONSTANT]), NONE),
     };
-    match (l.name, o.name) {
-        ("DebugSource", "Text") if f == Flavour::SpirvDebug => union(STRING, NONE),
-        (_, "Name" | "Linkage Name" | "File" | "Text" | "Template Name") => STRING,
-        ("DebugMacroDef", "Value") => STRING,
-        // DebugInfo 0.99 names a source by its OpString; the later sets have DebugSource.
-        (_, "Source") if f == Flavour::DebugInfo => STRING,
-        (_, "Source") => debug(&[35]),
-        ("DebugTypeMember" | "DebugTypeInheritance" | "DebugTypePtrToMember", "Parent") => {
-            debug(&[10])
+    match (InsnName(l.name), OperandName(o.name)) {
+        (instruction::DEBUG_SOURCE, operand::TEXT) if f == Flavour::SpirvDebug => {
+            union(STRING, NONE)
         }
-        ("DebugTypeInheritance", "Child") => debug(&[10]),
+        (
+            _,
+            operand::NAME
+            | operand::LINKAGE_NAME
+            | operand::FILE
+            | operand::TEXT
+            | operand::TEMPLATE_NAME,
+        ) => STRING,
+        (instruction::DEBUG_MACRO_DEF, operand::VALUE) => STRING,
+        // DebugInfo 0.99 names a source by its OpString; the later sets have DebugSource.
+        (_, operand::SOURCE) if f == Flavour::DebugInfo => STRING,
+        (_, operand::SOURCE) => debug(&[35]),
+        (
+            instruction::DEBUG_TYPE_MEMBER
+            | instruction::DEBUG_TYPE_INHERITANCE
+            | instruction::DEBUG_TYPE_PTR_TO_MEMBER,
+            operand::PARENT,
+        ) => debug(&[10]),
+        (instruction::DEBUG_TYPE_INHERITANCE, operand::CHILD) => debug(&[10]),
         // The reader takes only a function or block there; a scope run's scope is a unit
         // or scope by the IR's rules (no composite).
-        ("DebugInlinedAt", "Scope") => debug(&[20, 21]),
-        ("DebugScope", "Scope") => debug(&[1, 20, 21]),
-        (_, "Parent" | "Scope") if f == Flavour::SpirvDebug => union(SCOPE, debug(&[36])),
-        (_, "Parent" | "Scope") => SCOPE,
-        ("DebugFunction" | "DebugFunctionDeclaration", "Type") => debug(&[8]),
-        ("DebugFunction", "Function") => union(of(&[K_FUNCTION]), NONE),
-        ("DebugFunction", "Declaration") => debug(&[19]),
-        ("DebugFunctionDefinition", "Function") => debug(&[20]),
-        ("DebugFunctionDefinition", "Definition") => of(&[K_FUNCTION]),
-        ("DebugGlobalVariable", "Static Member Declaration") => debug(&[11]),
-        ("DebugGlobalVariable", "Variable") => union(union(CODE, NONE), debug(&[31])),
-        ("DebugValue", "Value") => union(CODE, NONE),
-        ("DebugDeclare", "Variable") => of(&[K_VARIABLE, K_PARAMETER]),
-        ("DebugInlinedVariable", "Variable") | (_, "Local Variable") => debug(&[26]),
-        (_, "Type" | "Base Type" | "Underlying Type" | "Member Type" | "Actual Type") => TYPE,
-        (_, "Parameter Types" | "Paramter Types") => TYPE,
-        (_, "Return Type") => union(TYPE, of(&[K_VOID])),
-        (_, "Members") => debug(&[11, 12, 20]),
-        ("DebugTypeComposite", "Size") => union(numbers, NONE),
-        (_, "Size" | "Offset") => numbers,
-        (_, "Inlined At" | "Inlined") => debug(&[25]),
-        (_, "Expression") => debug(&[31]),
-        ("DebugExpression", _) => debug(&[30]),
-        (_, "Macro") => debug(&[32]),
-        (_, "Target") => debug(&[10, 20]),
-        (_, "Parameters" | "Template Parameters") => debug(&[15, 16, 17]),
-        ("DebugTypeMatrix", "Vector Type") => debug(&[6]),
+        (instruction::DEBUG_INLINED_AT, operand::SCOPE) => debug(&[20, 21]),
+        (instruction::DEBUG_SCOPE, operand::SCOPE) => debug(&[1, 20, 21]),
+        (_, operand::PARENT | operand::SCOPE) if f == Flavour::SpirvDebug => {
+            union(SCOPE, debug(&[36]))
+        }
+        (_, operand::PARENT | operand::SCOPE) => SCOPE,
+        (instruction::DEBUG_FUNCTION | instruction::DEBUG_FUNCTION_DECLARATION, operand::TYPE) => {
+            debug(&[8])
+        }
+        (instruction::DEBUG_FUNCTION, operand::FUNCTION) => union(of(&[K_FUNCTION]), NONE),
+        (instruction::DEBUG_FUNCTION, operand::DECLARATION) => debug(&[19]),
+        (instruction::DEBUG_FUNCTION_DEFINITION, operand::FUNCTION) => debug(&[20]),
+        (instruction::DEBUG_FUNCTION_DEFINITION, operand::DEFINITION) => of(&[K_FUNCTION]),
+        (instruction::DEBUG_GLOBAL_VARIABLE, operand::STATIC_MEMBER_DECLARATION) => debug(&[11]),
+        (instruction::DEBUG_GLOBAL_VARIABLE, operand::VARIABLE) => {
+            union(union(CODE, NONE), debug(&[31]))
+        }
+        (instruction::DEBUG_VALUE, operand::VALUE) => union(CODE, NONE),
+        (instruction::DEBUG_DECLARE, operand::VARIABLE) => of(&[K_VARIABLE, K_PARAMETER]),
+        (instruction::DEBUG_INLINED_VARIABLE, operand::VARIABLE) | (_, operand::LOCAL_VARIABLE) => {
+            debug(&[26])
+        }
+        (
+            _,
+            operand::TYPE
+            | operand::BASE_TYPE
+            | operand::UNDERLYING_TYPE
+            | operand::MEMBER_TYPE
+            | operand::ACTUAL_TYPE,
+        ) => TYPE,
+        (_, operand::PARAMETER_TYPES | operand::PARAMTER_TYPES) => TYPE,
+        (_, operand::RETURN_TYPE) => union(TYPE, of(&[K_VOID])),
+        (_, operand::MEMBERS) => debug(&[11, 12, 20]),
+        (instruction::DEBUG_TYPE_COMPOSITE, operand::SIZE) => union(numbers, NONE),
+        (_, operand::SIZE | operand::OFFSET) => numbers,
+        (_, operand::INLINED_AT | operand::INLINED) => debug(&[25]),
+        (_, operand::EXPRESSION) => debug(&[31]),
+        (instruction::DEBUG_EXPRESSION, _) => debug(&[30]),
+        (_, operand::MACRO) => debug(&[32]),
+        (_, operand::TARGET) => debug(&[10, 20]),
+        (_, operand::PARAMETERS | operand::TEMPLATE_PARAMETERS) => debug(&[15, 16, 17]),
+        (instruction::DEBUG_TYPE_MATRIX, operand::VECTOR_TYPE) => debug(&[6]),
         // A boolean constant.
-        ("DebugTypeMatrix", "Column Major") => of(&[K_CONSTANT, K_CONSTANT_U32]),
-        ("DebugEntryPoint", "Entry Point") => debug(&[20]),
-        ("DebugEntryPoint", "Compilation Unit") => debug(&[1]),
-        ("DebugEntryPoint", _) => STRING,
-        ("DebugBuildIdentifier", "Identifier") | ("DebugStoragePath", "Path") => STRING,
+        (instruction::DEBUG_TYPE_MATRIX, operand::COLUMN_MAJOR) => {
+            of(&[K_CONSTANT, K_CONSTANT_U32])
+        }
+        (instruction::DEBUG_ENTRY_POINT, operand::ENTRY_POINT) => debug(&[20]),
+        (instruction::DEBUG_ENTRY_POINT, operand::COMPILATION_UNIT) => debug(&[1]),
+        (instruction::DEBUG_ENTRY_POINT, _) => STRING,
+        (instruction::DEBUG_BUILD_IDENTIFIER, operand::IDENTIFIER)
+        | (instruction::DEBUG_STORAGE_PATH, operand::PATH) => STRING,
         // What the reader takes for them (front/spirv/resolve.rs).
-        (_, "Component Counts") => union(
+        (_, operand::COMPONENT_COUNTS) => union(
             union(of(&[K_CONSTANT_U32, K_CONSTANT]), NONE),
             union(TYPE, debug(&[18, 26, 31])),
         ),
-        (_, "Value") => union(union(CODE, of(&[K_STRING, K_VOID])), union(ENTITY, NONE)),
-        (_, "Entity") => union(ENTITY, union(NONE, of(&[K_VOID]))),
-        (_, "Indexes") => of(&[K_CONSTANT_U32]),
-        (_, "Value, Name") => of(&[K_CONSTANT_U32, K_CONSTANT]),
+        (_, operand::VALUE) => union(union(CODE, of(&[K_STRING, K_VOID])), union(ENTITY, NONE)),
+        (_, operand::ENTITY) => union(ENTITY, union(NONE, of(&[K_VOID]))),
+        (_, operand::INDEXES) => of(&[K_CONSTANT_U32]),
+        (_, operand::VALUE_NAME) => of(&[K_CONSTANT_U32, K_CONSTANT]),
         // What is left are numbers: literals outside NonSemantic, never ids.
         _ if f == Flavour::Shader100 => of(&[K_CONSTANT_U32]),
         _ => ANY,
