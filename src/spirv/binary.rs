@@ -102,7 +102,7 @@ impl<'a> Insn<'a> {
     }
     /// The opcode as rspirv names it; `None` for one the core grammar does not know.
     pub fn op(&self) -> Option<Op> {
-        Op::from_u32(u32::from(self.opcode()))
+        super::grammar::op(self.opcode())
     }
     /// The operand words after the opcode word.
     pub fn operands(&self) -> &'a [u32] {

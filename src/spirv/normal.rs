@@ -389,7 +389,7 @@ impl IdSet {
 
 fn is_candidate(opcode: u16) -> bool {
     matches!(
-        Op::from_u32(u32::from(opcode)),
+        super::grammar::op(opcode),
         Some(
             Op::String
                 | Op::Constant

@@ -2,7 +2,7 @@
 
 use crate::spec::spirv::{Flavour, Layout, Operand, LLVM_SPIRV14_LAYOUTS, Q, W};
 use crate::spirv::binary::Insn;
-use crate::spirv::grammar::{id_layout, id_words, result_word, IdLayout, IdWord, Rest};
+use crate::spirv::grammar::{self, id_layout, id_words, result_word, IdLayout, IdWord, Rest};
 use rspirv::spirv::Op;
 
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
@@ -116,7 +116,7 @@ impl<'a> Tables<'a> {
             if count == 0 || i + count > w.len {
                 return Err(Declined("damaged word count"));
             }
-            let op = Op::from_u32(u32::from(opcode));
+            let op = grammar::op(opcode);
             if cx.strings_end == 0 && !op.is_some_and(|o| BEFORE_NAMES.contains(&o)) {
                 cx.strings_end = i;
             }
@@ -319,7 +319,7 @@ impl<'a> Tables<'a> {
     pub(super) fn int_type(&self, id: u32) -> Option<(u32, u32)> {
         let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
         let (count, opcode) = self.w.head(at);
-        match (count, Op::from_u32(u32::from(opcode))) {
+        match (count, grammar::op(opcode)) {
             (4, Some(Op::TypeInt)) => Some((self.w.at(at + 2), self.w.at(at + 3))),
             (2, Some(Op::TypeBool)) => Some((1, 0)),
             _ => None,
@@ -372,7 +372,7 @@ impl<'a> Tables<'a> {
     pub(super) fn constant(&self, id: u32) -> Option<u64> {
         let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
         let (count, opcode) = self.w.head(at);
-        match (Op::from_u32(u32::from(opcode)), count) {
+        match (grammar::op(opcode), count) {
             (Some(Op::Constant), 4) => Some(u64::from(self.w.at(at + 3))),
             (Some(Op::Constant), 5) => {
                 Some(u64::from(self.w.at(at + 3)) | u64::from(self.w.at(at + 4)) << 32)
