@@ -381,6 +381,13 @@ fn dispatch(command: Command) -> Result<i32> {
             };
             let mut rep = Report::new(&input, &output);
             let result = convert::convert(&input, &output, &opts, &mut rep);
+            // A loss that makes the whole output useless to its consumer is said, not only
+            // reported.
+            for l in rep.diagnostics.losses.iter() {
+                if l.kind == crate::diag::LossKind::Unloadable {
+                    eprintln!("dwarv: warning: {output}: {}", l.message);
+                }
+            }
             if let Err(e) = &result {
                 rep.status = "failed";
                 rep.error = Some(e.to_string());

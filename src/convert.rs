@@ -175,6 +175,24 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Verified
     Ok((input::verified(merged, &inp.name)?, diags))
 }
 
+/// A Vulkan shader written in a set Vulkan drivers refuse is a loss of the whole output for its
+/// consumer: ledgered (`--strict` refuses it) with the reason and the set to use. `module` is
+/// the output's module-level code (the module itself, or the input a words rewrite keeps).
+fn unloadable(module: &[u8], flavour: Flavour, diagnostics: &mut Diagnostics) {
+    if flavour.vulkan_loads() || !crate::spirv::vulkan_shader(module) {
+        return;
+    }
+    diagnostics.push(
+        crate::diag::LossKind::Unloadable,
+        "module",
+        format!(
+            "a Vulkan shader with {} debug info: Vulkan drivers refuse that set and will not load \
+             the module; write --flavour shader100 (NonSemantic.Shader.DebugInfo.100) for Vulkan",
+            flavour.import_name()
+        ),
+    );
+}
+
 /// `--strict`: no output when anything was lost.
 fn refuse_if_strict(opts: &Options, report: &Report) -> Result<()> {
     match report.diagnostics.losses.first() {
@@ -256,6 +274,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         if let Ok(done) = words {
             report.flavour = Some(done.flavour.cli_name());
             report.diagnostics = done.diagnostics.clone();
+            unloadable(&inp.bytes, done.flavour, &mut report.diagnostics);
             refuse_if_strict(opts, report)?;
             write_file_with(output, opts.durability, |out| {
                 done.write_to(&inp.bytes, out)
@@ -318,6 +337,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             }
             .map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
+            unloadable(&bytes, flavour, &mut diagnostics);
             bytes
         }
         Target::Dwarf => {

@@ -14,6 +14,9 @@ pub enum LossKind {
     Unknown,
     /// A part of the input that could not be tied to the target (an unmatched function…).
     Unmatched,
+    /// An output its consumers will refuse to load: a Vulkan shader in a debug set Vulkan
+    /// drivers do not take.
+    Unloadable,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -308,3 +308,101 @@ fn every_shader100_path_loads_and_computes_the_same_on_lavapipe() {
         .collect();
     assert_eq!(got, KNOWN, "failures: {failures:#?}");
 }
+
+/// Converting a Vulkan shader into a set Vulkan drivers refuse says so (issue 23, item 3): a
+/// warning on stderr naming the set to use, an `unloadable` loss in the report, exit 3 and no
+/// output under `--strict`, a count in a batch's summary; and the warning is true: lavapipe
+/// refuses the output. An OpenCL kernel in OpenCL.DebugInfo.100 gets no such warning.
+#[test]
+fn a_vulkan_shader_into_a_set_vulkan_refuses_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let source = common::repo_root().join("corpus/src/kernels.comp");
+    tool(
+        dir,
+        "glslangValidator",
+        &["-V", "-gVS", "-o", "k.spv", source.to_str().unwrap()],
+    );
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_dwarv"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    };
+    for (set, import) in [
+        ("opencl100", "OpenCL.DebugInfo.100"),
+        ("debuginfo", "DebugInfo"),
+    ] {
+        let out = format!("k.{set}.spv");
+        let report = format!("k.{set}.json");
+        let o = run(&[
+            "convert",
+            "k.spv",
+            "-o",
+            &out,
+            "--flavour",
+            set,
+            "--report",
+            &report,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "warning: {out}: a Vulkan shader with {import} debug info"
+            )) && err.contains("--flavour shader100"),
+            "{err}"
+        );
+        let json = std::fs::read_to_string(dir.join(&report)).unwrap();
+        assert!(json.contains("\"kind\": \"unloadable\""), "{json}");
+        let spirv = std::fs::read(dir.join(&out)).unwrap();
+        let w = kernels();
+        let refused = vulkan::dispatch(&spirv, &(w.buffers)(), &w.push, w.groups);
+        assert!(refused.is_err(), "lavapipe loaded the {set} module");
+
+        let strict = format!("k.{set}.strict.spv");
+        let o = run(&[
+            "convert",
+            "k.spv",
+            "-o",
+            &strict,
+            "--flavour",
+            set,
+            "--strict",
+        ]);
+        assert_eq!(o.status.code(), Some(3), "{o:?}");
+        assert!(!dir.join(&strict).exists());
+    }
+    let o = run(&[
+        "batch",
+        "k.spv",
+        "-o",
+        "out",
+        "--to",
+        "spirv",
+        "--flavour",
+        "opencl100",
+    ]);
+    let summary =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(
+        summary.contains("will not load") && summary.contains("1 Vulkan shader(s)"),
+        "{summary}"
+    );
+
+    let kernel = common::repo_root().join("corpus/ir/opencl_kernel.dwir");
+    let o = run(&[
+        "convert",
+        kernel.to_str().unwrap(),
+        "-o",
+        "kernel.spv",
+        "--flavour",
+        "opencl100",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("warning"),
+        "{o:?}"
+    );
+}

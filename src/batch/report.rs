@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diag::Loss;
+use crate::diag::{Loss, LossKind};
 use crate::error::{Error, Result};
 use crate::stats::Stats;
 
@@ -143,6 +143,18 @@ impl Report {
                 .join(", "),
         };
         row(&mut s, "losses", losses);
+        let unloadable = self
+            .records
+            .iter()
+            .filter(|r| r.losses.iter().any(|l| l.kind == LossKind::Unloadable))
+            .count();
+        if unloadable > 0 {
+            row(
+                &mut s,
+                "will not load",
+                format!("{unloadable} Vulkan shader(s) in a set Vulkan drivers refuse (write shader100)"),
+            );
+        }
         row(
             &mut s,
             "bytes",

@@ -29,6 +29,11 @@ impl Flavour {
     pub fn cli_name(self) -> &'static str {
         FLAVOURS.iter().find(|f| f.0 == self).map_or("", |f| f.1)
     }
+    /// Whether Vulkan drivers load a shader carrying this set (only the non-semantic one: the
+    /// others are extended instruction sets a Vulkan driver does not know and refuses).
+    pub fn vulkan_loads(self) -> bool {
+        self == Flavour::Shader100
+    }
     pub fn import_name(self) -> &'static str {
         FLAVOURS.iter().find(|f| f.0 == self).map_or("", |f| f.2)
     }

@@ -40,6 +40,38 @@ pub mod grammar;
 pub mod normal;
 pub mod own_set;
 
+/// Whether a module (little-endian words) is one a Vulkan driver would load: it declares the
+/// Shader capability and an entry point of a graphics, compute or ray-tracing execution model
+/// (not Kernel). Looks only at the module-level instructions before the first function; a
+/// damaged module is not one.
+pub fn vulkan_shader(bytes: &[u8]) -> bool {
+    use rspirv::spirv::{Capability, ExecutionModel, Op};
+    let word = |i: usize| {
+        bytes
+            .get(4 * i..4 * i + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    if word(0) != Some(0x0723_0203) {
+        return false;
+    }
+    let (mut shader, mut entry) = (false, false);
+    let mut i = 5;
+    while let Some(head) = word(i) {
+        let (count, opcode) = ((head >> 16) as usize, (head & 0xffff) as u16);
+        match grammar::op(opcode) {
+            _ if count == 0 => return false,
+            Some(Op::Function) => break,
+            Some(Op::Capability) => shader |= word(i + 1) == Some(Capability::Shader as u32),
+            Some(Op::EntryPoint) => {
+                entry |= word(i + 1).is_some_and(|m| m != ExecutionModel::Kernel as u32)
+            }
+            _ => {}
+        }
+        i += count;
+    }
+    shader && entry
+}
+
 /// [`build_id`] of a normal form given as its view (`NormalForm::into_view`).
 pub fn build_id_of_view(view: &binary::Module<'_>) -> String {
     let mut words = view.words[..5.min(view.words.len())].to_vec();
