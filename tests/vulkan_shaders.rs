@@ -35,17 +35,11 @@ const PATHS: &[&str] = &[
 /// fixed too, so that this list only shrinks.
 /// - `-g` (OpLine only, no debug set): `strip` says "no debug info to strip (no compile unit)"
 ///   (issue 19, finding 3: no unit, no DWARF).
-/// - `--private-to-local`: spirv-opt leaves the DebugLocalVariable of the private global it made
-///   a local with the compilation unit as parent; the DWARF writer puts it at the unit's top
-///   level, where the reader takes it for a global, so the sidecar and the DWARF are refused
-///   ("declare events need a local variable or parameter, not the global …": issue 23, item 2).
 const KNOWN: &[(&str, &str)] = &[
     ("kernels-g.spv", "strip (the code alone)"),
     ("kernels-g.spv", "strip + attach"),
     ("kernels-g.spv", "DWARF --into the stripped code"),
     ("kernels-g.spv", ".dwir --into the stripped code"),
-    ("kernels-gVS.p2l.spv", "strip + attach"),
-    ("kernels-gVS.p2l.spv", "DWARF --into the stripped code"),
     ("particles-g.spv", "strip (the code alone)"),
     ("particles-g.spv", "strip + attach"),
     ("particles-g.spv", "DWARF --into the stripped code"),

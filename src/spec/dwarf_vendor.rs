@@ -116,6 +116,10 @@ pub const DW_AT_DWARV_NOT_INHERITED: DwAt = DwAt(0x3d2a);
 /// A variable inside a function that is static (a global in the IR) without a DW_OP_addr
 /// location that would say so.
 pub const DW_AT_DWARV_STATIC: DwAt = DwAt(0x3d2b);
+/// A local variable outside any function (a DebugLocalVariable whose parent is the compilation
+/// unit, as spirv-opt leaves the one of a private global it made a local): at a unit's top
+/// level, where a reader would take the DIE for a global.
+pub const DW_AT_DWARV_LOCAL: DwAt = DwAt(0x3d2c);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

@@ -60,6 +60,9 @@ impl Builder<'_, '_> {
         if var.kind == VarKind::Global && in_function && !static_addr {
             self.set(d, vendor::DW_AT_DWARV_STATIC, AttributeValue::FlagPresent);
         }
+        if var.kind == VarKind::Local && !in_function {
+            self.set(d, vendor::DW_AT_DWARV_LOCAL, AttributeValue::FlagPresent);
+        }
         if decl_name.is_none() || decl_name != var.name.as_ref() {
             self.set_str(d, dw::DW_AT_name, var.name.as_deref());
         }

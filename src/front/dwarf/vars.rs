@@ -33,6 +33,8 @@ impl Walker<'_> {
             .map(|a| (a as u32).saturating_mul(8));
         let is_static = at.die.has(vendor::DW_AT_DWARV_STATIC);
         at.die.mark(vendor::DW_AT_DWARV_STATIC);
+        let is_local = at.die.has(vendor::DW_AT_DWARV_LOCAL);
+        at.die.mark(vendor::DW_AT_DWARV_LOCAL);
         let in_function = at.parent.is_some_and(|p| {
             matches!(
                 p.tag,
@@ -57,6 +59,7 @@ impl Walker<'_> {
             (None, _) if in_function && !self.is_static_storage(location) && !is_static => {
                 VarKind::Local
             }
+            (None, _) if is_local => VarKind::Local,
             _ => VarKind::Global,
         };
         let scope = at.parent.and_then(|p| p.ent);
