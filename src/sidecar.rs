@@ -64,7 +64,7 @@ pub fn strip(input: &str, code_out: &str, debug_out: &str) -> Result<Diagnostics
                 "{name}: already stripped (it holds dwarv's link records)"
             )));
         }
-        if code.module.units.is_empty() {
+        if code.module.units.is_empty() && code.module.lines.is_empty() {
             return Err(Error::Usage(format!(
                 "{name}: no debug info to strip (no compile unit)"
             )));
@@ -136,9 +136,20 @@ pub fn attach(
     if !opts.keep_link {
         side.info.link = None;
     }
-    let flavour = opts
+    // The set the module was stripped from; a module stripped of OpLines alone had none, and a
+    // Vulkan shader gets the one set Vulkan drivers load.
+    let recorded = side
+        .source
         .flavour
-        .unwrap_or_else(|| crate::convert::default_flavour(&side));
+        .as_deref()
+        .and_then(Flavour::from_import_name);
+    let code_bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let flavour = opts.flavour.or(recorded).unwrap_or_else(|| {
+        match crate::spirv::vulkan_shader(&code_bytes) {
+            true => Flavour::Shader100,
+            false => crate::convert::default_flavour(&side),
+        }
+    });
     // The module's own build id (of its normal form) must be the sidecar's.
     let (_, bytes, losses) = with_code(&words, &name, |code| {
         if code.build_id != side_link.build_id {

@@ -71,7 +71,9 @@ pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)
     // Every DIE lives in a compile unit: a module with entities but no unit (vISA tables) gets
     // one; a module with nothing at all stays an error.
     let with_unit;
-    let has_entities = !(m.scopes.is_empty() && m.vars.is_empty() && m.types.is_empty());
+    // Line rows alone (a shader compiled with OpLine only) are debug info too.
+    let has_entities =
+        !(m.scopes.is_empty() && m.vars.is_empty() && m.types.is_empty() && m.lines.is_empty());
     let added = m.units.is_empty() && has_entities;
     let m = match added {
         true => {
