@@ -25,7 +25,8 @@ const MULTI_CU_SPIRV_DEBUG: [&str; 5] = [
 /// The translator's current debug-info tests (its main branch: IR of LLVM 19–21, opaque
 /// pointers, debug records, new DI fields such as targetFuncName): its `.ll` files, and how many
 /// `llvm-as-19` accepts (the others need LLVM 21: `captures(none)`, `DW_CC_LLVM_DeviceKernel`).
-const MAIN: &str = "/work/shared/corpus/llvm-spirv-debuginfo-main";
+/// The translator's current tests, in `../shared/corpus/` (see `common::shared_corpus`).
+const MAIN: &str = "llvm-spirv-debuginfo-main";
 const MAIN_FILES: usize = 155;
 const MAIN_LLVM19_ACCEPTS: usize = 145;
 
@@ -212,9 +213,10 @@ fn own_corpus_converts_to_every_flavour_and_validates() {
 }
 
 /// The main-branch files LLVM 19 accepts, as (name relative to the corpus, instantiated copy in
-/// `tmp`).
-fn main_accepted(tmp: &Path) -> Vec<(String, PathBuf)> {
-    let root = Path::new(MAIN);
+/// `tmp`); `None` when the corpus is absent.
+fn main_accepted(tmp: &Path) -> Option<Vec<(String, PathBuf)>> {
+    let root = common::shared_corpus(MAIN)?;
+    let root = root.as_path();
     let mut files = Vec::new();
     ll_files(root, &mut files);
     files.sort();
@@ -234,13 +236,15 @@ fn main_accepted(tmp: &Path) -> Vec<(String, PathBuf)> {
             out.push((rel, inst));
         }
     }
-    out
+    Some(out)
 }
 
 #[test]
 fn main_corpus_llvm19_accepted_files_read_validate_and_convert() {
     let tmp = tempfile::tempdir().unwrap();
-    let files = main_accepted(tmp.path());
+    let Some(files) = main_accepted(tmp.path()) else {
+        return;
+    };
     assert_eq!(files.len(), MAIN_LLVM19_ACCEPTS);
     let mut failures = Vec::new();
     let mut read = 0;
