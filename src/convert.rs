@@ -175,9 +175,10 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Verified
     Ok((input::verified(merged, &inp.name)?, diags))
 }
 
-/// A Vulkan shader written in a set Vulkan drivers refuse is a loss of the whole output for its
-/// consumer: ledgered (`--strict` refuses it) with the reason and the set to use. `module` is
-/// the output's module-level code (the module itself, or the input a words rewrite keeps).
+/// A Vulkan shader (its code rewritten in place or woven into) written in a set Vulkan drivers
+/// refuse is a loss of the whole output for its consumer: ledgered (`--strict` refuses it) with
+/// the reason and the set to use. `module` is the output's module-level code (the module itself,
+/// or the input a words rewrite keeps).
 fn unloadable(module: &[u8], flavour: Flavour, diagnostics: &mut Diagnostics) {
     if flavour.vulkan_loads() || !crate::spirv::vulkan_shader(module) {
         return;
@@ -328,6 +329,8 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 Some(b) => Base::Module(b),
                 None => Base::Standalone,
             };
+            // A standalone module holds debug info only, never code a driver is to run.
+            let has_code = parsed.is_some() || base_bytes.is_some();
             let (bytes, diags) = match parsed {
                 Some(p) => {
                     let view = p.nf.into_view(p.bin);
@@ -337,7 +340,9 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             }
             .map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
-            unloadable(&bytes, flavour, &mut diagnostics);
+            if has_code {
+                unloadable(&bytes, flavour, &mut diagnostics);
+            }
             bytes
         }
         Target::Dwarf => {
