@@ -176,11 +176,16 @@ impl Session {
 /// set 0 and `push` as push constants, dispatches `groups` workgroups and returns the buffers'
 /// bytes. `Err` when the driver refuses the module (with its messages).
 pub fn dispatch(spirv: &[u8], buffers: &[Buffer], push: &[u8], groups: u32) -> Result<Run, String> {
-    // Lavapipe whatever else the machine has (set before the loader reads it).
-    if std::env::var_os("VK_DRIVER_FILES").is_none() {
-        // SAFETY: the test binary calls this from one thread before any Vulkan call.
-        unsafe { std::env::set_var("VK_DRIVER_FILES", LAVAPIPE_ICD) };
-    }
+    // Lavapipe whatever else the machine has, set once before any loader reads it: a test
+    // thread that comes second waits here until it is set.
+    static DRIVER: std::sync::Once = std::sync::Once::new();
+    DRIVER.call_once(|| {
+        if std::env::var_os("VK_DRIVER_FILES").is_none() {
+            // SAFETY: no thread of this binary reads the environment for Vulkan before `DRIVER`
+            // is done, and nothing else of it reads this variable.
+            unsafe { std::env::set_var("VK_DRIVER_FILES", LAVAPIPE_ICD) };
+        }
+    });
     let s = Session::new()?;
     let result = run(&s, spirv, buffers, push, groups);
     let messages = std::mem::take(&mut *s.messages.lock().unwrap());
