@@ -53,17 +53,8 @@ pub fn read(bytes: &[u8], name: &str) -> Result<Read> {
 /// # Ok::<(), dwarv::Error>(())
 /// ```
 pub fn read_file(path: impl AsRef<Path>) -> Result<Read> {
-    let path = path.as_ref().to_string_lossy();
-    let input = input::read(&path)?;
-    let format = input::detect(&input.bytes).ok_or_else(|| Error::UnknownFormat {
-        path: path.to_string(),
-    })?;
-    let (module, losses) = input::lower_with_diagnostics(&input)?;
-    Ok(Read {
-        module,
-        losses,
-        format,
-    })
+    let input = input::read(&path.as_ref().to_string_lossy())?;
+    read(&input.bytes, &input.name)
 }
 
 /// What a writer made: the output's bytes and what the target could not hold.

@@ -143,9 +143,8 @@ pub fn attach(
         .flavour
         .as_deref()
         .and_then(Flavour::from_import_name);
-    let code_bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let flavour = opts.flavour.or(recorded).unwrap_or_else(|| {
-        match crate::spirv::vulkan_shader(&code_bytes) {
+        match crate::spirv::vulkan_shader_words(|i| words.get(i).copied()) {
             true => Flavour::Shader100,
             false => crate::convert::default_flavour(&side),
         }

@@ -45,45 +45,46 @@ fn workspace() -> tempfile::TempDir {
     dir
 }
 
-/// Every output of each verb, made new under `umask`, has `want`.
-fn outputs_under(umask: &str, want: u32) {
-    let dir = workspace();
-    let d = dir.path();
+/// Under `umask` in `d`: `convert` (new.spv), `strip` (code.spv, side.o), `attach`
+/// (attached.spv) and `batch` (out/shader.spv, `--force`: over whatever is there).
+fn write_every_output(d: &Path, umask: &str) {
     ok(dwarv(
         d,
         umask,
         &["convert", "shader.dwir", "-o", "new.spv"],
     ));
-    ok(dwarv(
-        d,
-        umask,
-        &[
-            "strip",
-            "shader.spv",
-            "-o",
-            "code.spv",
-            "--debug-out",
-            "side.o",
-        ],
-    ));
+    let strip = [
+        "strip",
+        "shader.spv",
+        "-o",
+        "code.spv",
+        "--debug-out",
+        "side.o",
+    ];
+    ok(dwarv(d, umask, &strip));
     ok(dwarv(
         d,
         umask,
         &["attach", "code.spv", "side.o", "-o", "attached.spv"],
     ));
-    ok(dwarv(
-        d,
-        umask,
-        &[
-            "batch",
-            "shader.dwir",
-            "-o",
-            "out",
-            "--to",
-            "spirv",
-            "--quiet",
-        ],
-    ));
+    let batch = [
+        "batch",
+        "shader.dwir",
+        "-o",
+        "out",
+        "--to",
+        "spirv",
+        "--force",
+        "--quiet",
+    ];
+    ok(dwarv(d, umask, &batch));
+}
+
+/// Every output of each verb, made new under `umask`, has `want`.
+fn outputs_under(umask: &str, want: u32) {
+    let dir = workspace();
+    let d = dir.path();
+    write_every_output(d, umask);
     for out in [
         "new.spv",
         "code.spv",
@@ -112,42 +113,7 @@ fn a_replaced_output_keeps_its_mode() {
     std::fs::create_dir(d.join("out")).unwrap();
     std::fs::write(d.join("out/shader.spv"), b"old").unwrap();
     set_mode(&d.join("out/shader.spv"), 0o755);
-    ok(dwarv(
-        d,
-        "077",
-        &["convert", "shader.dwir", "-o", "new.spv"],
-    ));
-    ok(dwarv(
-        d,
-        "077",
-        &[
-            "strip",
-            "shader.spv",
-            "-o",
-            "code.spv",
-            "--debug-out",
-            "side.o",
-        ],
-    ));
-    ok(dwarv(
-        d,
-        "077",
-        &["attach", "code.spv", "side.o", "-o", "attached.spv"],
-    ));
-    ok(dwarv(
-        d,
-        "077",
-        &[
-            "batch",
-            "shader.dwir",
-            "-o",
-            "out",
-            "--to",
-            "spirv",
-            "--force",
-            "--quiet",
-        ],
-    ));
+    write_every_output(d, "077");
     for out in [
         "new.spv",
         "code.spv",

@@ -40,17 +40,24 @@ pub mod grammar;
 pub mod normal;
 pub mod own_set;
 
-/// Whether a module (little-endian words) is one a Vulkan driver would load: it declares the
-/// Shader capability and an entry point of a graphics, compute or ray-tracing execution model
-/// (not Kernel). Looks only at the module-level instructions before the first function; a
-/// damaged module is not one.
+/// Whether a module (its bytes, in either byte order) is one a Vulkan driver would load: it
+/// declares the Shader capability and an entry point of a graphics, compute or ray-tracing
+/// execution model (not Kernel). Looks only at the module-level instructions before the first
+/// function; a damaged module is not one.
 pub fn vulkan_shader(bytes: &[u8]) -> bool {
+    let big_endian = bytes.starts_with(&0x0723_0203u32.to_be_bytes());
+    vulkan_shader_words(|i| {
+        let b: [u8; 4] = bytes.get(4 * i..4 * i + 4)?.try_into().ok()?;
+        Some(match big_endian {
+            true => u32::from_be_bytes(b),
+            false => u32::from_le_bytes(b),
+        })
+    })
+}
+
+/// [`vulkan_shader`] of a module's words, word `i` given by `word(i)`.
+pub fn vulkan_shader_words(word: impl Fn(usize) -> Option<u32>) -> bool {
     use rspirv::spirv::{Capability, ExecutionModel, Op};
-    let word = |i: usize| {
-        bytes
-            .get(4 * i..4 * i + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
     if word(0) != Some(0x0723_0203) {
         return false;
     }
