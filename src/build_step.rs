@@ -45,14 +45,18 @@ use std::ops::Range;
 use crate::back::spirv::{Base, WriteOptions};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
-use crate::front::llvm::into::{self, Ties};
-use crate::ir::{CodePos, Module, ScopeKind, Value};
+use crate::front::llvm::into::{self, Layout, Ties};
+use crate::ir::{CodePos, Handle, Module, Scope, ScopeKind, Value};
 use crate::spec::spirv::Flavour;
 
 /// The debug information of one LLVM module, and what its code became in SPIR-V.
 pub struct DebugInfoStep {
-    model: llvm_bridge::Model,
+    layout: Layout,
     module: Module,
+    /// The line rows' instruction ranges, by start (an LLVM module's rows do not overlap).
+    rows: Vec<(u32, u32, usize)>,
+    /// A defined function's LLVM name → its DISubprogram's scope.
+    subprograms: HashMap<String, Handle<Scope>>,
     diags: Diagnostics,
     functions: HashMap<String, u32>,
     globals: HashMap<String, u32>,
@@ -87,9 +91,31 @@ impl DebugInfoStep {
         let model =
             llvm_bridge::load(bytes, name).map_err(|e| crate::front::llvm::llvm_error(name, e))?;
         let (module, diags) = crate::front::llvm::lower(&model);
+        let layout = Layout::of(&model);
+        drop(model);
+        let mut rows: Vec<(u32, u32, usize)> = (module.lines.iter().enumerate())
+            .filter_map(|(i, r)| match (r.range.start, r.range.end) {
+                (CodePos::Llvm(a), CodePos::Llvm(b)) => Some((a, b, i)),
+                _ => None,
+            })
+            .collect();
+        rows.sort_unstable();
+        let mut subprograms = HashMap::new();
+        for (h, s) in module.scopes.iter() {
+            if let ScopeKind::Function(f) = &s.kind {
+                if let Some(name) = f.binding.as_ref().and_then(|b| match b {
+                    Value::Llvm(b) => b.strip_prefix('@'),
+                    _ => None,
+                }) {
+                    subprograms.entry(name.to_string()).or_insert(h);
+                }
+            }
+        }
         Ok(DebugInfoStep {
-            model,
+            layout,
             module,
+            rows,
+            subprograms,
             diags,
             functions: HashMap::new(),
             globals: HashMap::new(),
@@ -101,21 +127,13 @@ impl DebugInfoStep {
     /// The numbers of a defined function's instructions, in layout order (debug intrinsics
     /// included; they become no instruction of their own).
     pub fn instructions(&self, function: &str) -> Option<Range<u32>> {
-        let f = self
-            .model
-            .functions
-            .iter()
-            .find(|f| f.name == function && !f.is_declaration)?;
+        let f = self.layout.function(function)?;
         Some(f.first_inst..f.first_inst + f.inst_count)
     }
 
     /// The instruction numbers of each basic block of a defined function, in layout order.
     pub fn blocks(&self, function: &str) -> Option<Vec<Range<u32>>> {
-        let f = self
-            .model
-            .functions
-            .iter()
-            .find(|f| f.name == function && !f.is_declaration)?;
+        let f = self.layout.function(function)?;
         let mut next = f.first_inst;
         Some(
             f.blocks
@@ -131,37 +149,36 @@ impl DebugInfoStep {
     /// Whether an instruction is a debug intrinsic (llvm.dbg.declare/value/addr): the emitter
     /// skips it, its debug instruction is placed before the next emitted one.
     pub fn is_debug_intrinsic(&self, inst: u32) -> bool {
-        self.model.intrinsics.iter().any(|i| i.inst == inst)
+        self.layout.is_dbg(inst)
     }
 
     /// The debug information of a function (by LLVM name, without `@`), if it has any.
     pub fn function(&self, function: &str) -> Option<FunctionDebug> {
         let m = &self.module;
-        let binding = Value::Llvm(format!("@{function}"));
-        m.scopes.values().find_map(|s| {
-            let ScopeKind::Function(f) = &s.kind else {
-                return None;
-            };
-            (f.binding.as_ref() == Some(&binding)).then(|| FunctionDebug {
-                name: s.name.clone().unwrap_or_default(),
-                linkage_name: f.linkage.clone(),
-                file: s
-                    .at
-                    .and_then(|a| a.file)
-                    .map(|h| m.files.get(h).name.clone()),
-                line: s.at.map_or(0, |a| a.line),
-            })
+        let s = m.scopes.get(*self.subprograms.get(function)?);
+        let ScopeKind::Function(f) = &s.kind else {
+            return None;
+        };
+        Some(FunctionDebug {
+            name: s.name.clone().unwrap_or_default(),
+            linkage_name: f.linkage.clone(),
+            file: s
+                .at
+                .and_then(|a| a.file)
+                .map(|h| m.files.get(h).name.clone()),
+            line: s.at.map_or(0, |a| a.line),
         })
     }
 
     /// The source position of an instruction (its `!dbg`), if it has one.
     pub fn location(&self, inst: u32) -> Option<SourceLocation> {
         let m = &self.module;
-        let p = CodePos::Llvm(inst);
-        let row = m
-            .lines
-            .iter()
-            .find(|r| r.range.start <= p && p < r.range.end)?;
+        let k = self.rows.partition_point(|&(start, _, _)| start <= inst);
+        let &(_, end, i) = self.rows.get(k.checked_sub(1)?)?;
+        if inst >= end {
+            return None;
+        }
+        let row = &m.lines[i];
         Some(SourceLocation {
             file: row.at.file.map(|h| m.files.get(h).name.clone()),
             line: row.at.line,
@@ -198,13 +215,14 @@ impl DebugInfoStep {
     pub fn finish(self, words: &[u32], flavour: Flavour) -> Result<(Vec<u8>, Diagnostics), Error> {
         const NAME: &str = "<emitted module>";
         let DebugInfoStep {
-            model,
+            layout,
             mut module,
             mut diags,
             functions,
             globals,
             instructions,
             values,
+            ..
         } = self;
         let mut code = into::index(words, NAME)?;
         for (name, id) in &globals {
@@ -233,19 +251,22 @@ impl DebugInfoStep {
         }
         // A debug intrinsic stands at the next emitted instruction of its function (or the
         // last one before it).
-        for f in model.functions.iter().filter(|f| !f.is_declaration) {
+        let mut tied: Vec<u32> = ties.map.keys().copied().collect();
+        tied.sort_unstable();
+        for f in &layout.functions {
             let range = f.first_inst..f.first_inst + f.inst_count;
-            for i in model.intrinsics.iter().filter(|x| range.contains(&x.inst)) {
-                let after = (i.inst..range.end).find_map(|j| ties.map.get(&j).copied());
-                let before = (range.start..i.inst)
-                    .rev()
-                    .find_map(|j| ties.map.get(&j).copied());
-                if let Some(t) = after.or(before) {
-                    ties.map.insert(i.inst, t);
+            let from = tied.partition_point(|&t| t < range.start);
+            let to = tied.partition_point(|&t| t < range.end);
+            let tied = &tied[from..to];
+            for &i in layout.dbg_in(range) {
+                let k = tied.partition_point(|&t| t < i);
+                let partner = tied.get(k).or(k.checked_sub(1).and_then(|k| tied.get(k)));
+                if let Some(t) = partner.and_then(|t| ties.map.get(t).copied()) {
+                    ties.map.insert(i, t);
                 }
             }
         }
-        into::apply(&model, &mut module, &mut diags, &code, &ties, NAME);
+        into::apply(&layout, &mut module, &mut diags, &code, &ties, NAME);
         let module = crate::input::verified(module, NAME)?;
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let (out, losses) = crate::back::spirv::write(

@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let lowered = if data.starts_with(b"DWVLLVM1") {
+    let lowered = if data.starts_with(llvm_bridge::MODEL_MAGIC) {
         match llvm_bridge::decode(data) {
             Ok(model) => Some(dwarv::unstable::front::llvm::lower(&model).0),
             Err(_) => None,

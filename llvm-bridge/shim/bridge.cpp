@@ -587,7 +587,7 @@ uint32_t records_before(const Instruction &in) {
 
 void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
   Walker w(o);
-  o.b.append("DWVLLVM1", 8);
+  o.b.append("DWVLLVM2", 8); // the wire layout's version (llvm-bridge/src/wire.rs)
   o.u32(KEY_COUNT);
   for (auto *k : KEY_NAMES)
     o.str(k);
@@ -743,7 +743,6 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
           o.u8(4);
           o.u32(here);
           o.u32(loc);
-          o.str(in.getOpcodeName());
         }
       }
     }

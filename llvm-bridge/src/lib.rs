@@ -19,7 +19,7 @@ mod shim;
 pub mod wire;
 
 pub use model::*;
-pub use wire::{decode, WireError};
+pub use wire::{decode, WireError, MAGIC as MODEL_MAGIC};
 
 use std::fmt;
 

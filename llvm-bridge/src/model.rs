@@ -168,8 +168,6 @@ pub struct InstLoc {
     pub inst: u32,
     /// A DILocation.
     pub loc: NodeId,
-    /// LLVM's opcode name (`call`, `store` …).
-    pub opcode: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

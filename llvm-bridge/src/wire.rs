@@ -3,7 +3,9 @@
 
 use crate::model::*;
 
-const MAGIC: &[u8; 8] = b"DWVLLVM1";
+/// The model buffer's first bytes; the number is the layout's version (2: instruction
+/// locations without the opcode name).
+pub const MAGIC: &[u8; 8] = b"DWVLLVM2";
 
 /// Where and why the buffer could not be decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +86,7 @@ pub fn decode(b: &[u8]) -> Result<Model, WireError> {
     if r.take(8)? != MAGIC {
         return Err(WireError {
             offset: 0,
-            what: "the model magic DWVLLVM1".into(),
+            what: format!("the model magic {}", String::from_utf8_lossy(MAGIC)),
         });
     }
     let nkeys = r.count(4)?;
@@ -142,11 +144,10 @@ pub fn decode(b: &[u8]) -> Result<Model, WireError> {
             4 => {
                 let inst = r.u32()?;
                 let loc = r.opt_ref()?;
-                let opcode = r.str()?;
                 let Some(loc) = loc else {
                     return r.err("an instruction location without a DILocation");
                 };
-                m.locations.push(InstLoc { inst, loc, opcode });
+                m.locations.push(InstLoc { inst, loc });
             }
             5 => {
                 let kind = match r.str()?.as_str() {

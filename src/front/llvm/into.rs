@@ -77,6 +77,97 @@ impl Code {
     }
 }
 
+/// What tying needs of the LLVM module once it is lowered: each defined function's instruction
+/// layout and each dbg call's location operands. Taken out of the model so that the model (most
+/// of a read's memory) is freed before the code module is indexed.
+pub struct Layout {
+    /// Defined functions in module order.
+    pub(crate) functions: Vec<FunctionLayout>,
+    /// Defined function name → its index in `functions`.
+    by_name: HashMap<String, usize>,
+    /// The dbg calls' instruction numbers, ascending.
+    pub(crate) dbg: Vec<u32>,
+    /// A dbg call → what the model says of each value of its location operand, in order.
+    operands: HashMap<u32, Vec<ValueFacts>>,
+}
+
+/// A defined function's span of the instruction numbering and its blocks' sizes.
+pub(crate) struct FunctionLayout {
+    pub name: String,
+    pub first_inst: u32,
+    pub inst_count: u32,
+    /// The instruction count of each basic block, in layout order.
+    pub blocks: Vec<u32>,
+}
+
+/// How an unnamed LLVM value is found in the code module: its defining instruction, its
+/// parameter number or its alloca's ordinal (the bridge's `Value` node fields).
+#[derive(Clone, Copy, Default)]
+struct ValueFacts {
+    def_inst: Option<i64>,
+    arg_no: Option<i64>,
+    alloca_no: Option<i64>,
+}
+
+impl Layout {
+    pub fn of(model: &Model) -> Layout {
+        let functions: Vec<FunctionLayout> = model
+            .functions
+            .iter()
+            .filter(|f| !f.is_declaration)
+            .map(|f| FunctionLayout {
+                name: f.name.clone(),
+                first_inst: f.first_inst,
+                inst_count: f.inst_count,
+                blocks: f.blocks.clone(),
+            })
+            .collect();
+        let mut by_name = HashMap::new();
+        for (i, f) in functions.iter().enumerate() {
+            by_name.entry(f.name.clone()).or_insert(i);
+        }
+        let mut dbg: Vec<u32> = model.intrinsics.iter().map(|x| x.inst).collect();
+        dbg.sort_unstable();
+        dbg.dedup();
+        let operands = model
+            .intrinsics
+            .iter()
+            .map(|x| (x.inst, value_facts(model, x)))
+            .collect();
+        Layout {
+            functions,
+            by_name,
+            dbg,
+            operands,
+        }
+    }
+
+    /// A defined function by its LLVM name.
+    pub(crate) fn function(&self, name: &str) -> Option<&FunctionLayout> {
+        self.by_name.get(name).map(|&i| &self.functions[i])
+    }
+
+    pub(crate) fn is_dbg(&self, inst: u32) -> bool {
+        self.dbg.binary_search(&inst).is_ok()
+    }
+
+    /// The dbg calls among instructions `range`, ascending.
+    pub(crate) fn dbg_in(&self, range: std::ops::Range<u32>) -> &[u32] {
+        let from = self.dbg.partition_point(|&i| i < range.start);
+        let to = self.dbg.partition_point(|&i| i < range.end);
+        &self.dbg[from..to]
+    }
+}
+
+/// How much tying looked at: the instructions it tied and the probes it made of per-module
+/// lists (row and range lookups, the instructions a range scan passed over). Linear tying
+/// keeps probes per instruction constant as the module grows (tests/llvm_into.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    pub instructions: u64,
+    pub probes: u64,
+}
+
 pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
     let bad = |e: crate::spirv::binary::SpirvError| Error::Spirv {
         path: name.to_string(),
@@ -213,34 +304,42 @@ pub(crate) struct Ties {
     pub exact: std::collections::HashSet<u32>,
     /// LLVM function name → OpFunction id.
     pub fn_ids: HashMap<String, u32>,
+    /// The probes aligning made (see [`Effort`]).
+    pub probes: u64,
 }
 
-/// Rewrites `m` (lowered from `model`) onto code.spv, aligning the two by names and blocks.
-pub(crate) fn tie(
-    model: &Model,
+/// Rewrites `m` (lowered from the module `layout` was taken of) onto code.spv, aligning the two
+/// by names and blocks.
+pub fn tie(
+    layout: &Layout,
     m: &mut Module,
     d: &mut Diagnostics,
     code_bytes: &[u8],
     code_name: &str,
-) -> Result<(), Error> {
+) -> Result<Effort, Error> {
     let words = crate::front::spirv::words(code_bytes, code_name)?;
     let code = index(&words, code_name)?;
-    let ties = align(model, d, &code, code_name);
-    apply(model, m, d, &code, &ties, code_name);
+    drop(words);
+    let ties = align(layout, d, &code, code_name);
+    let effort = apply(layout, m, d, &code, &ties, code_name);
     d.push(
         LossKind::Approximated,
         "module",
         "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
     );
-    Ok(())
+    Ok(effort)
 }
 
 /// Ties by function name and block order (llvm-spirv-14's layout of the same module).
-fn align(model: &Model, d: &mut Diagnostics, code: &Code, code_name: &str) -> Ties {
-    let dbg: std::collections::HashSet<u32> = model.intrinsics.iter().map(|x| x.inst).collect();
+fn align(layout: &Layout, d: &mut Diagnostics, code: &Code, code_name: &str) -> Ties {
     let mut ties = Ties::default();
-    let Ties { map, exact, fn_ids } = &mut ties;
-    for f in model.functions.iter().filter(|f| !f.is_declaration) {
+    let Ties {
+        map,
+        exact,
+        fn_ids,
+        probes,
+    } = &mut ties;
+    for f in &layout.functions {
         let Some(&fid) = code.names.get(&f.name) else {
             d.push(
                 LossKind::Unmatched,
@@ -267,7 +366,8 @@ fn align(model: &Model, d: &mut Diagnostics, code: &Code, code_name: &str) -> Ti
         for (size, spans) in f.blocks.iter().zip(blocks) {
             let all: Vec<u32> = (next..next + size).collect();
             next += size;
-            let code_insns: Vec<u32> = all.iter().copied().filter(|i| !dbg.contains(i)).collect();
+            *probes += u64::from(*size);
+            let code_insns: Vec<u32> = all.iter().copied().filter(|&i| !layout.is_dbg(i)).collect();
             if spans.is_empty() || code_insns.is_empty() {
                 continue;
             }
@@ -291,8 +391,9 @@ fn align(model: &Model, d: &mut Diagnostics, code: &Code, code_name: &str) -> Ti
                 map.insert(i, ((spans[ks[j]].0, spans[next - 1].1), fid));
             }
             // A dbg call stands before the next instruction of its block (or at the last one).
-            for &i in all.iter().filter(|i| dbg.contains(i)) {
-                let after = code_insns.iter().find(|&&c| c > i).or(code_insns.last());
+            for &i in all.iter().filter(|&&i| layout.is_dbg(i)) {
+                let after = code_insns.get(code_insns.partition_point(|&c| c <= i));
+                let after = after.or(code_insns.last());
                 if let Some(a) = after.and_then(|a| map.get(a).copied()) {
                     map.insert(i, a);
                 }
@@ -305,26 +406,40 @@ fn align(model: &Model, d: &mut Diagnostics, code: &Code, code_name: &str) -> Ti
 /// Rewrites the LLVM module's code positions, bindings and event operands onto the code module
 /// through `ties`.
 pub(crate) fn apply(
-    model: &Model,
+    layout: &Layout,
     m: &mut Module,
     d: &mut Diagnostics,
     code: &Code,
     ties: &Ties,
     code_name: &str,
-) {
-    let Ties { map, exact, fn_ids } = ties;
-    let by_inst: HashMap<u32, &llvm_bridge::model::Intrinsic> =
-        model.intrinsics.iter().map(|x| (x.inst, x)).collect();
+) -> Effort {
+    let Ties {
+        map,
+        exact,
+        fn_ids,
+        probes: aligning,
+    } = ties;
+    let probes = std::cell::Cell::new(*aligning);
+    let probe = |n: u64| probes.set(probes.get() + n);
     let pos = |p: CodePos| match p {
-        CodePos::Llvm(i) => map.get(&i).map(|(s, _)| CodePos::Spirv(s.0)),
+        CodePos::Llvm(i) => {
+            probe(1);
+            map.get(&i).map(|(s, _)| CodePos::Spirv(s.0))
+        }
         other => Some(other),
     };
+    // A row's LLVM range → the SPIR-V range from its first tied instruction to its last. Rows
+    // and runs of one module do not overlap, so the scans together pass each instruction once.
     let range = |r: CodeRange| -> Option<CodeRange> {
         let (CodePos::Llvm(a), CodePos::Llvm(b)) = (r.start, r.end) else {
             return Some(r);
         };
-        let first = (a..b).find_map(|i| map.get(&i))?;
-        let last = (a..b).rev().find_map(|i| map.get(&i))?;
+        let tied = |i: &u32| {
+            probe(1);
+            map.get(i)
+        };
+        let first = (a..b).find_map(|i| tied(&i))?;
+        let last = (a..b).rev().find_map(|i| tied(&i))?;
         Some(CodeRange {
             start: CodePos::Spirv(first.0 .0),
             end: CodePos::Spirv(last.0 .1.max(first.0 .0 + 1)),
@@ -379,12 +494,12 @@ pub(crate) fn apply(
     }
     // As llvm-spirv does, the location of a dbg call also stands for the instruction it precedes
     // when that one has none of its own (the stores of parameters at -O0).
-    let covered = |rows: &[LineRow], p: u32| {
-        rows.iter().any(|r| match (r.range.start, r.range.end) {
-            (CodePos::Spirv(a), CodePos::Spirv(b)) => a <= p && p < b,
-            _ => false,
-        })
-    };
+    let mut covered = Intervals::default();
+    for r in &rows {
+        if let (CodePos::Spirv(a), CodePos::Spirv(b)) = (r.range.start, r.range.end) {
+            covered.insert(a, b);
+        }
+    }
     let mut extra = Vec::new();
     for e in &m.events {
         let (CodePos::Llvm(i), Some(at)) = (e.pos, e.at) else {
@@ -393,7 +508,9 @@ pub(crate) fn apply(
         let Some(&((a, b), _)) = map.get(&i) else {
             continue;
         };
-        if !covered(&rows, a) && !covered(&extra, a) {
+        probe(1);
+        if !covered.contains(a) {
+            covered.insert(a, b);
             extra.push(LineRow {
                 range: CodeRange {
                     start: CodePos::Spirv(a),
@@ -431,8 +548,8 @@ pub(crate) fn apply(
             _ => None,
         };
         let sources = match e.pos {
-            CodePos::Llvm(i) => value_nodes(model, &by_inst, i),
-            _ => Vec::new(),
+            CodePos::Llvm(i) => layout.operands.get(&i).map_or(&[][..], |v| &v[..]),
+            _ => &[],
         };
         e.pos = p;
         for (k, v) in e.values.iter_mut().enumerate() {
@@ -447,18 +564,18 @@ pub(crate) fn apply(
             // result of its defining instruction's partner (blocks paired one to one), the
             // function's parameter of its number, or the OpVariable of its alloca's ordinal.
             let name = text.rsplit(' ').next().unwrap_or("").strip_prefix('%');
-            let node = sources.get(k).filter(|&&n| n != 0).map(|&n| model.node(n));
+            let facts = sources.get(k).copied().unwrap_or_default();
             let by_name = name.and_then(|n| code.locals.get(&f)?.get(n)).copied();
-            let by_def = node
-                .and_then(|n| n.int(Key::defInst))
+            let by_def = facts
+                .def_inst
                 .and_then(|d| u32::try_from(d).ok())
                 .filter(|d| exact.contains(d))
                 .and_then(|d| code.results.get(&map.get(&d)?.0 .0).copied());
-            let by_arg = node
-                .and_then(|n| n.int(Key::argNo))
+            let by_arg = facts
+                .arg_no
                 .and_then(|a| code.params.get(&f)?.get(usize::try_from(a).ok()?).copied());
-            let by_alloca = node
-                .and_then(|n| n.int(Key::allocaNo))
+            let by_alloca = facts
+                .alloca_no
                 .and_then(|a| code.vars.get(&f)?.get(usize::try_from(a).ok()?).copied());
             if let Some(id) = by_name.or(by_def).or(by_arg).or(by_alloca) {
                 *v = Value::Spirv(id);
@@ -482,6 +599,10 @@ pub(crate) fn apply(
             "module",
             format!("{lost_lines} line rows/scope runs and {lost_events} events of instructions with no partner in {code_name}"),
         );
+    }
+    Effort {
+        instructions: map.len() as u64,
+        probes: probes.get(),
     }
 }
 
@@ -508,17 +629,14 @@ fn scalar_key(ty: &str, lit: &str) -> Option<(bool, u32, u64)> {
     }
 }
 
-/// The value nodes of a dbg intrinsic's location operand (one, or a DIArgList's), in order.
-fn value_nodes(
-    model: &Model,
-    by_inst: &HashMap<u32, &llvm_bridge::model::Intrinsic>,
-    inst: u32,
-) -> Vec<u32> {
-    let Some(Some(id)) = by_inst.get(&inst).and_then(|x| x.args.first()) else {
+/// What the model says of each value of a dbg call's location operand (one, or a DIArgList's),
+/// in order; a null operand knows nothing.
+fn value_facts(model: &Model, call: &llvm_bridge::model::Intrinsic) -> Vec<ValueFacts> {
+    let Some(Some(id)) = call.args.first() else {
         return Vec::new();
     };
     let n = model.node(*id);
-    match n.kind {
+    let nodes = match n.kind {
         Kind::DIArgList => n
             .refs(Key::args)
             .unwrap_or_default()
@@ -526,6 +644,51 @@ fn value_nodes(
             .map(|a| a.unwrap_or(0))
             .collect(),
         _ => vec![*id],
+    };
+    nodes
+        .into_iter()
+        .map(|id| match id {
+            0 => ValueFacts::default(),
+            id => {
+                let n = model.node(id);
+                ValueFacts {
+                    def_inst: n.int(Key::defInst),
+                    arg_no: n.int(Key::argNo),
+                    alloca_no: n.int(Key::allocaNo),
+                }
+            }
+        })
+        .collect()
+}
+
+/// A union of half-open word ranges, kept as disjoint ranges by start: inserting merges, asking
+/// is one ordered lookup, so covering every instruction of a module stays linear in its size.
+#[derive(Default)]
+struct Intervals(std::collections::BTreeMap<u32, u32>);
+
+impl Intervals {
+    fn contains(&self, p: u32) -> bool {
+        self.0
+            .range(..=p)
+            .next_back()
+            .is_some_and(|(_, &end)| p < end)
+    }
+
+    fn insert(&mut self, mut start: u32, mut end: u32) {
+        if start >= end {
+            return;
+        }
+        if let Some((&s, &e)) = self.0.range(..=start).next_back() {
+            if e >= start {
+                start = s;
+                end = end.max(e);
+            }
+        }
+        let absorbed: Vec<u32> = self.0.range(start..=end).map(|(&s, _)| s).collect();
+        for s in absorbed {
+            end = end.max(self.0.remove(&s).unwrap_or(end));
+        }
+        self.0.insert(start, end);
     }
 }
 

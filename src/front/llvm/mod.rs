@@ -9,7 +9,7 @@
 
 mod code;
 mod entities;
-pub(crate) mod into;
+pub mod into;
 mod tables;
 mod types;
 
@@ -40,7 +40,9 @@ pub fn read_into(
 ) -> Result<(Module, Diagnostics), Error> {
     let model = llvm_bridge::load(bytes, name).map_err(|e| llvm_error(name, e))?;
     let (mut m, mut d) = lower(&model);
-    into::tie(&model, &mut m, &mut d, code, code_name)?;
+    let layout = into::Layout::of(&model);
+    drop(model);
+    into::tie(&layout, &mut m, &mut d, code, code_name)?;
     Ok((m, d))
 }
 
