@@ -71,34 +71,8 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     let mut lost = Lost::default();
     let trusted = trusted_funcs(w);
     definitions(w, &mut out);
-    for run in &w.m.scope_runs {
-        let Some(i) = place(w, &trusted, run.range.start) else {
-            lost.scopes += 1;
-            continue;
-        };
-        if covers_nothing(w, &trusted, run.range, i) {
-            lost.empty_scopes += 1;
-            continue;
-        }
-        lost.moved_scopes += usize::from(moved(w, run.range.start, i));
-        let sc = w.id(run.scope);
-        let inl = run
-            .inlined
-            .map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
-        for at in std::iter::once(i).chain(later_blocks(w, run.range)) {
-            if let Some((_, words)) = w.e.ext_words(
-                instruction::DEBUG_SCOPE,
-                &[
-                    (operand::SCOPE, V::Id(sc)),
-                    (operand::INLINED_AT, inl.clone()),
-                ],
-            ) {
-                out.push(at, REST, &words);
-            }
-        }
-    }
-    lines(w, &trusted, &mut out, &mut lost);
-    coarse(w, &mut out);
+    // Events first: a run or row that starts where an event group leaves the same scope or line
+    // in force is not said again.
     let cx = Context::new(w.m);
     let mut groups: BTreeMap<usize, Group> = BTreeMap::new();
     for ev in &w.m.events {
@@ -114,15 +88,62 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     }
     // Events go before the scope runs and line rows that start at their anchor, each after the
     // scope and line it was recorded under (glslang declares parameters under line 0).
+    let mut said = Said::default();
     for (i, g) in groups {
-        let words = g.finish(w, &cx);
+        let (words, scope, line) = g.finish(w, &cx);
         out.push(i, GROUPS, &words);
+        if let Some(scope) = scope {
+            said.scope.insert(i, scope);
+        }
+        if let Some(line) = line {
+            said.line.insert(i, line);
+        }
     }
+    for run in &w.m.scope_runs {
+        let Some(i) = place(w, &trusted, run.range.start) else {
+            lost.scopes += 1;
+            continue;
+        };
+        if covers_nothing(w, &trusted, run.range, i) {
+            lost.empty_scopes += 1;
+            continue;
+        }
+        lost.moved_scopes += usize::from(moved(w, run.range.start, i));
+        let sc = w.id(run.scope);
+        let inl = run
+            .inlined
+            .map_or(V::Absent, |h| V::Id(w.id(Ref::Inlined(h))));
+        let here = (run.scope, run.inlined);
+        for at in std::iter::once(i).chain(later_blocks(w, run.range)) {
+            if said.scope.get(&at) == Some(&here) {
+                continue;
+            }
+            if let Some((_, words)) = w.e.ext_words(
+                instruction::DEBUG_SCOPE,
+                &[
+                    (operand::SCOPE, V::Id(sc)),
+                    (operand::INLINED_AT, inl.clone()),
+                ],
+            ) {
+                out.push(at, REST, &words);
+            }
+        }
+    }
+    lines(w, &trusted, &mut out, &mut lost, &said);
+    coarse(w, &mut out);
     // A run or row that ends where nothing starts and no block ends is closed there
     // (DebugNoScope, OpNoLine/DebugNoLine), before anything else at that anchor.
     closers(w, &cx, &trusted, &mut out);
     report(w, &lost, standalone);
     out
+}
+
+/// The scope and line the event group at an anchor said last (what it leaves in force there):
+/// a run or row starting there with the same is not said again.
+#[derive(Default)]
+struct Said {
+    scope: std::collections::HashMap<usize, InScope>,
+    line: std::collections::HashMap<usize, Loc>,
 }
 
 /// The insertion points of the blocks a run or row reaches past its first one: a DebugScope
@@ -245,6 +266,10 @@ struct Group {
     prior_line: Option<Loc>,
     set_scope: bool,
     set_line: bool,
+    /// The scope and line the last DebugScope and line instruction of `words` said (`None`:
+    /// none said, or it ended the scope/line).
+    last_scope: Option<InScope>,
+    last_line: Option<Loc>,
 }
 
 fn scope_words(w: &mut Writer, (sc, inl): InScope) -> Vec<u32> {
@@ -273,38 +298,38 @@ impl Group {
         let want_scope = ev.scope.map(|s| (Ref::Scope(s), ev.inlined));
         // Nothing is closed mid-run for an event that records no scope or line.
         if self.scope != Some(want_scope) && (prior_scope.is_none() || want_scope.is_some()) {
-            match want_scope {
-                Some(sc) => {
-                    let ws = scope_words(w, sc);
-                    self.words.extend(ws);
-                }
-                None => self.words.extend(no_scope(w)),
-            }
+            let ws = match want_scope {
+                Some(sc) => scope_words(w, sc),
+                None => no_scope(w),
+            };
+            self.words.extend(ws);
+            self.last_scope = want_scope;
             self.scope = Some(want_scope);
             self.set_scope = true;
         }
         if self.line != Some(ev.at) && (prior_line.is_none() || ev.at.is_some()) {
-            match ev.at {
-                Some(at) => {
-                    let ws = line_words(w, at, None, None);
-                    self.words.extend(ws);
-                }
-                None => self.words.extend(no_line(w)),
-            }
+            let ws = match ev.at {
+                Some(at) => line_words(w, at, None, None),
+                None => no_line(w),
+            };
+            self.words.extend(ws);
+            self.last_line = ev.at;
             self.line = Some(ev.at);
             self.set_line = true;
         }
     }
 
     /// The group's words, closed so that what it set does not run on past the anchor: what was
-    /// in force before is said again, or the scope/line is ended, unless a run/row starts there.
-    fn finish(mut self, w: &mut Writer, cx: &Context) -> Vec<u32> {
+    /// in force before is said again, or the scope/line is ended, unless a run/row starts there;
+    /// and the scope and line they leave in force (see `last_scope`).
+    fn finish(mut self, w: &mut Writer, cx: &Context) -> (Vec<u32>, Option<InScope>, Option<Loc>) {
         if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(self.prior_scope) {
             let ws = match self.prior_scope {
                 Some(sc) => scope_words(w, sc),
                 None => no_scope(w),
             };
             self.words.extend(ws);
+            self.last_scope = self.prior_scope;
         }
         if self.set_line && !cx.line(self.pos).1 && self.line != Some(self.prior_line) {
             let ws = match self.prior_line {
@@ -312,8 +337,9 @@ impl Group {
                 None => no_line(w),
             };
             self.words.extend(ws);
+            self.last_line = self.prior_line;
         }
-        self.words
+        (self.words, self.last_scope, self.last_line)
     }
 }
 
@@ -508,7 +534,7 @@ fn line_words(
         .map_or(Vec::new(), |(_, ws)| ws)
 }
 
-fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
+fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost, said: &Said) {
     let ranged =
         w.m.lines
             .iter()
@@ -541,7 +567,16 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost) {
             continue;
         }
         lost.moved_lines += usize::from(moved(w, row.range.start, i));
+        let plain = row.end_line.is_none() && row.end_column.is_none();
         for at in std::iter::once(i).chain(later_blocks(w, row.range)) {
+            // What the group there said last, in the instruction it used (DebugLine in
+            // NonSemantic, where an OpLine row from a SPIR-V input stays an OpLine).
+            if plain
+                && said.line.get(&at) == Some(&row.at)
+                && !(from_spirv && holds(w.e.flavour, Feature::LineRange))
+            {
+                continue;
+            }
             // In a SPIR-V input a row without an end was an OpLine: it stays one in every set,
             // so that it reads back without one (DebugLine would give it end = start).
             let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
