@@ -6,23 +6,30 @@
 #     floor) and llvm-spirv-14's SPIR-V of it (in-place rewrite: dwarv vs spirv-opt);
 #   - the sqlite amalgamation (from the libsqlite3-sys crate) compiled by clang-14 -g -O2 for
 #     x86-64 (DWARF → IR → DWARF: dwarv vs llvm-dwarfdump --debug-info);
-#   - SHADERS generated GLSL compute shaders (bench/gen_corpus.sh): dwarv batch with 1 and 2 jobs.
+#   - SHADERS generated GLSL compute shaders (bench/gen_corpus.sh): dwarv batch with 1 and 2 jobs;
+#   - the build step (`into`): the same kind of program at INTO_FUNCS functions (default 6000, a
+#     10 MB bitcode, and 4× that, so that growth shows), through the pipelines an LLVM-to-SPIR-V
+#     build step runs: (a) llvm-spirv-14 with debug info; (b) opt -strip-debug + llvm-spirv-14 +
+#     dwarv --into; (c) llvm-spirv-14 with debug info, then dwarv --into that module (its debug
+#     info replaced); with each pipeline's total, dwarv's share and the debug bytes per flavour.
 #
 #   bash bench/run.sh                         # FUNCS=12000 (a ~50 MB SPIR-V module), SHADERS=1000
 #   FUNCS=1500 SHADERS=100 bash bench/run.sh  # quick
 #   DWARV=/path/to/dwarv bash bench/run.sh    # time another build on the same inputs
-#   ONLY="spirv llvm" bash bench/run.sh       # some sections only (spirv llvm dwarf batch)
+#   ONLY="spirv llvm" bash bench/run.sh       # some sections only (spirv llvm dwarf batch into)
+#   INTO_FUNCS=1500 ONLY=into bash bench/run.sh  # the build step at 1 500 and 6 000 functions
 #   REPS=9 bash bench/run.sh                  # timed runs per row (the median is printed)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out="${OUT:-target/bench}"
 funcs="${FUNCS:-12000}"
 shaders="${SHADERS:-1000}"
-only="${ONLY:-spirv llvm dwarf batch}"
+only="${ONLY:-spirv llvm dwarf batch into}"
 mkdir -p "$out"
 cargo build --release --quiet
 dwarv="${DWARV:-$PWD/target/release/dwarv}"
 spirv_opt="$PWD/.tools/bin/spirv-opt"
+dpcpp="$PWD/.tools/bin/llvm-spirv-dpcpp"
 wants() { [[ " $only " == *" $1 "* ]]; }
 
 # time_run CMD… → "wall-s user-s sys-s peak-KiB" (stdout discarded; GNU time counts waited-for
@@ -197,4 +204,54 @@ if wants batch; then
     eval "wall_$jobs=$last_wall"
   done
   echo "   speed-up from 1 to 2 jobs: $(ratio "$wall_1" "$wall_2")× (target ≥ 1.8×)"
+fi
+
+# The build step: `dwarv convert x.bc --into code.spv`, where code.spv is llvm-spirv-14's
+# translation of the module without its debug info (what an LLVM-to-SPIR-V build step has in
+# hand), at two sizes. Inputs cached in $out/into/.
+if wants into; then
+  n1="${INTO_FUNCS:-6000}"
+  dir="$out/into"
+  mkdir -p "$dir"
+  for n in "$n1" $((4 * n1)); do
+    p="$dir/b$n"
+    if [ ! -f "$p.code.spv" ]; then
+      echo "generating $p.bc ($n functions)…" >&2
+      python3 bench/gen_cl.py --funcs "$n" --kernels $((n / 15)) >"$p.cl"
+      clang-14 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c "$p.cl" -o "$p.bc"
+      opt-14 -strip-debug "$p.bc" -o "$p.nodbg.bc"
+      llvm-spirv-14 "$p.nodbg.bc" -o "$p.code.spv"
+      llvm-spirv-14 "$p.bc" -o "$p.peer.spv"
+    fi
+    bytes=$(stat -c %s "$p.bc")
+    section "build step: $n functions, $((bytes / 1000000)) MB bitcode (clang-14 -g -O0)"
+    row "dwarv convert --into code.spv (opencl100)" "$bytes" "$dwarv" convert "$p.bc" --into "$p.code.spv" -o "$p.into.spv" --flavour opencl100
+    into_wall=$last_wall into_kib=$last_kib
+    eval "into_wall_$n=$last_wall"
+    row "opt -disable-output (LLVM parse + verify)" "$bytes" opt-14 -disable-output "$p.bc"
+    floor=$last_wall
+    row "(a) llvm-spirv-14 (code + debug info)" "$bytes" llvm-spirv-14 "$p.bc" -o "$p.a.spv"
+    a_wall=$last_wall a_kib=$last_kib
+    row "(b) opt -strip-debug + llvm-spirv-14 + --into" "$bytes" bash -c "opt-14 -strip-debug '$p.bc' -o '$p.b.bc' && llvm-spirv-14 '$p.b.bc' -o '$p.b.code.spv' && '$dwarv' convert '$p.bc' --into '$p.b.code.spv' -o '$p.b.spv' --flavour opencl100"
+    b_wall=$last_wall
+    row "(c) llvm-spirv-14 + --into (debug replaced)" "$bytes" bash -c "llvm-spirv-14 '$p.bc' -o '$p.c.peer.spv' && '$dwarv' convert '$p.bc' --into '$p.c.peer.spv' -o '$p.c.spv' --flavour opencl100"
+    c_wall=$last_wall
+    echo "   --into / opt -disable-output: $(ratio "$into_wall" "$floor")× wall (target ≤ 1.3×); peak memory / llvm-spirv-14's: $(ratio "$into_kib" "$a_kib")× (target ≤ 0.4×)"
+    echo "   pipelines: (a) $a_wall s; (b) $b_wall s, dwarv's share $(ratio "$into_wall" "$b_wall"); (c) $c_wall s, dwarv's share $(ratio "$into_wall" "$c_wall")"
+    # Debug bytes: the output less the code module (the same code; llvm-spirv-14's own output
+    # keeps a few constants its debug info used, counted as debug bytes here too).
+    code=$(stat -c %s "$p.code.spv")
+    sizes="llvm-spirv-14 $(($(stat -c %s "$p.peer.spv") - code))"
+    if [ -x "$dpcpp" ]; then
+      "$dpcpp" --spirv-debug-info-version=nonsemantic-shader-100 "$p.bc" -o "$p.dpcpp100.spv" 2>/dev/null &&
+        sizes="$sizes, dpcpp-llvm-spirv nonsemantic-shader-100 $(($(stat -c %s "$p.dpcpp100.spv") - code))"
+    fi
+    for fl in opencl100 spirv-debug shader100; do
+      "$dwarv" convert "$p.bc" --into "$p.code.spv" -o "$p.$fl.spv" --flavour "$fl" 2>/dev/null
+      sizes="$sizes, dwarv $fl $(($(stat -c %s "$p.$fl.spv") - code))"
+    done
+    echo "   debug bytes (output − code module): $sizes"
+  done
+  eval "small=\$into_wall_$n1 big=\$into_wall_$((4 * n1))"
+  echo "   --into at 4× the functions: $(ratio "$big" "$small")× the time (target ≤ 4.5×)"
 fi

@@ -14,7 +14,7 @@ use llvm_bridge::Model;
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
 use crate::ir::{
-    CodePos, CodeRange, Handle, LineRow, Module, ScopeKind, ScopeRun, TypeKind, Value,
+    CodePos, CodeRange, Handle, LineRow, Module, Ref, ScopeKind, ScopeRun, TypeKind, Value,
 };
 use crate::spirv::binary::{op, Module as Bin};
 use crate::spirv::normal::NormalForm;
@@ -529,10 +529,38 @@ pub(crate) fn apply(
     m.lines = merge(rows, |r| r.range, |r, rg| r.range = rg);
     let runs = std::mem::take(&mut m.scope_runs);
     let mut kept = Vec::new();
+    let mut in_scope = Intervals::default();
     for r in runs {
         match range(r.range) {
-            Some(rg) => kept.push(ScopeRun { range: rg, ..r }),
+            Some(rg) => {
+                if let (CodePos::Spirv(a), CodePos::Spirv(b)) = (rg.start, rg.end) {
+                    in_scope.insert(a, b);
+                }
+                kept.push(ScopeRun { range: rg, ..r })
+            }
             None => lost_lines += 1,
+        }
+    }
+    // Likewise its scope, so that the scope is not left and entered again around the parameter
+    // stores (a DebugNoScope/DebugScope pair each).
+    for e in &m.events {
+        let (CodePos::Llvm(i), Some(scope)) = (e.pos, e.scope) else {
+            continue;
+        };
+        let Some(&((a, b), _)) = map.get(&i) else {
+            continue;
+        };
+        probe(1);
+        if !in_scope.contains(a) {
+            in_scope.insert(a, b);
+            kept.push(ScopeRun {
+                range: CodeRange {
+                    start: CodePos::Spirv(a),
+                    end: CodePos::Spirv(b),
+                },
+                scope: Ref::Scope(scope),
+                inlined: e.inlined,
+            });
         }
     }
     m.scope_runs = merge(kept, |r| r.range, |r, rg| r.range = rg);
