@@ -328,3 +328,89 @@ fn into_work_per_instruction_does_not_grow_with_the_module() {
     }
     assert!(base < 8.0, "{base:.2} probes per instruction");
 }
+
+/// The words of every function-body instruction that is code (not OpLine/OpNoLine, not an
+/// instruction of a debug set), in order.
+fn code_words(path: &Path) -> (Vec<Vec<u32>>, Vec<String>) {
+    let words = to_words(&std::fs::read(path).unwrap()).unwrap();
+    let bin = Bin::parse(&words).unwrap();
+    let (mut sets, mut names, mut body, mut infn) = (Vec::new(), Vec::new(), Vec::new(), false);
+    for insn in &bin.insns {
+        match insn.opcode() {
+            op::EXT_INST_IMPORT => {
+                let name = insn.string(1).unwrap().0;
+                if name.contains("Debug") || name == "SPIRV.debug" {
+                    sets.push(insn.operands()[0]);
+                    names.push(name);
+                }
+            }
+            op::FUNCTION => infn = true,
+            op::LINE | 317 => {}
+            op::EXT_INST if sets.contains(&insn.operands()[2]) => {}
+            _ if infn => body.push(insn.words.to_vec()),
+            _ => {}
+        }
+        if insn.opcode() == op::FUNCTION_END {
+            infn = false;
+        }
+    }
+    (body, names)
+}
+
+/// A build step that has llvm-spirv-14's translation with debug info in hand (pipeline (c) of
+/// bench/run.sh): `--into` that module replaces its debug info. The code and its ids stay, one
+/// debug set is left, and what llvm-spirv-14 -r reads is what `--into` the stripped module gives.
+#[test]
+fn into_a_module_with_debug_info_replaces_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = |s: &str| tmp.path().join(s);
+    let bc = common::corpus().join("kernel.O0.bc");
+    common::run_ok(
+        Command::new("opt")
+            .arg("-strip-debug")
+            .arg(&bc)
+            .arg("-o")
+            .arg(t("nodebug.bc")),
+    );
+    common::run_ok(
+        Command::new("llvm-spirv-14")
+            .arg(t("nodebug.bc"))
+            .arg("-o")
+            .arg(t("code.spv")),
+    );
+    common::run_ok(
+        Command::new("llvm-spirv-14")
+            .arg(&bc)
+            .arg("-o")
+            .arg(t("peer.spv")),
+    );
+    for (base, out) in [("code.spv", "stripped.spv"), ("peer.spv", "replaced.spv")] {
+        common::run_ok(
+            Command::new(env!("CARGO_BIN_EXE_dwarv"))
+                .arg("convert")
+                .arg(&bc)
+                .arg("--into")
+                .arg(t(base))
+                .arg("-o")
+                .arg(t(out))
+                .args(["--flavour", "opencl100"]),
+        );
+    }
+    let (peer_code, _) = code_words(&t("peer.spv"));
+    let (code, sets) = code_words(&t("replaced.spv"));
+    assert_eq!(sets, ["OpenCL.DebugInfo.100"], "one debug set left");
+    assert!(code == peer_code, "the code and its ids are the module's");
+    common::spirv_val_result(&t("replaced.spv"), "spv1.4").unwrap();
+    for out in ["stripped", "replaced"] {
+        common::run_ok(
+            Command::new("llvm-spirv-14")
+                .arg("-r")
+                .arg(t(&format!("{out}.spv")))
+                .arg("-o")
+                .arg(t(&format!("{out}.bc"))),
+        );
+    }
+    let counts = di_counts(&t("replaced.bc"));
+    assert!(counts.get("DILocation").is_some_and(|&n| n > 0), "{counts:?}");
+    assert_eq!(counts, di_counts(&t("stripped.bc")));
+}
