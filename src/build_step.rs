@@ -233,10 +233,8 @@ impl DebugInfoStep {
                 code.name_local(*f, value, *id);
             }
         }
-        let mut ties = Ties {
-            fn_ids: functions.clone(),
-            ..Ties::default()
-        };
+        let mut ties = Ties::new(&layout);
+        ties.fn_ids = functions.clone();
         for (&inst, &(offset, len)) in &instructions {
             let Some(&((start, _), f)) = code.by_offset.get(&offset) else {
                 diags.push(
@@ -246,13 +244,19 @@ impl DebugInfoStep {
                 );
                 continue;
             };
-            ties.map.insert(inst, ((start, start + len), f));
-            ties.exact.insert(inst);
+            if !ties.map.insert(inst, ((start, start + len), f)) {
+                diags.push(
+                    LossKind::Unmatched,
+                    format!("@i{inst}"),
+                    "no instruction of the LLVM module has this number",
+                );
+                continue;
+            }
+            ties.exact.insert(inst, ());
         }
         // A debug intrinsic stands at the next emitted instruction of its function (or the
         // last one before it).
-        let mut tied: Vec<u32> = ties.map.keys().copied().collect();
-        tied.sort_unstable();
+        let tied: Vec<u32> = ties.map.keys().collect();
         for f in &layout.functions {
             let range = f.first_inst..f.first_inst + f.inst_count;
             let from = tied.partition_point(|&t| t < range.start);

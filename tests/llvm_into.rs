@@ -411,6 +411,9 @@ fn into_a_module_with_debug_info_replaces_it() {
         );
     }
     let counts = di_counts(&t("replaced.bc"));
-    assert!(counts.get("DILocation").is_some_and(|&n| n > 0), "{counts:?}");
+    assert!(
+        counts.get("DILocation").is_some_and(|&n| n > 0),
+        "{counts:?}"
+    );
     assert_eq!(counts, di_counts(&t("stripped.bc")));
 }

@@ -89,6 +89,8 @@ pub struct Layout {
     pub(crate) dbg: Vec<u32>,
     /// A dbg call → what the model says of each value of its location operand, in order.
     operands: HashMap<u32, Vec<ValueFacts>>,
+    /// The length of the instruction numbering.
+    pub(crate) instructions: u32,
 }
 
 /// A defined function's span of the instruction numbering and its blocks' sizes.
@@ -134,11 +136,17 @@ impl Layout {
             .iter()
             .map(|x| (x.inst, value_facts(model, x)))
             .collect();
+        let instructions = (model.functions.iter())
+            .map(|f| f.first_inst.saturating_add(f.inst_count))
+            .chain(dbg.last().map(|&i| i + 1))
+            .max()
+            .unwrap_or(0);
         Layout {
             functions,
             by_name,
             dbg,
             operands,
+            instructions,
         }
     }
 
@@ -295,17 +303,67 @@ impl Code {
     }
 }
 
+/// LLVM instruction number → a value: a table as long as the module's numbering, which is dense
+/// (every instruction of every defined function), so a lookup is an index.
+pub(crate) struct ByInst<T> {
+    slots: Vec<Option<T>>,
+    len: usize,
+}
+
+impl<T: Copy> ByInst<T> {
+    /// A table for instructions `0..count`.
+    pub fn new(count: u32) -> Self {
+        ByInst {
+            slots: vec![None; count as usize],
+            len: 0,
+        }
+    }
+    pub fn get(&self, i: &u32) -> Option<&T> {
+        self.slots.get(*i as usize)?.as_ref()
+    }
+    /// Sets instruction `i`'s value; false (and nothing set) for a number past the module's.
+    pub fn insert(&mut self, i: u32, v: T) -> bool {
+        let Some(slot) = self.slots.get_mut(i as usize) else {
+            return false;
+        };
+        self.len += usize::from(slot.is_none());
+        *slot = Some(v);
+        true
+    }
+    pub fn contains(&self, i: &u32) -> bool {
+        self.get(i).is_some()
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// The instructions that have a value, ascending.
+    pub fn keys(&self) -> impl Iterator<Item = u32> + '_ {
+        (self.slots.iter().enumerate()).filter_map(|(i, s)| s.as_ref().map(|_| i as u32))
+    }
+}
+
 /// How LLVM instructions, functions and globals map onto a code module.
-#[derive(Default)]
 pub(crate) struct Ties {
     /// @iN → (its span in the normal form, SPIR-V function id).
-    pub map: HashMap<u32, (Span, u32)>,
+    pub map: ByInst<(Span, u32)>,
     /// The @iN whose partner is exactly one SPIR-V instruction (their results correspond).
-    pub exact: std::collections::HashSet<u32>,
+    pub exact: ByInst<()>,
     /// LLVM function name → OpFunction id.
     pub fn_ids: HashMap<String, u32>,
     /// The probes aligning made (see [`Effort`]).
     pub probes: u64,
+}
+
+impl Ties {
+    /// No ties yet, for the instructions of the module `layout` was taken of.
+    pub fn new(layout: &Layout) -> Self {
+        Ties {
+            map: ByInst::new(layout.instructions),
+            exact: ByInst::new(layout.instructions),
+            fn_ids: HashMap::new(),
+            probes: 0,
+        }
+    }
 }
 
 /// Rewrites `m` (lowered from the module `layout` was taken of) onto code.spv, aligning the two
@@ -332,7 +390,7 @@ pub fn tie(
 
 /// Ties by function name and block order (llvm-spirv-14's layout of the same module).
 fn align(layout: &Layout, d: &mut Diagnostics, code: &Code, code_name: &str) -> Ties {
-    let mut ties = Ties::default();
+    let mut ties = Ties::new(layout);
     let Ties {
         map,
         exact,
@@ -373,7 +431,9 @@ fn align(layout: &Layout, d: &mut Diagnostics, code: &Code, code_name: &str) -> 
             }
             let (nl, ns) = (code_insns.len(), spans.len());
             if nl == ns {
-                exact.extend(code_insns.iter().copied());
+                for &i in &code_insns {
+                    exact.insert(i, ());
+                }
             }
             let ks: Vec<usize> = (0..nl)
                 .map(|j| {
