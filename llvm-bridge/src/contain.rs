@@ -15,7 +15,12 @@ fn sys(what: &str) -> Error {
 /// Runs `job` in a child process; the job hands its outcome to the reply it is given
 /// (`reply(0, bytes)` / `reply(status, message)`, the shim's status), which writes it to the pipe
 /// as it is (no copy). Ok((0, bytes)) / Ok((status, message)); a child that dies is Crashed.
-pub fn run(job: impl FnOnce(&mut dyn FnMut(u8, &[u8]))) -> Result<(u8, Vec<u8>), Error> {
+/// `beside` is called in this process once the child is started and before its reply is read:
+/// work of the parent's that then shares the machine with the child's.
+pub fn run(
+    job: impl FnOnce(&mut dyn FnMut(u8, &[u8])),
+    beside: &mut dyn FnMut(),
+) -> Result<(u8, Vec<u8>), Error> {
     let mut fds = [0i32; 2];
     // SAFETY: plain POSIX calls on descriptors this function owns.
     unsafe {
@@ -69,6 +74,7 @@ pub fn run(job: impl FnOnce(&mut dyn FnMut(u8, &[u8]))) -> Result<(u8, Vec<u8>),
             libc::_exit(if replied { 0 } else { 3 });
         }
         libc::close(fds[1]);
+        beside();
         // The header, then the body read straight into a buffer of its announced size.
         let mut header = [0u8; 9];
         let got_header = read_full(fds[0], header.as_mut_ptr(), header.len()) == header.len();

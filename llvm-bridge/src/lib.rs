@@ -293,9 +293,35 @@ pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
 
 /// Loads a module with LLVM running in a child process (see the crate docs).
 pub fn load(bytes: &[u8], name: &str) -> Result<Model, Error> {
+    load_beside(bytes, name, || ()).0
+}
+
+/// [`load`], running `beside` in this process while LLVM reads the module in the child: work
+/// that does not need the model then shares the machine with LLVM's. `beside` runs once, while
+/// the first reader tried runs (or at the end, if no reader could be started).
+pub fn load_beside<T>(
+    bytes: &[u8],
+    name: &str,
+    beside: impl FnOnce() -> T,
+) -> (Result<Model, Error>, T) {
+    let mut beside = Some(beside);
+    let mut done = None;
     // Each shim is loaded here, before the fork: the child only runs it.
-    let (buf, llvm) = with_readers(bytes, |shim| {
-        contain::run(|reply| run_shim(shim, bytes, name, true, |status, buf| reply(status, buf)))
-    })?;
-    model(&buf, llvm)
+    let read = with_readers(bytes, |shim| {
+        let mut now = || {
+            if let Some(f) = beside.take() {
+                done = Some(f());
+            }
+        };
+        contain::run(
+            |reply| run_shim(shim, bytes, name, true, |status, buf| reply(status, buf)),
+            &mut now,
+        )
+    });
+    let done = match (done, beside) {
+        (Some(t), _) => t,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("`beside` is taken only when it runs"),
+    };
+    (read.and_then(|(buf, llvm)| model(&buf, llvm)), done)
 }

@@ -22,7 +22,7 @@ use crate::spirv::normal::NormalForm;
 /// An instruction of code.spv: [start, end) in its normal form.
 pub(crate) type Span = (u32, u32);
 
-pub(crate) struct Code {
+pub struct Code {
     names: HashMap<String, u32>,
     /// Word offset of a function-body instruction in the module as given → its span in the
     /// normal form and its function's id (for ties given by offset, `build_step`).
@@ -366,26 +366,29 @@ impl Ties {
     }
 }
 
-/// Rewrites `m` (lowered from the module `layout` was taken of) onto code.spv, aligning the two
-/// by names and blocks.
+/// The code module (llvm-spirv-14's translation of the stripped module) indexed for [`tie`].
+pub fn index_module(code_bytes: &[u8], code_name: &str) -> Result<Code, Error> {
+    let words = crate::front::spirv::words(code_bytes, code_name)?;
+    index(&words, code_name)
+}
+
+/// Rewrites `m` (lowered from the module `layout` was taken of) onto the code module, aligning
+/// the two by names and blocks.
 pub fn tie(
     layout: &Layout,
     m: &mut Module,
     d: &mut Diagnostics,
-    code_bytes: &[u8],
+    code: &Code,
     code_name: &str,
-) -> Result<Effort, Error> {
-    let words = crate::front::spirv::words(code_bytes, code_name)?;
-    let code = index(&words, code_name)?;
-    drop(words);
-    let ties = align(layout, d, &code, code_name);
-    let effort = apply(layout, m, d, &code, &ties, code_name);
+) -> Effort {
+    let ties = align(layout, d, code, code_name);
+    let effort = apply(layout, m, d, code, &ties, code_name);
     d.push(
         LossKind::Approximated,
         "module",
         "LLVM instructions tied to SPIR-V ones by block and order (first to first, last to last), not one by one",
     );
-    Ok(effort)
+    effort
 }
 
 /// Ties by function name and block order (llvm-spirv-14's layout of the same module).

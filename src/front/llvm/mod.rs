@@ -38,11 +38,15 @@ pub fn read_into(
     code: &[u8],
     code_name: &str,
 ) -> Result<(Module, Diagnostics), Error> {
-    let model = llvm_bridge::load(bytes, name).map_err(|e| llvm_error(name, e))?;
+    // The code module is indexed while LLVM reads the module in its child process.
+    let (model, code) =
+        llvm_bridge::load_beside(bytes, name, || into::index_module(code, code_name));
+    let model = model.map_err(|e| llvm_error(name, e))?;
+    let code = code?;
     let (mut m, mut d) = lower(&model);
     let layout = into::Layout::of(&model);
     drop(model);
-    into::tie(&layout, &mut m, &mut d, code, code_name)?;
+    into::tie(&layout, &mut m, &mut d, &code, code_name);
     Ok((m, d))
 }
 
