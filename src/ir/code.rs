@@ -42,6 +42,28 @@ impl CodeRange {
         }
         *r = out;
     }
+
+    /// The pieces [`Self::normalize`] gives, in the order of the first given range each piece
+    /// holds: a debugger takes a DWARF scope's first range as its entry (gcc lists a function's
+    /// hot part before its `.cold` part), so the order the producer gave is kept.
+    pub fn normalize_in_order(r: &mut Vec<CodeRange>) {
+        let given = r.clone();
+        Self::normalize(r);
+        if r.len() < 2 {
+            return;
+        }
+        let mut first = vec![usize::MAX; r.len()];
+        for (i, x) in given.iter().enumerate() {
+            // The piece that holds x: the last one starting at or before it.
+            let p = r
+                .partition_point(|piece| piece.start <= x.start)
+                .saturating_sub(1);
+            first[p] = first[p].min(i);
+        }
+        let mut keyed: Vec<(usize, CodeRange)> = first.into_iter().zip(r.drain(..)).collect();
+        keyed.sort_by_key(|k| k.0);
+        r.extend(keyed.into_iter().map(|k| k.1));
+    }
 }
 
 /// A line-table row: the code in `range` comes from `at` (to `end_line`:`end_column` when the

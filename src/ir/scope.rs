@@ -110,4 +110,9 @@ pub struct InlinedAt {
     pub scope: Option<Handle<Scope>>,
     /// The call site this one was itself inlined at.
     pub parent: Option<Handle<InlinedAt>>,
+    /// The function inlined here, when no scope run says it (a DWARF inlined subroutine whose
+    /// address ranges are all empty: gcc keeps such call sites for their variables).
+    pub origin: Option<Handle<Scope>>,
+    /// Where a debugger enters the inlined code (DW_AT_entry_pc), when the producer said.
+    pub entry_pc: Option<CodePos>,
 }

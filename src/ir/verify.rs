@@ -450,6 +450,7 @@ impl Verifier<'_> {
             self.loc("at", Some(&i.at));
             self.opt("scope", i.scope.map(Ref::Scope), &[K::Scope]);
             self.opt("parent", i.parent.map(Ref::Inlined), &[K::Inlined]);
+            self.opt("origin", i.origin.map(Ref::Scope), &[K::Scope]);
         }
         for (h, v) in m.vars.iter() {
             self.about(Ref::Var(h));
@@ -757,6 +758,14 @@ impl Verifier<'_> {
                     self.report(format!(
                         "the call's scope {} is not a function or block",
                         describe(m, Ref::Scope(s))
+                    ));
+                }
+            }
+            if let Some(o) = i.origin {
+                if m.scopes.get(o).function().is_none() {
+                    self.report(format!(
+                        "the inlined function {} is no function",
+                        describe(m, Ref::Scope(o))
                     ));
                 }
             }

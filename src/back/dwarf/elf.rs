@@ -1,8 +1,8 @@
 //! The container: a debug-only relocatable ELF (object's low-level writer, which takes any
 //! e_machine, AMDGPU included), or a copy of a given binary whose debug sections are replaced
-//! (`--into`): every other byte, section index and program header is kept; the old debug
-//! sections' slots become SHT_NULL or carry the new section of the same name, the new data and
-//! section-header table go at the end.
+//! (`--into`): every other section's bytes, every section index and program header are kept;
+//! the old debug sections' slots become SHT_NULL or carry the new section of the same name, and
+//! the old debug bytes are dropped (what followed them moves down), not left behind.
 
 use object::elf;
 use object::write::elf::{FileHeader, SectionHeader, Writer};
@@ -228,22 +228,50 @@ impl<'a> Base<'a> {
         }
     }
 
-    /// A copy of the binary with its debug sections replaced by `sections`.
+    /// A copy of the binary with its debug sections replaced by `sections`: the bytes up to
+    /// the first old debug section stay where they are (every loaded byte among them); the
+    /// sections that came after the old debug sections and are not loaded (a linked
+    /// program's .symtab and .strtab) move down, unchanged, to where those began; the new
+    /// debug sections follow. The old debug bytes are gone, not left behind.
     pub(super) fn replace_debug(&self, sections: &SectionList) -> Result<Vec<u8>> {
-        // Keep every byte up to the end of the last non-debug content.
+        let content = |i: usize, s: &Shdr| i != self.shstrndx && s.sh_type != 0 && s.sh_type != 8;
+        let first_debug = self
+            .shdrs
+            .iter()
+            .filter(|s| is_debug(&s.name) && s.sh_type != 8 && s.size > 0)
+            .map(|s| s.offset)
+            .min()
+            .unwrap_or(u64::MAX);
+        // Sections that move: not loaded (SHF_ALLOC 0x2), after the old debug sections.
+        let moves = |i: usize, s: &Shdr| {
+            content(i, s) && !is_debug(&s.name) && s.flags & 2 == 0 && s.offset >= first_debug
+        };
         let mut cut = if self.is_64 { 64 } else { 52 };
         cut = cut.max(self.phoff + self.phnum * self.phentsize);
         for (i, s) in self.shdrs.iter().enumerate() {
-            if i != self.shstrndx && !is_debug(&s.name) && s.sh_type != 8 {
+            if content(i, s) && !is_debug(&s.name) && !moves(i, s) {
                 cut = cut.max(s.offset + s.size);
             }
         }
-        let cut = usize::try_from(cut)
-            .ok()
-            .filter(|&c| c <= self.bytes.len())
-            .ok_or_else(|| bad("a section runs past the end of the file"))?;
-        let mut out = self.bytes[..cut].to_vec();
+        let piece = |from: u64, len: u64| -> Result<&[u8]> {
+            usize::try_from(from)
+                .ok()
+                .zip(usize::try_from(from.saturating_add(len)).ok())
+                .and_then(|(a, b)| self.bytes.get(a..b))
+                .ok_or_else(|| bad("a section runs past the end of the file"))
+        };
+        let mut out = piece(0, cut)?.to_vec();
         let mut shdrs = self.shdrs.clone();
+        for (i, s) in shdrs.iter_mut().enumerate() {
+            if moves(i, &*s) {
+                let data = piece(s.offset, s.size)?;
+                while out.len() as u64 % s.align.max(1) != 0 {
+                    out.push(0);
+                }
+                s.offset = out.len() as u64;
+                out.extend_from_slice(data);
+            }
+        }
         let mut new: Vec<(usize, &[u8])> = Vec::new(); // (slot, data)
         for s in shdrs.iter_mut().filter(|s| is_debug(&s.name)) {
             // Emptied slot; reused below when a new section has the same name.

@@ -85,7 +85,10 @@ impl Builder<'_, '_> {
                 self.fill_function(d, s, f, decl);
             }
             ScopeKind::LexicalBlock { ranges } if ranges.is_empty() => {
-                let r = self.run_ranges.get(&s).cloned().unwrap_or_default();
+                let r = match self.inlined_only.get(&s) {
+                    Some(&i) => self.inlined_block_ranges(i, s),
+                    None => self.run_ranges.get(&s).cloned().unwrap_or_default(),
+                };
                 self.set_ranges(d, &r);
             }
             ScopeKind::LexicalBlock { ranges } => self.set_ranges(d, ranges),
@@ -295,13 +298,14 @@ impl Builder<'_, '_> {
             .iter()
             .map(|&k| &m.scope_runs[k])
             .collect();
-        let origin = runs
-            .iter()
-            .filter(|r| r.inlined == Some(i))
-            .find_map(|r| match r.scope {
-                Ref::Scope(s) => enclosing_function(m, s),
-                _ => None,
-            });
+        let origin = ia.origin.or_else(|| {
+            runs.iter()
+                .filter(|r| r.inlined == Some(i))
+                .find_map(|r| match r.scope {
+                    Ref::Scope(s) => enclosing_function(m, s),
+                    _ => None,
+                })
+        });
         // Else the function around the call sites nested in this one (their calls are inlined
         // code of the function inlined here).
         let origin = origin.or_else(|| {
@@ -316,7 +320,7 @@ impl Builder<'_, '_> {
         });
         self.set_ref(d, dw::DW_AT_abstract_origin, origin.map(Ref::Scope));
         let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
-        CodeRange::normalize(&mut ranges);
+        CodeRange::normalize_in_order(&mut ranges);
         // DWARF nests a block's code inside its call site's: where the inlined function's own
         // runs do not cover a nested run (only damaged input has that), the call site grows.
         let mut own: Vec<CodeRange> = runs
@@ -337,6 +341,13 @@ impl Builder<'_, '_> {
             );
         }
         self.set_ranges(d, &ranges);
+        if let Some(p) = ia.entry_pc {
+            self.set(
+                d,
+                dw::DW_AT_entry_pc,
+                AttributeValue::Address(gimli::write::Address::Constant(addr(p))),
+            );
+        }
         self.set_loc(
             d,
             Some(ia.at),
@@ -347,6 +358,40 @@ impl Builder<'_, '_> {
             ),
         );
         self.concrete_blocks(d, i, origin);
+    }
+
+    /// The code of a block that exists only as code inlined at `i`: its runs there and those
+    /// of the blocks inside it.
+    fn inlined_block_ranges(
+        &self,
+        i: Handle<crate::ir::InlinedAt>,
+        block: Handle<crate::ir::Scope>,
+    ) -> Vec<CodeRange> {
+        let m = self.m;
+        let inside = |mut b: Handle<crate::ir::Scope>| {
+            for _ in 0..256 {
+                if b == block {
+                    return true;
+                }
+                match m.scopes.get(b).parent {
+                    Some(Ref::Scope(p)) => b = p,
+                    _ => return false,
+                }
+            }
+            false
+        };
+        let mut ranges: Vec<CodeRange> = self
+            .index
+            .runs_within
+            .get(&i)
+            .map_or(&[][..], |v| v.as_slice())
+            .iter()
+            .map(|&k| &m.scope_runs[k])
+            .filter(|r| r.inlined == Some(i) && matches!(r.scope, Ref::Scope(b) if inside(b)))
+            .map(|r| r.range)
+            .collect();
+        CodeRange::normalize_in_order(&mut ranges);
+        ranges
     }
 
     /// The lexical blocks of the function inlined at `i`, as concrete blocks under its
@@ -398,7 +443,7 @@ impl Builder<'_, '_> {
             let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
             self.concrete.insert((i, b), id);
             self.set_ref((d.0, id), dw::DW_AT_abstract_origin, Some(Ref::Scope(b)));
-            CodeRange::normalize(&mut ranges);
+            CodeRange::normalize_in_order(&mut ranges);
             self.set_ranges((d.0, id), &ranges);
         }
     }
@@ -545,7 +590,7 @@ pub(super) fn run_ranges(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Vec<Co
         }
     }
     for r in out.values_mut() {
-        CodeRange::normalize(r);
+        CodeRange::normalize_in_order(r);
     }
     out
 }

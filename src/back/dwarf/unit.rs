@@ -4,7 +4,7 @@
 //! module drives a writing pass: it makes the units, reserves and fills the DIEs (through the
 //! concern modules), then asks `line`, `macros` and `frame` for their sections.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
 use gimli::write::{AttributeValue, Dwarf, EndianVec, Sections, UnitEntryId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
@@ -224,6 +224,10 @@ impl Builder<'_, '_> {
             return home;
         }
         let opts = crate::ir::text::PrintOptions::default();
+        // Expressions and location lists are walked too (once each): the base types of typed
+        // operations are often named nowhere else, and a unit-relative operand needs its
+        // type in the unit of the expression.
+        let mut walked: FxHashSet<Ref> = FxHashSet::default();
         for r in self.die_refs() {
             let Some(u) = self.scoped_owner(r) else {
                 continue;
@@ -231,11 +235,15 @@ impl Builder<'_, '_> {
             let mut stack = vec![r];
             while let Some(e) = stack.pop() {
                 for t in crate::ir::refs_of(self.m, e, opts) {
-                    if let Ref::Type(h) = t {
-                        if self.scoped_owner(t).is_none() && !home.contains_key(&h) {
+                    match t {
+                        Ref::Type(h)
+                            if self.scoped_owner(t).is_none() && !home.contains_key(&h) =>
+                        {
                             home.insert(h, u);
                             stack.push(t);
                         }
+                        Ref::Expr(_) | Ref::LocList(_) if walked.insert(t) => stack.push(t),
+                        _ => {}
                     }
                 }
             }

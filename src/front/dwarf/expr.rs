@@ -64,7 +64,8 @@ pub(super) fn ranges_of<'a>(
             end: CodePos::Addr(r.end),
         });
     }
-    CodeRange::normalize(&mut out);
+    // In the listed order: the first range is the entry (gcc: the hot part before the .cold).
+    CodeRange::normalize_in_order(&mut out);
     Ok(out)
 }
 

@@ -56,7 +56,11 @@ impl Walker<'_> {
                         inlined: frame.inlined,
                     });
                 }
-                ScopeKind::LexicalBlock { ranges }
+                // A block only in inlined code (no abstract origin) has its code in the runs.
+                match frame.inlined {
+                    Some(_) => ScopeKind::LexicalBlock { ranges: Vec::new() },
+                    None => ScopeKind::LexicalBlock { ranges },
+                }
             }
             dw::DW_TAG_namespace => ScopeKind::Namespace {
                 export_symbols: flags.has(Flags::EXPORT_SYMBOLS),
@@ -209,10 +213,20 @@ impl Walker<'_> {
                 dw::DW_AT_call_column,
             )
             .unwrap_or_default();
+        // An address entry pc (a constant one, an offset in DWARF 5, stays raw).
+        let form = at.die.attrs.iter().find(|a| a.name() == dw::DW_AT_entry_pc);
+        let entry_pc = match form.map(|a| a.value()) {
+            Some(AttrValue::Addr(_) | AttrValue::DebugAddrIndex(_)) => self
+                .address(&mut at, dw::DW_AT_entry_pc)?
+                .map(CodePos::Addr),
+            _ => None,
+        };
         let ia = self.m.inlined.get_mut(h);
         ia.at = decl_at;
         ia.scope = scope_of(at.parent);
         ia.parent = at.parent.and_then(|p| p.inlined);
+        ia.origin = ranges.is_empty().then_some(origin);
+        ia.entry_pc = entry_pc;
         for r in ranges {
             self.m.scope_runs.push(ScopeRun {
                 range: r,
@@ -222,7 +236,6 @@ impl Walker<'_> {
         }
         frame.ent = Some(Ref::Scope(origin));
         frame.inlined = Some(h);
-        at.die.mark(dw::DW_AT_entry_pc);
         Ok(Vec::new())
     }
 

@@ -230,6 +230,8 @@ impl Walker<'_> {
                         at: Loc::default(),
                         scope: None,
                         parent: None,
+                        origin: None,
+                        entry_pc: None,
                     })))
                 }
                 dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block if origin.is_some() => {
@@ -404,6 +406,8 @@ impl Walker<'_> {
                     die.mark(at);
                 }
             }
+            // A pointer past the DIE's children, for a reader's skipping: layout, not meaning.
+            die.mark(dw::DW_AT_sibling);
             let mut frame = Frame {
                 depth,
                 tag: die.tag,

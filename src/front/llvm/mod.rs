@@ -275,6 +275,8 @@ impl<'m> Lower<'m> {
                         at: Loc::default(),
                         scope: None,
                         parent: None,
+                        origin: None,
+                        entry_pc: None,
                     });
                     self.inl.insert(at, h);
                 }
@@ -388,6 +390,8 @@ impl<'m> Lower<'m> {
                 parent: n
                     .node(Key::inlinedAt)
                     .and_then(|p| self.inl.get(&p).copied()),
+                origin: None,
+                entry_pc: None,
             };
             *self.ir.inlined.get_mut(h) = v;
         }

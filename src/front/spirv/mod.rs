@@ -243,6 +243,8 @@ impl<'a> Ctx<'a> {
                 at: ir::Loc::default(),
                 scope: None,
                 parent: None,
+                origin: None,
+                entry_pc: None,
             })),
             EntityKind::Expr => Ref::Expr(o.exprs.push(Expr::default())),
             EntityKind::Macro => Ref::Macro(o.macros.push(ir::Macro::default())),

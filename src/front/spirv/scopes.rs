@@ -271,6 +271,8 @@ fn inlined(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::InlinedAt> {
         },
         scope,
         parent,
+        origin: None,
+        entry_pc: None,
     })
 }
 

@@ -644,6 +644,8 @@ impl Record for InlinedAt {
         w.value(&self.at);
         w.opt("scope", &self.scope);
         w.opt("parent", &self.parent);
+        w.opt("origin", &self.origin);
+        w.opt("entry", &self.entry_pc);
     }
     fn read(keyword: &str, f: &mut Fields<'_>) -> PResult<Self> {
         if keyword != "inlined_at" {
@@ -653,6 +655,8 @@ impl Record for InlinedAt {
             at: f.pos("the call's position `f0:line:col`")?,
             scope: f.opt("scope")?,
             parent: f.opt("parent")?,
+            origin: f.opt("origin")?,
+            entry_pc: f.opt("entry")?,
         })
     }
 }

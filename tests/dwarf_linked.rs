@@ -1,0 +1,478 @@
+//! Linked programs through DWARF (issue 24): executables and shared libraries made of several
+//! units — corpus/src prog.c, optimized.c and linked.c plus the sqlite amalgamation (from the
+//! libsqlite3-sys crate, fetched by cargo) — built at test time by clang-14 and clang-19 (-O0
+//! and -O2, DWARF 4 and 5) and gcc-12 (-O2: hot/cold splitting, location views, entry values).
+//! On each: `roundtrip --via dwarf`; `convert --into` the program itself, whose output must
+//! verify (llvm-dwarfdump 14 and 19), be no larger than the input with its debug sections
+//! swapped, keep every other section's bytes, still run, and tell gdb the same as the input:
+//! where `break F` lands for a sample of functions, and `info scope` / `info line` for a few.
+//!
+//! sqlite's objects are compiled once per configuration and kept in
+//! target/tmp/dwarf_linked (a -O2 build takes about half a minute).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{dwarv, run_ok, tool};
+
+/// A compiler and its flags: one linked executable and one shared library each.
+struct Config {
+    cc: &'static str,
+    opt: &'static str,
+    /// `-gdwarf-N`; gcc-12's default (DWARF 5) when None.
+    dwarf: Option<&'static str>,
+}
+
+impl Config {
+    fn tag(&self) -> String {
+        format!("{}{}{}", self.cc, self.opt, self.dwarf.unwrap_or("-gdwarf"))
+    }
+    fn flags(&self) -> Vec<&'static str> {
+        let mut v = vec!["-g", self.opt, "-fPIC"];
+        v.extend(self.dwarf);
+        v
+    }
+    /// gcc's location views (DW_AT_GNU_locviews) are section offsets dwarv keeps only as raw
+    /// attributes, which the writer cannot point anywhere: the known gap of this test.
+    fn has_locviews(&self) -> bool {
+        self.cc.starts_with("gcc") && self.opt != "-O0"
+    }
+}
+
+const CONFIGS: &[Config] = &[
+    Config {
+        cc: "clang-14",
+        opt: "-O0",
+        dwarf: Some("-gdwarf-4"),
+    },
+    Config {
+        cc: "clang-14",
+        opt: "-O0",
+        dwarf: Some("-gdwarf-5"),
+    },
+    Config {
+        cc: "clang-14",
+        opt: "-O2",
+        dwarf: Some("-gdwarf-4"),
+    },
+    Config {
+        cc: "clang-14",
+        opt: "-O2",
+        dwarf: Some("-gdwarf-5"),
+    },
+    Config {
+        cc: "clang-19",
+        opt: "-O0",
+        dwarf: Some("-gdwarf-4"),
+    },
+    Config {
+        cc: "clang-19",
+        opt: "-O0",
+        dwarf: Some("-gdwarf-5"),
+    },
+    Config {
+        cc: "clang-19",
+        opt: "-O2",
+        dwarf: Some("-gdwarf-4"),
+    },
+    Config {
+        cc: "clang-19",
+        opt: "-O2",
+        dwarf: Some("-gdwarf-5"),
+    },
+    Config {
+        cc: "gcc-12",
+        opt: "-O2",
+        dwarf: None,
+    },
+];
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn work() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dwarf_linked");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// sqlite3.c of the crate libsqlite3-sys 0.30.1, fetched by cargo through a throwaway
+/// manifest (so a mirror or vendor directory cargo is configured for serves it too), as
+/// bench/run.sh gets it.
+fn sqlite_source() -> PathBuf {
+    let dir = work().join("fetch-sqlite");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "").unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"fetch-sqlite\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n[dependencies]\n\
+         libsqlite3-sys = { version = \"=0.30.1\", features = [\"bundled\"] }\n\n[workspace]\n",
+    )
+    .unwrap();
+    run_ok(
+        Command::new(env!("CARGO"))
+            .args(["fetch", "--quiet", "--manifest-path"])
+            .arg(dir.join("Cargo.toml")),
+    );
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cargo"));
+    let in_registry = |sub: &str| -> Option<PathBuf> {
+        std::fs::read_dir(home.join("registry").join(sub))
+            .ok()?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .find(|p| {
+                p.join(format!("libsqlite3-sys-0.30.1{}", tail(sub)))
+                    .exists()
+            })
+            .map(|p| p.join(format!("libsqlite3-sys-0.30.1{}", tail(sub))))
+    };
+    fn tail(sub: &str) -> &'static str {
+        if sub == "src" {
+            "/sqlite3/sqlite3.c"
+        } else {
+            ".crate"
+        }
+    }
+    if let Some(src) = in_registry("src") {
+        return src;
+    }
+    // Downloaded but not unpacked: take the file from the crate archive.
+    let krate = in_registry("cache").expect("cargo fetched libsqlite3-sys 0.30.1");
+    run_ok(
+        Command::new("tar")
+            .arg("-xzf")
+            .arg(&krate)
+            .arg("-C")
+            .arg(&dir)
+            .arg("libsqlite3-sys-0.30.1/sqlite3/sqlite3.c"),
+    );
+    dir.join("libsqlite3-sys-0.30.1/sqlite3/sqlite3.c")
+}
+
+/// sqlite compiled for `c`, cached across runs (written aside, then renamed).
+fn sqlite_object(c: &Config) -> PathBuf {
+    let obj = work().join(format!("sqlite3.{}.o", c.tag()));
+    if !obj.exists() {
+        let src = sqlite_source();
+        let part = obj.with_extension("part.o");
+        let t = std::time::Instant::now();
+        run_ok(
+            Command::new(tool(c.cc))
+                .args(c.flags())
+                .arg("-c")
+                .arg(&src)
+                .arg("-o")
+                .arg(&part),
+        );
+        eprintln!("compiled sqlite3.c ({}) in {:.1?}", c.tag(), t.elapsed());
+        std::fs::rename(&part, &obj).unwrap();
+    }
+    obj
+}
+
+/// The programs of one configuration.
+struct Programs {
+    dir: PathBuf,
+    exe: PathBuf,
+    lib: PathBuf,
+    /// An executable of prog.c that loads `lib` (found through LD_LIBRARY_PATH).
+    host: PathBuf,
+}
+
+fn build(c: &Config) -> Programs {
+    let sqlite = sqlite_object(c);
+    let dir = work().join(c.tag());
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = common::repo_root().join("corpus/src");
+    let obj = |name: &str| dir.join(format!("{name}.o"));
+    for name in ["prog", "optimized", "linked"] {
+        run_ok(
+            Command::new(tool(c.cc))
+                .current_dir(&src)
+                .args(c.flags())
+                .args(["-c", &format!("{name}.c"), "-o"])
+                .arg(obj(name)),
+        );
+    }
+    let cc = || Command::new(tool(c.cc));
+    let exe = dir.join("linked");
+    run_ok(
+        cc().arg("-o")
+            .arg(&exe)
+            .args([obj("prog"), obj("optimized"), obj("linked"), sqlite.clone()])
+            .args(["-lm", "-lpthread"]),
+    );
+    let lib = dir.join("liblinked.so");
+    run_ok(
+        cc().args(["-shared", "-o"])
+            .arg(&lib)
+            .args([obj("optimized"), obj("linked"), sqlite])
+            .args(["-lm", "-lpthread"]),
+    );
+    let host = dir.join("host");
+    run_ok(
+        cc().arg("-o")
+            .arg(&host)
+            .arg(obj("prog"))
+            .arg(format!("-L{}", dir.display()))
+            .args(["-Wl,--no-as-needed", "-llinked"]),
+    );
+    Programs {
+        dir,
+        exe,
+        lib,
+        host,
+    }
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// `dwarv roundtrip P --via dwarf`: exit 0, or for gcc's location views (the known gap) a
+/// difference that is theirs alone — never exit 2 (dwarv's own output must read back).
+fn roundtrip(c: &Config, p: &Path) {
+    let o = dwarv(&["roundtrip", s(p), "--via", "dwarf"]);
+    let out = text(&o);
+    if !c.has_locviews() {
+        assert!(
+            o.status.success(),
+            "{}: roundtrip: {}",
+            p.display(),
+            out.lines().take(40).collect::<Vec<_>>().join("\n")
+        );
+        return;
+    }
+    assert_eq!(o.status.code(), Some(1), "{}: {out}", p.display());
+    let ledger: Vec<&str> = out.lines().filter(|l| l.starts_with("ledger:")).collect();
+    let others: Vec<&&str> = ledger
+        .iter()
+        .filter(|l| !l.contains("raw attribute 0x2137"))
+        .filter(|l| !l.contains("inlined code outside its call site's own ranges"))
+        .collect();
+    assert!(others.is_empty(), "{}: {others:?}", p.display());
+}
+
+/// Every message of `llvm-dwarfdump-N --verify`, "No errors." for a clean file.
+fn verify_errors(dwarfdump: &str, file: &Path) -> Vec<String> {
+    let o = Command::new(tool(dwarfdump))
+        .arg("--verify")
+        .arg(file)
+        .output()
+        .unwrap();
+    let t = text(&o);
+    t.lines()
+        .filter(|l| l.starts_with("error:"))
+        .map(|l| l.replace(s(file), "FILE"))
+        .collect()
+}
+
+/// Debug bytes, and every other section (index, name, address, bytes), of an ELF file.
+type Section = (usize, String, u64, Vec<u8>);
+fn sections(file: &Path) -> (u64, Vec<Section>) {
+    use object::{Object, ObjectSection};
+    let data = std::fs::read(file).unwrap();
+    let f = object::File::parse(&*data).unwrap();
+    let mut debug = 0;
+    let mut rest = Vec::new();
+    for sec in f.sections() {
+        let name = sec.name().unwrap_or_default().to_string();
+        if name.starts_with(".debug_") {
+            debug += sec.size();
+        } else if !name.is_empty() && name != ".shstrtab" {
+            let bytes = sec.data().unwrap_or_default().to_vec();
+            rest.push((sec.index().0, name, sec.address(), bytes));
+        }
+    }
+    (debug, rest)
+}
+
+/// `convert P --to dwarf --into P`: verified, compact, every other section unchanged.
+fn into(c: &Config, p: &Path) -> PathBuf {
+    let out = p.with_extension("dwarv");
+    let out = if out == p {
+        p.with_file_name("dwarv.out")
+    } else {
+        out
+    };
+    let rep = common::convert_report(p, &out, &["--to", "dwarf", "--into", s(p)]);
+    assert!(
+        rep["status"] == "ok" || c.has_locviews(),
+        "{}: {rep}",
+        p.display()
+    );
+    // llvm-dwarfdump --verify takes many minutes over gcc's sqlite (input and output alike).
+    let verifiers: &[&str] = match c.has_locviews() {
+        true => &[],
+        false => &["llvm-dwarfdump-14", "llvm-dwarfdump-19"],
+    };
+    for &dd in verifiers {
+        let (before, after) = (verify_errors(dd, p), verify_errors(dd, &out));
+        let new: Vec<&String> = after.iter().filter(|e| !before.contains(e)).collect();
+        assert!(new.is_empty(), "{dd} --verify {}: {new:?}", out.display());
+    }
+    let (old_debug, old_rest) = sections(p);
+    let (new_debug, new_rest) = sections(&out);
+    let (old_size, new_size) = (
+        std::fs::metadata(p).unwrap().len(),
+        std::fs::metadata(&out).unwrap().len(),
+    );
+    // Alignment of the sections that moved, and the section-name table's new names.
+    let slack = 512;
+    assert!(
+        new_size <= old_size - old_debug + new_debug + slack,
+        "{}: {new_size} bytes from {old_size} with {old_debug} debug bytes replaced by {new_debug}",
+        out.display()
+    );
+    assert_eq!(old_rest.len(), new_rest.len(), "{}", out.display());
+    for (a, b) in old_rest.iter().zip(&new_rest) {
+        assert!(a == b, "{}: section {} changed", out.display(), a.1);
+    }
+    out
+}
+
+/// What gdb says about a program: where `break F` lands for a sample of its functions (every
+/// one of our units', every 16th of sqlite's), `info scope` and `info line` for a few.
+fn gdb_view(file: &Path, functions: &[String], scopes: bool) -> String {
+    let mut script = String::from("set pagination off\nset confirm off\nset width 0\n");
+    if scopes {
+        for f in functions.iter().step_by(7) {
+            script += &format!("info scope {f}\n");
+        }
+    } else {
+        for f in functions {
+            script += &format!("break {f}\n");
+        }
+        script += "info breakpoints\n";
+        for f in functions.iter().step_by(7) {
+            script += &format!("info line {f}\n");
+        }
+    }
+    let path = file.with_extension(if scopes { "scope.gdb" } else { "gdb" });
+    std::fs::write(&path, script).unwrap();
+    let o = run_ok(
+        Command::new(tool("gdb"))
+            .args(["-batch", "-nx", "-x"])
+            .arg(&path)
+            .arg(file),
+    );
+    text(&o).replace(s(file), "FILE")
+}
+
+fn functions(file: &Path) -> Vec<String> {
+    let o = run_ok(Command::new("nm").arg("--defined-only").arg(file));
+    let mut names: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace().skip(1);
+            let (kind, name) = (w.next()?, w.next()?);
+            (matches!(kind, "t" | "T") && !name.contains('.') && !name.starts_with('_'))
+                .then(|| name.to_string())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    let ours = |n: &str| !n.starts_with("sqlite") && n.chars().any(|c| c.is_ascii_lowercase());
+    names
+        .iter()
+        .enumerate()
+        .filter(|(i, n)| i % 16 == 0 || ours(n) && n.len() < 12)
+        .map(|(_, n)| n.clone())
+        .collect()
+}
+
+/// Known gap: `info scope` differs on some functions (a function's static local, e.g.
+/// sqlite's `aKeyword`, is not listed in its scope after `--into`): counted, not yet required.
+/// Known gap too: at -O2, some breakpoints land elsewhere (an inlined location's entry):
+/// required equal at -O0, counted at -O2.
+fn same_gdb_view(before: &Path, after: &Path, strict: bool) {
+    let fs = functions(before);
+    let (a, b) = (gdb_view(before, &fs, true), gdb_view(after, &fs, true));
+    let differ = a.lines().zip(b.lines()).filter(|(x, y)| x != y).count();
+    eprintln!("{}: info scope: {differ} line(s) differ", after.display());
+    let (a, b) = (gdb_view(before, &fs, false), gdb_view(after, &fs, false));
+    if !strict {
+        let differ = a.lines().zip(b.lines()).filter(|(x, y)| x != y).count();
+        eprintln!("{}: breakpoints: {differ} line(s) differ", after.display());
+        return;
+    }
+    if a != b {
+        let diff: Vec<String> = a
+            .lines()
+            .zip(b.lines())
+            .filter(|(x, y)| x != y)
+            .take(20)
+            .map(|(x, y)| format!("- {x}\n+ {y}"))
+            .collect();
+        panic!(
+            "gdb says otherwise after --into ({}):\n{}",
+            after.display(),
+            diff.join("\n")
+        );
+    }
+}
+
+fn run(cmd: &mut Command) -> String {
+    String::from_utf8_lossy(&run_ok(cmd).stdout).into_owned()
+}
+
+fn check(c: &Config) {
+    let t = std::time::Instant::now();
+    let p = build(c);
+    for prog in [&p.exe, &p.lib] {
+        roundtrip(c, prog);
+        let out = into(c, prog);
+        // Known gap: gdb 13 stops on an internal error (find_pc_partial_function_sym) setting
+        // breakpoints in dwarv's output for gcc's program. Likely cause, as for the -O2
+        // breakpoint differences: a function both inlined and out of line is one DIE (abstract
+        // and concrete at once), whose code-carrying children gdb's inherit_abstract_dies copies
+        // into every inlined instance; compilers write an abstract DIE and a concrete one.
+        if !c.has_locviews() {
+            same_gdb_view(prog, &out, c.opt == "-O0");
+        }
+    }
+    // Both still run, and say what they said.
+    let exe_out = p.exe.with_extension("dwarv");
+    assert_eq!(
+        run(&mut Command::new(&p.exe)),
+        run(&mut Command::new(&exe_out))
+    );
+    let rewritten = p.dir.join("rewritten");
+    std::fs::create_dir_all(&rewritten).unwrap();
+    std::fs::copy(
+        p.lib.with_extension("dwarv"),
+        rewritten.join("liblinked.so"),
+    )
+    .unwrap();
+    let host = |libs: &Path| run(Command::new(&p.host).env("LD_LIBRARY_PATH", libs));
+    assert_eq!(host(&p.dir), host(&rewritten));
+    assert!(host(&rewritten).contains("sqlite vs=one+two+three"));
+    eprintln!("{}: {:.1?}", c.tag(), t.elapsed());
+}
+
+#[test]
+fn clang_14_linked_programs() {
+    for c in CONFIGS.iter().filter(|c| c.cc == "clang-14") {
+        check(c);
+    }
+}
+
+#[test]
+fn clang_19_linked_programs() {
+    for c in CONFIGS.iter().filter(|c| c.cc == "clang-19") {
+        check(c);
+    }
+}
+
+#[test]
+fn gcc_12_linked_programs() {
+    for c in CONFIGS.iter().filter(|c| c.cc == "gcc-12") {
+        check(c);
+    }
+}
