@@ -42,7 +42,6 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::back::spirv::{Base, WriteOptions};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
 use crate::front::llvm::into::{self, Layout, Ties};
@@ -224,7 +223,8 @@ impl DebugInfoStep {
             values,
             ..
         } = self;
-        let mut code = into::index(words, NAME)?;
+        let parsed = crate::front::spirv::parse(words, NAME)?;
+        let mut code = into::index(&parsed);
         for (name, id) in &globals {
             code.name_global(name, *id);
         }
@@ -272,14 +272,9 @@ impl DebugInfoStep {
         }
         into::apply(&layout, &mut module, &mut diags, &code, &ties, NAME);
         let module = crate::input::verified(module, NAME)?;
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let (out, losses) = crate::back::spirv::write(
-            &module,
-            &WriteOptions {
-                flavour,
-                base: Base::OwnCode(&bytes),
-            },
-        )?;
+        // Written into the module as parsed for the tie (what `Base::OwnCode` would parse again).
+        let view = parsed.nf.into_view(parsed.bin);
+        let (out, losses) = crate::back::spirv::write_into_view(&module, flavour, &view)?;
         diags.losses.extend(losses.losses);
         Ok((out, diags))
     }

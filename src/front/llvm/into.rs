@@ -13,11 +13,11 @@ use llvm_bridge::Model;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
+use crate::front::spirv::Parsed;
 use crate::ir::{
     CodePos, CodeRange, Handle, LineRow, Module, Ref, ScopeKind, ScopeRun, TypeKind, Value,
 };
-use crate::spirv::binary::{op, Module as Bin};
-use crate::spirv::normal::NormalForm;
+use crate::spirv::binary::op;
 
 /// An instruction of code.spv: [start, end) in its normal form.
 pub(crate) type Span = (u32, u32);
@@ -176,20 +176,9 @@ pub struct Effort {
     pub probes: u64,
 }
 
-pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
-    let bad = |e: crate::spirv::binary::SpirvError| Error::Spirv {
-        path: name.to_string(),
-        offset: e.offset,
-        id: None,
-        message: e.message,
-    };
-    let bin = Bin::parse(words).map_err(bad)?;
-    let nf = NormalForm::compute(&bin).map_err(|e| Error::Spirv {
-        path: name.to_string(),
-        offset: 0,
-        id: None,
-        message: format!("{e:?}"),
-    })?;
+/// Indexes a parsed code module (its names, functions' blocks and instruction spans, constants).
+pub(crate) fn index(code: &Parsed<'_>) -> Code {
+    let Parsed { bin, nf } = code;
     let mut by_id: HashMap<u32, String> = HashMap::new();
     let mut code = Code {
         by_offset: HashMap::new(),
@@ -286,7 +275,7 @@ pub(crate) fn index(words: &[u32], name: &str) -> Result<Code, Error> {
             }
         }
     }
-    Ok(code)
+    code
 }
 
 impl Code {
@@ -369,7 +358,7 @@ impl Ties {
 /// The code module (llvm-spirv-14's translation of the stripped module) indexed for [`tie`].
 pub fn index_module(code_bytes: &[u8], code_name: &str) -> Result<Code, Error> {
     let words = crate::front::spirv::words(code_bytes, code_name)?;
-    index(&words, code_name)
+    Ok(index(&crate::front::spirv::parse(&words, code_name)?))
 }
 
 /// Rewrites `m` (lowered from the module `layout` was taken of) onto the code module, aligning
