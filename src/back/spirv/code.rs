@@ -15,7 +15,6 @@ use super::scopes::fit;
 use super::writer::Writer;
 use crate::diag::LossKind;
 use crate::ir::{CodePos, Event, EventKind, Handle, InlinedAt, Loc, Ref, Scope, Value};
-use crate::spec::spirv::Flavour;
 
 /// Instructions to insert, by the index of the normal-form instruction they precede: their words
 /// in one buffer and a list of parts (index, layer, range of `words`). At one index the parts go
@@ -425,7 +424,7 @@ fn before_function(w: &Writer, pos: CodePos) -> Option<usize> {
 
 /// DebugFunctionDefinition (NonSemantic) in the entry block of every matched function.
 fn definitions(w: &mut Writer, out: &mut Inserts) {
-    if w.e.flavour != Flavour::Shader100 {
+    if !w.e.flavour.non_semantic() {
         return;
     }
     let mut matched: Vec<(Handle<Scope>, usize)> =

@@ -9,7 +9,7 @@ use crate::ir::{
     BuildId, Checksum, ChecksumKind, EntityKind as K, FunctionInfo, Handle, ImportKind, Language,
     Loc, MacroKind, Ref, Scope, ScopeKind, Text, Value, VarKind, Variable,
 };
-use crate::spec::spirv::{from_set, IMPORTS, LANGUAGES};
+use crate::spec::spirv::{from_set, CHECKSUM_KINDS, IMPORTS};
 
 use super::operands::{Dec, Kind, RResult};
 use super::reader::Ctx;
@@ -57,11 +57,35 @@ pub(super) fn source(
         _ => return cx.wrong(d, operand::FILE, "an OpString", name_id),
     };
     cx.string_files.entry(name_id).or_insert(h);
-    cx.out.files.get_mut(h).name = name;
+    let checksum = checksum(cx, d)?;
+    let f = cx.out.files.get_mut(h);
+    f.name = name;
+    f.checksum = checksum;
     if let Some(slot) = cx.file_texts.get_mut(h.index()) {
         *slot = text;
     }
     Ok(Some(h))
+}
+
+/// `.200`'s Checksum Kind and Checksum Value (both, or neither: DebugInfoNone) → the file's
+/// checksum. A value that is no hex text is dropped with a loss.
+fn checksum(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Option<Checksum>> {
+    let kind = cx.num(d, operand::CHECKSUM_KIND)?;
+    let value = cx.string(d, operand::CHECKSUM_VALUE)?;
+    let (Some(kind), Some(value)) = (kind, value) else {
+        return Ok(None);
+    };
+    let kind = u32::try_from(kind)
+        .ok()
+        .and_then(|k| from_set(CHECKSUM_KINDS, k));
+    match (kind, unhex(&value)) {
+        (Some(kind), Some(bytes)) => Ok(Some(Checksum { kind, bytes })),
+        _ => {
+            let msg = format!("checksum {value:?} of an unknown kind or not hex: dropped");
+            cx.loss(LossKind::Dropped, d, msg);
+            Ok(None)
+        }
+    }
 }
 
 pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()> {
@@ -123,16 +147,23 @@ fn unit(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Unit> {
     Ok(crate::ir::Unit {
         file: cx.file(d, operand::SOURCE)?,
         language: match lang {
-            Some(v) => from_set(LANGUAGES, v).unwrap_or(Language(0x1_0000u32.wrapping_add(v))),
+            Some(v) => {
+                from_set(d.flavour.languages(), v).unwrap_or(Language(0x1_0000u32.wrapping_add(v)))
+            }
             None => Language::C99,
         },
         dwarf_version,
         debug_version: Some(cx.u32n(d, operand::VERSION)?),
+        producer: cx.string(d, operand::PRODUCER)?,
         ..crate::ir::Unit::default()
     })
 }
 
 fn function_info(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<FunctionInfo> {
+    if let Some(target) = cx.name(d, operand::TARGET_FUNCTION_NAME)? {
+        let msg = format!("Target Function Name {target:?}: the IR has no field for it; dropped");
+        cx.loss(LossKind::Dropped, d, msg);
+    }
     let declaration = match cx.entity_of(
         d,
         operand::DECLARATION,
@@ -161,7 +192,8 @@ fn scope(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Scope> {
         Kind::FunctionDeclaration => ScopeKind::FunctionDecl(Box::new(function_info(cx, d)?)),
         Kind::LexicalBlock if d.has(operand::NAME) && d.word(operand::NAME).is_some() => {
             ScopeKind::Namespace {
-                export_symbols: false,
+                // `.200`: an inline namespace (a boolean constant).
+                export_symbols: cx.num(d, operand::INLINE_NAMESPACE)?.unwrap_or(0) != 0,
             }
         }
         Kind::LexicalBlock => ScopeKind::LexicalBlock { ranges: Vec::new() },
@@ -267,7 +299,8 @@ fn inlined(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::InlinedAt> {
         at: Loc {
             file: None,
             line: cx.u32n(d, operand::LINE)?,
-            column: 0,
+            // `.200` only.
+            column: cx.u32n(d, operand::COLUMN)?,
         },
         scope,
         parent,
@@ -338,7 +371,8 @@ fn entry_point(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::EntryPoint> 
 
 /// DebugFunctionDefinition: binds the DebugFunction to its OpFunction.
 fn definition(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<()> {
-    let id = d.word(operand::FUNCTION).unwrap_or(0);
+    // llvm-spirv names a templated function by its DebugTypeTemplate here too.
+    let id = cx.untemplate(d.word(operand::FUNCTION).unwrap_or(0));
     let is_function = cx
         .by_id
         .get(&id)
@@ -381,7 +415,8 @@ pub(super) fn intern_texts(cx: &mut Ctx<'_>) {
             })
         });
         let f = cx.out.files.get_mut(Handle::new(i as u32));
-        f.checksum = checksum;
+        // `.200` has checksum operands: a text holds none there.
+        f.checksum = checksum.or(f.checksum.take());
         f.source = source;
     }
 }

@@ -92,6 +92,13 @@ pub fn own_flavour(bytes: &[u8]) -> Option<Flavour> {
 
 /// Rewrites the module's debug info in place into `flavour`, which must be the set it carries.
 pub fn rewrite(bytes: &[u8], flavour: Flavour) -> Result<Rewritten, Declined> {
+    // The repairs and checks here are spirv-val's rules for the sets it knows; `.200`'s judge is
+    // SPIRV-LLVM-Translator, whose forms the IR writer makes.
+    if flavour == Flavour::Shader200 {
+        return Err(Declined(
+            "NonSemantic.Shader.DebugInfo.200 is rewritten through the IR",
+        ));
+    }
     let mut owned = Vec::new();
     let words = Words::new(bytes, &mut owned)?;
     let tables = Tables::index(words, flavour)?;

@@ -321,7 +321,7 @@ impl<'t> Cx<'t> {
             DebugOp::DebugCompilationUnit => {
                 let language = match self.flavour {
                     Flavour::OpenCl100 | Flavour::SpirvDebug => words.get(8).copied(),
-                    Flavour::Shader100 => words
+                    Flavour::Shader100 | Flavour::Shader200 => words
                         .get(8)
                         .and_then(|&c| self.constant(c))
                         .map(|v| v as u32),
