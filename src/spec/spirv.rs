@@ -42,6 +42,19 @@ impl Flavour {
     pub fn vulkan_loads(self) -> bool {
         self.non_semantic()
     }
+    /// Whether spirv-val judges the set, so that its rules bind the writer; otherwise the set's one
+    /// consumer is SPIRV-LLVM-Translator's `-r` (llvm-spirv-14 for `SPIRV.debug`, which spirv-val
+    /// rejects; a newer build for `.200`, whose instructions spirv-val does not know).
+    pub fn judged_by_spirv_val(self) -> bool {
+        !matches!(self, Flavour::SpirvDebug | Flavour::Shader200)
+    }
+    /// Whether dwarv writes SPIRV-LLVM-Translator's own forms where spirv-val's rules made it
+    /// choose others for the sets spirv-val judges (`.200`: a declare of DebugInfoNone, a
+    /// template parameter without a place, storage class 0xFFFFFFFF, method declarations as
+    /// DebugFunctionDeclaration members). `SPIRV.debug` keeps its llvm-spirv-14 choices.
+    pub fn translator_forms(self) -> bool {
+        self == Flavour::Shader200
+    }
     /// `NonSemantic.Shader.DebugInfo.100` or `.200`: every number an OpConstant, no forward
     /// reference, `SPV_KHR_non_semantic_info`.
     pub fn non_semantic(self) -> bool {

@@ -20,6 +20,7 @@ mod base;
 mod code;
 mod encode;
 mod expr;
+mod fortran;
 pub mod ledger;
 mod module;
 mod operands;

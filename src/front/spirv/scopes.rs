@@ -154,7 +154,7 @@ fn unit(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Unit> {
         },
         dwarf_version,
         debug_version: Some(cx.u32n(d, operand::VERSION)?),
-        producer: cx.string(d, operand::PRODUCER)?,
+        producer: cx.name(d, operand::PRODUCER)?,
         ..crate::ir::Unit::default()
     })
 }

@@ -272,21 +272,30 @@ fn subranges(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Vec<Subrange>> {
     Ok(dims)
 }
 
-/// `.200`'s DebugTypeString: a Fortran character type. SPIRV-LLVM-Translator writes its Base
-/// Type as DebugInfoNone and no Length Size; the IR has no field for either.
+/// `.200`'s DebugTypeString: a Fortran character type, whose encoding is its Base Type's (a
+/// DebugTypeBasic, as SPIRV-LLVM-Translator reads it; DebugInfoNone for none). A Length Size
+/// has no IR field.
 fn string(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
-    for op in [operand::BASE_TYPE, operand::LENGTH_SIZE] {
-        if d.word(op)
-            .is_some_and(|id| !matches!(cx.target(id), Tgt::None))
-        {
-            let msg = format!("DebugTypeString {op}: the IR has no field for it; dropped");
-            cx.loss(crate::diag::LossKind::Dropped, d, msg);
-        }
+    if d.word(operand::LENGTH_SIZE)
+        .is_some_and(|id| !matches!(cx.target(id), Tgt::None))
+    {
+        let msg = "DebugTypeString Length Size: the IR has no field for it; dropped";
+        cx.loss(crate::diag::LossKind::Dropped, d, msg);
     }
+    let base = d.word(operand::BASE_TYPE).unwrap_or(0);
+    let basic = cx.by_id.get(&base).and_then(|&i| cx.decs.get(i));
+    let encoding = match basic {
+        Some((_, b)) if b.kind == Kind::TypeBasic => {
+            let b = b.clone();
+            encoding(cx, &b)?
+        }
+        _ if matches!(cx.target(base), Tgt::None) => Encoding::UNSPECIFIED,
+        _ => return cx.wrong(d, operand::BASE_TYPE, "a DebugTypeBasic", base),
+    };
     Ok(TypeKind::String {
         length: cx.bound(d, operand::LENGTH_ADDRESS)?,
         location: cx.bound(d, operand::DATA_LOCATION)?,
-        encoding: Encoding::UNSPECIFIED,
+        encoding,
     })
 }
 
