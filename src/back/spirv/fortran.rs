@@ -73,12 +73,14 @@ fn subrange(w: &mut Writer, r: Ref, d: &Subrange) -> V {
 fn bound(w: &mut Writer, r: Ref, b: Option<Bound>) -> V {
     match b {
         None => V::None,
-        Some(Bound::Const(n)) => match u32::try_from(n) {
-            Ok(n) => V::Num(n),
-            Err(_) => {
+        // Beyond 32 bits (LLVM's count -1): a 64-bit constant, as SPIRV-LLVM-Translator writes.
+        Some(Bound::Const(n)) => match (u32::try_from(n), w.e.constant64(n as u64)) {
+            (Ok(n), _) => V::Num(n),
+            (_, Some(id)) => V::Id(id),
+            (Err(_), None) => {
                 w.ledger.approx(
                     r,
-                    format!("bound {n} written as its low 32 bits (numbers are 32-bit constants)"),
+                    format!("bound {n} written as its low 32 bits (the module declares no Int64)"),
                 );
                 V::Num(n as u32)
             }
@@ -107,9 +109,11 @@ pub fn string(w: &mut Writer, h: Handle<Type>) -> u32 {
     else {
         return w.e.none();
     };
-    let base = match *encoding {
-        Encoding::UNSPECIFIED => V::None,
-        e => {
+    let base = match (*encoding, encoding_basic(w, *encoding)) {
+        (Encoding::UNSPECIFIED, _) => V::None,
+        // The nameless, sizeless basic type a string read from `.200` had.
+        (_, Some(b)) => V::Id(w.id(Ref::Type(b))),
+        (e, None) => {
             let enc = w.enum_value(r, w.e.flavour.encodings(), e, "encoding");
             let args = [
                 (operand::NAME, V::Str(String::new())),
@@ -138,4 +142,17 @@ pub fn string(w: &mut Writer, h: Handle<Type>) -> u32 {
         (operand::LENGTH_ADDRESS, bound(w, r, *length)),
     ];
     w.ext(r, instruction::DEBUG_TYPE_STRING, &args)
+}
+
+/// A basic type of this encoding with no name and no size (or 0): what stands for a string's
+/// encoding as its Base Type.
+fn encoding_basic(w: &Writer, e: Encoding) -> Option<Handle<Type>> {
+    w.m.types
+        .iter()
+        .find(|(_, t)| {
+            t.name.is_none()
+                && matches!(t.size, None | Some(Bound::Const(0)))
+                && matches!(t.kind, TypeKind::Basic { encoding } if encoding == e)
+        })
+        .map(|(h, _)| h)
 }

@@ -55,6 +55,9 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
     for cap in standalone_caps(kernel) {
         head.extend(insn(Op::Capability, &[*cap]));
     }
+    if e.interned.ulong_added {
+        head.extend(insn(Op::Capability, &[Capability::Int64 as u32]));
+    }
     if e.intel_module {
         head.extend(insn(
             Op::Capability,

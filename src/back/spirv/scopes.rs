@@ -292,11 +292,22 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         false => w.code.function_of(h).map_or(V::None, V::Id),
     };
     args.push((operand::FUNCTION, code));
+    let target = w.layout_has(instruction::DEBUG_FUNCTION, operand::TARGET_FUNCTION_NAME);
     let declaration = match f.declaration {
         Some(d) => V::Id(w.id(Ref::Scope(d))),
+        // `.200`: a Target Function Name follows.
+        None if target && f.target.is_some() => V::None,
         None => V::Absent,
     };
     args.push((operand::DECLARATION, declaration));
+    match &f.target {
+        Some(t) if target => args.push((operand::TARGET_FUNCTION_NAME, V::Str(t.clone()))),
+        Some(_) => w.ledger.dropped(
+            r,
+            "target function name: the set's DebugFunction has no operand for it",
+        ),
+        None => {}
+    }
     let id = w.ext(r, instruction::DEBUG_FUNCTION, &args);
     super::types::template_of(w, r, id, &f.templates);
     id

@@ -160,10 +160,6 @@ fn unit(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Unit> {
 }
 
 fn function_info(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<FunctionInfo> {
-    if let Some(target) = cx.name(d, operand::TARGET_FUNCTION_NAME)? {
-        let msg = format!("Target Function Name {target:?}: the IR has no field for it; dropped");
-        cx.loss(LossKind::Dropped, d, msg);
-    }
     let declaration = match cx.entity_of(
         d,
         operand::DECLARATION,
@@ -176,6 +172,7 @@ fn function_info(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<FunctionInfo> {
     Ok(FunctionInfo {
         linkage: cx.name(d, operand::LINKAGE_NAME)?,
         ty: cx.ty(d, operand::TYPE)?,
+        target: cx.name(d, operand::TARGET_FUNCTION_NAME)?,
         scope_line: match d.has(operand::SCOPE_LINE) {
             true => Some(cx.u32n(d, operand::SCOPE_LINE)?),
             false => None,
