@@ -28,7 +28,7 @@ fi
 # NonSemantic.Shader.DebugInfo.200 seeds for the SPIR-V targets: the corpus's spir64 bitcode as
 # SPIRV-LLVM-Translator writes it in .200 (llvm-spirv-dpcpp, scripts/setup.sh), and the
 # hand-written module of every .200 form.
-for f in kernel.O0 frag.O0 frag.O2 shapes.O0 shapes.O2; do
+for f in kernel.O0 frag.O0 frag.O2; do
   [ -s "$seeds/$f.shader200.spv" ] || "$repo/.tools/bin/llvm-spirv-dpcpp" \
     --spirv-debug-info-version=nonsemantic-shader-200 "$seeds/$f.bc" -o "$seeds/$f.shader200.spv" ||
     echo "fuzz.sh: no .200 seed from $f.bc" >&2

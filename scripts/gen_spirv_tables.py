@@ -43,9 +43,6 @@ SHADER200_CHANGES = [
     (21, "DebugLexicalBlock", _ids("Source", "Line", "Column", "Parent", "Name?", "Inline Namespace?")),
     (25, "DebugInlinedAt", _ids("Line", "Column", "Scope", "Inlined?")),
     # A 2-operand DebugSource is File, Text (spec::spirv::SHADER200_SHORT_SOURCE).
-    # SPIRV-LLVM-Translator writes and reads Arg Number as a literal word (in .100 too).
-    (26, "DebugLocalVariable", _ids("Name", "Type", "Source", "Line", "Column", "Parent", "Flags")
-     + [("LiteralInteger", "Arg Number", "?")]),
     (35, "DebugSource", _ids("File", "Checksum Kind?", "Checksum Value?", "Text?")),
     (200, "DebugModule", _ids("Name", "Source", "Line", "Parent", "ConfigurationMacros", "IncludePath",
                               "APINotesFile", "IsDeclaration")),

@@ -159,6 +159,7 @@ fn every_shader200_form_is_written_back() {
     let back = read_clean(&through);
     let d = diff(&m, &back, DiffOptions::default());
     assert!(d.is_empty(), "{}", d.render(10));
+    common::spirv_val(&through, "spv1.4");
     // Standalone: from the IR text, the same debug info.
     let text = dir.path().join("every.dwir");
     std::fs::write(&text, ir::text::print(&m)).unwrap();
@@ -269,6 +270,14 @@ fn the_translators_shader200_modules_read_convert_and_go_back_to_it() {
             table[3] += 1;
         } else {
             bad.push(format!("{name}: roundtrip --via spirv"));
+        }
+        // Rewritten in its own set through the IR (dwarv's forms): as valid as its code.
+        let through = spv.with_extension("through.spv");
+        let t = through.to_str().unwrap();
+        let valid = status(&["convert", s, "--through-ir", "-o", t]) == 0
+            && common::spirv_val_result(&through, "spv1.4").is_ok();
+        if code_ok && !valid {
+            bad.push(format!("{name}: through the IR"));
         }
         for (i, flavour) in [(4, "shader100"), (5, "opencl100")] {
             let out = spv.with_extension(format!("{flavour}.spv"));

@@ -3364,52 +3364,7 @@ pub const SHADER200: &[Layout] = &[
             },
         ],
     },
-    Layout {
-        opcode: 26,
-        name: "DebugLocalVariable",
-        operands: &[
-            Operand {
-                name: "Name",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
-                name: "Type",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
-                name: "Source",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
-                name: "Line",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
-                name: "Column",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
-                name: "Parent",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
-                name: "Flags",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
-                name: "Arg Number",
-                w: W::Lit,
-                q: Q::Opt,
-            },
-        ],
-    },
+    SHADER100[26],
     SHADER100[27],
     SHADER100[28],
     SHADER100[29],

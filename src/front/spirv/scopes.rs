@@ -9,7 +9,7 @@ use crate::ir::{
     BuildId, Checksum, ChecksumKind, EntityKind as K, FunctionInfo, Handle, ImportKind, Language,
     Loc, MacroKind, Ref, Scope, ScopeKind, Text, Value, VarKind, Variable,
 };
-use crate::spec::spirv::{from_set, CHECKSUM_KINDS, IMPORTS};
+use crate::spec::spirv::{from_set, Flavour, CHECKSUM_KINDS, IMPORTS};
 
 use super::operands::{Dec, Kind, RResult};
 use super::reader::Ctx;
@@ -249,6 +249,13 @@ fn variable(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Variable> {
     }
     let kind = match (d.kind, d.word(operand::ARG_NUMBER)) {
         (Kind::GlobalVariable, _) => VarKind::Global,
+        // SPIRV-LLVM-Translator writes (and reads) Arg Number as a literal word; an integer
+        // constant's id there is the set's form (spirv-val's: every operand an id).
+        (_, Some(w))
+            if d.flavour == Flavour::Shader200 && !matches!(cx.target(w), Tgt::Const(_)) =>
+        {
+            VarKind::Param(w)
+        }
         (_, Some(_)) => VarKind::Param(cx.u32n(d, operand::ARG_NUMBER)?),
         _ => VarKind::Local,
     };
