@@ -46,7 +46,8 @@ SHADER200_CHANGES = [
     (35, "DebugSource", _ids("File", "Checksum Kind?", "Checksum Value?", "Text?")),
     (200, "DebugModule", _ids("Name", "Source", "Line", "Parent", "ConfigurationMacros", "IncludePath",
                               "APINotesFile", "IsDeclaration")),
-    (201, "DebugTypeSubrange", _ids("Count", "Lower Bound", "Upper Bound", "Stride?")),
+    # SPIRV.debug.h (018259d) names Count first; the 2024.2 build writes and reads it third.
+    (201, "DebugTypeSubrange", _ids("Lower Bound", "Upper Bound", "Count", "Stride?")),
     (202, "DebugTypeArrayDynamic", _ids("Base Type", "Data Location", "Associated", "Allocated", "Rank",
                                         "Subranges*")),
     (203, "DebugTypeString", _ids("Name", "Base Type", "Data Location", "Size", "Length Address",

@@ -3462,17 +3462,17 @@ pub const SHADER200: &[Layout] = &[
         name: "DebugTypeSubrange",
         operands: &[
             Operand {
-                name: "Count",
-                w: W::Id,
-                q: Q::One,
-            },
-            Operand {
                 name: "Lower Bound",
                 w: W::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Upper Bound",
+                w: W::Id,
+                q: Q::One,
+            },
+            Operand {
+                name: "Count",
                 w: W::Id,
                 q: Q::One,
             },
