@@ -317,3 +317,65 @@ fn the_translators_shader200_modules_read_convert_and_go_back_to_it() {
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Damaged `.200` forms: an error naming the instruction and what was expected, or (a checksum
+/// of no known kind) a loss — never a panic.
+#[test]
+fn damaged_shader200_forms_are_errors_or_losses() {
+    let dir = tempfile::tempdir().unwrap();
+    let src =
+        std::fs::read_to_string(common::repo_root().join("tests/spirv/every_shader200.spvasm"))
+            .unwrap();
+    let cases = [
+        (
+            "%1 5 %int %sub1 %sub2",
+            "%1 5 %int %uint_10 %sub2",
+            Err("DebugTypeArray operand `Subranges` must be a DebugTypeSubrange"),
+        ),
+        (
+            "%1 203 %s_str %chr",
+            "%1 203 %s_str %ptr",
+            Err("DebugTypeString operand `Base Type` must be a DebugTypeBasic"),
+        ),
+        (
+            "%1 201 %uint_1 %none %uint_10",
+            "%1 201 %uint_1 %none %s_x",
+            Err("a constant, variable or expression"),
+        ),
+        (
+            "%1 35 %s_b %uint_0 %s_md5",
+            "%1 35 %s_b %uint_0 %s_md5 %s_text %s_text",
+            Err("DebugSource has 5 operand(s)"),
+        ),
+        (
+            "%1 35 %s_b %uint_0 %s_md5",
+            "%1 35 %s_b %uint_7 %s_md5",
+            Ok("of an unknown kind or not hex: dropped"),
+        ),
+    ];
+    for (i, (from, to, want)) in cases.iter().enumerate() {
+        assert!(src.contains(from), "{from}");
+        let asm = dir.path().join(format!("case{i}.spvasm"));
+        std::fs::write(&asm, src.replacen(from, to, 1)).unwrap();
+        let spv = asm.with_extension("spv");
+        common::run_ok(
+            Command::new(common::tool("spirv-as"))
+                .args(["--target-env", "spv1.0"])
+                .arg(&asm)
+                .arg("-o")
+                .arg(&spv),
+        );
+        let got = read(&std::fs::read(&spv).unwrap(), "case");
+        match (got, want) {
+            (Err(e), Err(w)) => assert!(e.to_string().contains(w), "{to}: {e}"),
+            (Ok((_, diag)), Ok(w)) => {
+                assert!(format!("{diag:?}").contains(w), "{to}: {diag:?}")
+            }
+            (Ok(_), Err(w)) => panic!("{to}: read, but {w} was expected"),
+            (Err(e), Ok(_)) => panic!("{to}: {e}"),
+        }
+        // The CLI says it too: exit 2 for an error.
+        let code = status(&["validate", spv.to_str().unwrap()]);
+        assert_eq!(code, if want.is_err() { 2 } else { 0 }, "{to}");
+    }
+}
