@@ -264,6 +264,19 @@ impl<'t> Cx<'t> {
                 out.truncate(start + 6 + keep);
                 out[start] = first_word(6 + keep, Op::ExtInst);
             }
+            // The IR names no enumerator twice (the reader refuses such an enum).
+            DebugOp::DebugTypeEnum => {
+                let mut names: Vec<String> = words
+                    .get(13..)
+                    .unwrap_or(&[])
+                    .chunks_exact(2)
+                    .map(|pair| self.name(pair[1]))
+                    .collect();
+                names.sort_unstable();
+                if names.windows(2).any(|w| w[0] == w[1]) {
+                    return Err(Declined("an enum naming an enumerator twice"));
+                }
+            }
             DebugOp::DebugTypeVector => {
                 let n = match self.flavour.literal_numbers() {
                     true => Some(u64::from(words[6])),
