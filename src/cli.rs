@@ -218,6 +218,7 @@ enum FlavourArg {
     Opencl100,
     Shader100,
     SpirvDebug,
+    Shader200,
 }
 
 impl From<FlavourArg> for Flavour {
@@ -227,6 +228,7 @@ impl From<FlavourArg> for Flavour {
             FlavourArg::Opencl100 => Flavour::OpenCl100,
             FlavourArg::Shader100 => Flavour::Shader100,
             FlavourArg::SpirvDebug => Flavour::SpirvDebug,
+            FlavourArg::Shader200 => Flavour::Shader200,
         }
     }
 }

@@ -129,6 +129,10 @@ fn damaged_input_gets_the_readers_error() {
             "fuzz_own_set_string.spv",
             "word 130: a literal string runs past the end of its instruction (no NUL)",
         ),
+        (
+            "fuzz_own_set_enum_twice.spv",
+            "enumerator \"BLEND_NONE\" appears twice",
+        ),
     ] {
         let input = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/spirv")

@@ -78,6 +78,9 @@ pub struct FunctionInfo {
     pub ty: Option<Handle<Type>>,
     pub unit: Option<Handle<Unit>>,
     pub scope_line: Option<u32>,
+    /// The function a trampoline stands for (LLVM `targetFuncName`, SPIR-V `.200` DebugFunction
+    /// Target Function Name).
+    pub target: Option<String>,
     /// The declaration this definition completes.
     pub declaration: Option<Handle<super::Scope>>,
     pub containing_type: Option<Handle<Type>>,

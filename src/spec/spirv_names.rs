@@ -47,6 +47,7 @@ pub mod instruction {
     pub const DEBUG_LOCAL_VARIABLE: I = I("DebugLocalVariable");
     pub const DEBUG_MACRO_DEF: I = I("DebugMacroDef");
     pub const DEBUG_MACRO_UNDEF: I = I("DebugMacroUndef");
+    pub const DEBUG_MODULE: I = I("DebugModule");
     pub const DEBUG_MODULE_INTEL: I = I("DebugModuleINTEL");
     pub const DEBUG_NO_LINE: I = I("DebugNoLine");
     pub const DEBUG_NO_SCOPE: I = I("DebugNoScope");
@@ -56,6 +57,7 @@ pub mod instruction {
     pub const DEBUG_SOURCE_CONTINUED: I = I("DebugSourceContinued");
     pub const DEBUG_STORAGE_PATH: I = I("DebugStoragePath");
     pub const DEBUG_TYPE_ARRAY: I = I("DebugTypeArray");
+    pub const DEBUG_TYPE_ARRAY_DYNAMIC: I = I("DebugTypeArrayDynamic");
     pub const DEBUG_TYPE_BASIC: I = I("DebugTypeBasic");
     pub const DEBUG_TYPE_COMPOSITE: I = I("DebugTypeComposite");
     pub const DEBUG_TYPE_ENUM: I = I("DebugTypeEnum");
@@ -66,6 +68,8 @@ pub mod instruction {
     pub const DEBUG_TYPE_POINTER: I = I("DebugTypePointer");
     pub const DEBUG_TYPE_PTR_TO_MEMBER: I = I("DebugTypePtrToMember");
     pub const DEBUG_TYPE_QUALIFIER: I = I("DebugTypeQualifier");
+    pub const DEBUG_TYPE_STRING: I = I("DebugTypeString");
+    pub const DEBUG_TYPE_SUBRANGE: I = I("DebugTypeSubrange");
     pub const DEBUG_TYPE_TEMPLATE: I = I("DebugTypeTemplate");
     pub const DEBUG_TYPE_TEMPLATE_PARAMETER: I = I("DebugTypeTemplateParameter");
     pub const DEBUG_TYPE_TEMPLATE_PARAMETER_PACK: I = I("DebugTypeTemplateParameterPack");
@@ -81,6 +85,22 @@ pub mod operand {
     use super::OperandName as O;
 
     pub const API_NOTES_FILE: O = O("APINotesFile");
+    pub const ALLOCATED: O = O("Allocated");
+    pub const ASSOCIATED: O = O("Associated");
+    pub const CHECKSUM_KIND: O = O("Checksum Kind");
+    pub const CHECKSUM_VALUE: O = O("Checksum Value");
+    pub const COUNT: O = O("Count");
+    pub const DATA_LOCATION: O = O("Data Location");
+    pub const INLINE_NAMESPACE: O = O("Inline Namespace");
+    pub const LENGTH_ADDRESS: O = O("Length Address");
+    pub const LENGTH_SIZE: O = O("Length Size");
+    pub const LOWER_BOUND: O = O("Lower Bound");
+    pub const PRODUCER: O = O("Producer");
+    pub const RANK: O = O("Rank");
+    pub const STRIDE: O = O("Stride");
+    pub const SUBRANGES: O = O("Subranges");
+    pub const TARGET_FUNCTION_NAME: O = O("Target Function Name");
+    pub const UPPER_BOUND: O = O("Upper Bound");
     pub const ACTUAL_TYPE: O = O("Actual Type");
     pub const ARG_NUMBER: O = O("Arg Number");
     pub const BASE_TYPE: O = O("Base Type");

@@ -11,8 +11,15 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// Tools that must come from the project-local SPIRV-Tools (>= 2025.5), never
-/// from PATH: Debian's /usr/bin/spirv-val 2023.1 rejects valid debug types.
-const LOCAL_TOOLS: &[&str] = &["spirv-val", "spirv-as", "spirv-dis", "spirv-opt"];
+/// from PATH: Debian's /usr/bin/spirv-val 2023.1 rejects valid debug types; and
+/// the SPIRV-LLVM-Translator build of PyPI's dpcpp-llvm-spirv (scripts/setup.sh).
+const LOCAL_TOOLS: &[&str] = &[
+    "spirv-val",
+    "spirv-as",
+    "spirv-dis",
+    "spirv-opt",
+    "llvm-spirv-dpcpp",
+];
 
 /// Minimum SPIRV-Tools version (year, release) the tests rely on.
 pub const MIN_SPIRV_TOOLS: (u32, u32) = (2025, 5);
@@ -300,6 +307,28 @@ pub fn llvm_spirv_reads(path: &Path) -> Result<(), String> {
         Ok(())
     } else {
         Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
+/// Whether the newest SPIRV-LLVM-Translator here (`llvm-spirv-dpcpp`, the judge of
+/// NonSemantic.Shader.DebugInfo.200) reads a SPIR-V module back into LLVM (the bitcode lands
+/// beside it); its stderr (or the signal) on failure.
+pub fn dpcpp_reads(path: &Path) -> Result<(), String> {
+    let o = Command::new(tool("llvm-spirv-dpcpp"))
+        .arg("-r")
+        .arg(path)
+        .arg("-o")
+        .arg(path.with_extension("bc"))
+        .output()
+        .unwrap_or_else(|e| panic!("llvm-spirv-dpcpp does not run: {e}"));
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        ))
     }
 }
 

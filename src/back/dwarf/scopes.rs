@@ -140,6 +140,13 @@ impl Builder<'_, '_> {
             vendor::DW_AT_DWARV_SCOPE_LINE,
             f.scope_line.map(u64::from),
         );
+        if f.target.is_some() {
+            self.loss(
+                LossKind::Dropped,
+                Ref::Scope(s),
+                "target function name (a trampoline's): not written",
+            );
+        }
         self.set_ref(d, dw::DW_AT_specification, f.declaration.map(Ref::Scope));
         self.set_ref(
             d,

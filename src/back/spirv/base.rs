@@ -44,6 +44,8 @@ pub struct CodeInfo {
     pub names: HashMap<u32, Vec<String>>,
     pub void: Option<u32>,
     pub uint: Option<u32>,
+    /// The module's `OpTypeInt 64 0`.
+    pub ulong: Option<u32>,
     pub bool_: Option<u32>,
     /// The index `index_at` found last: positions are mostly asked about in increasing order, so
     /// the next one is usually a few instructions further.
@@ -84,6 +86,9 @@ impl CodeInfo {
                 Some(Op::TypeBool) if func.is_none() => c.bool_ = c.bool_.or(insn.result_id()),
                 Some(Op::TypeInt) if insn.operands().get(1..3) == Some(&[32, 0]) => {
                     c.uint = c.uint.or(insn.result_id())
+                }
+                Some(Op::TypeInt) if insn.operands().get(1..3) == Some(&[64, 0]) => {
+                    c.ulong = c.ulong.or(insn.result_id())
                 }
                 _ => {}
             }

@@ -36,6 +36,12 @@ pub enum V {
 pub struct Interned {
     pub void: Option<u32>,
     pub uint: Option<u32>,
+    pub ulong: Option<u32>,
+    /// Whether an `OpTypeInt 64 0` may be added (Int64 is declared, or will be: standalone).
+    pub int64: bool,
+    /// An `OpTypeInt 64 0` was added (a standalone module then declares Int64).
+    pub ulong_added: bool,
+    pub consts64: HashMap<u64, u32>,
     pub bool_: Option<u32>,
     pub strings: HashMap<String, u32>,
     pub consts: HashMap<u32, u32>,
@@ -253,6 +259,33 @@ impl Emitter {
         self.types.extend(insn(Op::Constant, &[ty, id, n]));
         self.interned.consts.insert(n, id);
         id
+    }
+
+    /// A 64-bit unsigned OpConstant of `v` (a 32-bit one when it fits); `None` when the module
+    /// may have no 64-bit integer type.
+    pub fn constant64(&mut self, v: u64) -> Option<u32> {
+        if let Ok(n) = u32::try_from(v) {
+            return Some(self.constant(n));
+        }
+        if let Some(id) = self.interned.consts64.get(&v) {
+            return Some(*id);
+        }
+        let ty = match self.interned.ulong {
+            Some(t) => t,
+            None if self.interned.int64 => {
+                let t = self.id();
+                self.types.extend(insn(Op::TypeInt, &[t, 64, 0]));
+                self.interned.ulong = Some(t);
+                self.interned.ulong_added = true;
+                t
+            }
+            None => return None,
+        };
+        let id = self.id();
+        self.types
+            .extend(insn(Op::Constant, &[ty, id, v as u32, (v >> 32) as u32]));
+        self.interned.consts64.insert(v, id);
+        Some(id)
     }
 
     /// An OpUndef of the 32-bit integer type: the value of a DebugValue whose value is undefined.

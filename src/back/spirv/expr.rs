@@ -19,7 +19,7 @@ pub fn expr(w: &mut Writer, h: Handle<Expr>) -> u32 {
             Some((n, _)) => *n,
             None if (OpCode::SPIRV_BASE..OpCode::RAW.0).contains(&code)
                 && w.same_set()
-                && w.e.flavour == Flavour::Shader100 =>
+                && w.e.flavour.non_semantic() =>
             {
                 code - OpCode::SPIRV_BASE
             }

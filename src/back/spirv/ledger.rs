@@ -8,6 +8,7 @@ use crate::spec::spirv::Flavour;
 /// Something of the IR that a set may not be able to hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feature {
+    /// DebugTypeMatrix: SPIRV-LLVM-Translator, `.200`'s judge, has no reader for it.
     Matrix,
     LineRange,
     EntryPoint,
@@ -22,26 +23,28 @@ pub enum Feature {
     SourceContinued,
     LinkageOfComposite,
     Inheritance,
-    /// DebugMacroDef/Undef and DebugInlinedVariable: llvm-spirv-14, the one consumer of
-    /// `SPIRV.debug`, aborts on them ("Not implemented SPIR-V debug instruction").
+    /// DebugMacroDef/Undef and DebugInlinedVariable: SPIRV-LLVM-Translator, the one consumer of
+    /// `SPIRV.debug` and `.200`, aborts on them ("Not implemented SPIR-V debug instruction").
     MacroAndInlinedVariable,
 }
 
 /// Which sets hold a feature (`true`): the one table of set capabilities beyond the layouts.
 pub fn holds(f: Flavour, feature: Feature) -> bool {
     use Feature::*;
-    let ns = f == Flavour::Shader100;
+    let ns = f.non_semantic();
     let ocl = matches!(f, Flavour::OpenCl100 | Flavour::SpirvDebug);
     match feature {
-        Matrix | LineRange | EntryPoint | BuildId | StoragePath | SourceContinued => ns,
+        Matrix => f == Flavour::Shader100,
+        LineRange | EntryPoint | BuildId | StoragePath | SourceContinued => ns,
         Source | Language | Atomic | Fragment | LinkageOfComposite => ns || ocl,
         // `SPIRV.debug` takes llvm-spirv-14's 8-operand form (spec::spirv::LLVM_SPIRV14_LAYOUTS).
         Import => ns || ocl,
-        Checksum => ocl,
+        // `.200` has Checksum Kind and Value operands; the OpenCL.100 sets, llvm-spirv's text.
+        Checksum => ocl || f == Flavour::Shader200,
         // spirv-val 2025.5 checks NonSemantic DebugTypeInheritance against the OpenCL.100 layout
         // (with a Child operand the NonSemantic spec removed).
-        Inheritance => !ns,
-        MacroAndInlinedVariable => f != Flavour::SpirvDebug,
+        Inheritance => f != Flavour::Shader100,
+        MacroAndInlinedVariable => f.judged_by_spirv_val(),
     }
 }
 

@@ -20,6 +20,7 @@ mod base;
 mod code;
 mod encode;
 mod expr;
+mod fortran;
 pub mod ledger;
 mod module;
 mod operands;
@@ -160,6 +161,12 @@ fn write_here(
     let interned = encode::Interned {
         void: code.void,
         uint: code.uint,
+        ulong: code.ulong,
+        // A 64-bit integer type may be added where Int64 is (or, standalone, can be) declared.
+        int64: bin.is_none()
+            || code
+                .caps
+                .contains(&(rspirv::spirv::Capability::Int64 as u32)),
         bool_: code.bool_,
         ..Default::default()
     };

@@ -3,7 +3,6 @@
 
 use super::code::Inserts;
 use super::encode::Emitter;
-use crate::spec::spirv::Flavour;
 use crate::spirv::binary::Module as Bin;
 use crate::spirv::binary::{insn, string_words};
 use rspirv::spirv::{AddressingModel, Capability, ExecutionMode, ExecutionModel, MemoryModel, Op};
@@ -56,13 +55,16 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
     for cap in standalone_caps(kernel) {
         head.extend(insn(Op::Capability, &[*cap]));
     }
+    if e.interned.ulong_added {
+        head.extend(insn(Op::Capability, &[Capability::Int64 as u32]));
+    }
     if e.intel_module {
         head.extend(insn(
             Op::Capability,
             &[Capability::DebugInfoModuleINTEL as u32],
         ));
     }
-    if e.flavour == Flavour::Shader100 {
+    if e.flavour.non_semantic() {
         head.extend(with_string(Op::Extension, &[], NON_SEMANTIC_EXTENSION));
     }
     if e.intel_module {
@@ -167,7 +169,7 @@ pub fn weave(mut e: Emitter, bin: &Bin<'_>, inserts: Inserts) -> Vec<u8> {
     // Module-level sections, in index order (the points do not decrease); at one index they go
     // before the in-function inserts.
     let mut at: Vec<(usize, Vec<u32>)> = Vec::new();
-    if e.flavour == Flavour::Shader100 && !has_extension(bin, NON_SEMANTIC_EXTENSION) {
+    if e.flavour.non_semantic() && !has_extension(bin, NON_SEMANTIC_EXTENSION) {
         at.push((
             p.extension,
             with_string(Op::Extension, &[], NON_SEMANTIC_EXTENSION),

@@ -131,8 +131,9 @@ impl Writer<'_> {
         if let Some(h) = h {
             return V::Id(self.id(Ref::Type(h)));
         }
-        // llvm-spirv-14, the judge of SPIRV.debug, reads DebugInfoNone as "no type" everywhere.
-        if self.e.flavour == Flavour::SpirvDebug {
+        // SPIRV-LLVM-Translator, the judge of SPIRV.debug and .200, reads DebugInfoNone as "no
+        // type" everywhere.
+        if !self.e.flavour.judged_by_spirv_val() {
             return V::Id(self.e.none());
         }
         if let Some(id) = self.void_basic {

@@ -17,12 +17,11 @@ use super::encode::{Emitter, V};
 use super::ledger::Ledger;
 use super::writer::{St, Writer};
 use crate::ir::{Handle, Module, Ref, ScopeKind, Type, TypeKind};
-use crate::spec::spirv::Flavour;
 use crate::spec::spirv_names::{InsnName, OperandName};
 
 impl<'m> Writer<'m> {
     pub fn new(m: &'m Module, e: Emitter, code: CodeInfo) -> Self {
-        let cyclic = if e.flavour == Flavour::Shader100 {
+        let cyclic = if e.flavour.non_semantic() {
             cyclic_composites(m)
         } else {
             HashSet::default()

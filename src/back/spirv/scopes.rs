@@ -8,7 +8,7 @@ use crate::ir::{
     File, Handle, InlinedAt, Language, Macro, MacroKind, Ref, Scope, ScopeKind, Unit, Value,
     VarKind, Variable,
 };
-use crate::spec::spirv::{to_set, IMPORTS, LANGUAGES};
+use crate::spec::spirv::{to_set, CHECKSUM_KINDS, IMPORTS};
 use crate::spec::spirv_names::{instruction, operand};
 
 pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
@@ -27,10 +27,11 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
     let dwarf = u32::from(u.dwarf_version.unwrap_or(4));
     let language = if holds(w.e.flavour, Feature::Language) {
         let l = u.language;
-        if to_set(LANGUAGES, l).is_none()
+        let languages = w.e.flavour.languages();
+        if to_set(languages, l).is_none()
             && l.0 > 0x1_0000 + crate::spec::spirv::LAST_SOURCE_LANGUAGE
             && w.same_set()
-            && w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug
+            && w.e.flavour.judged_by_spirv_val()
         {
             // An unknown value read from this very set would go back as it was, but spirv-val
             // rejects a Language that is no SourceLanguage it knows (llvm-spirv-14, the judge of
@@ -44,7 +45,7 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
             );
             V::Num(0)
         } else {
-            V::Num(w.set_value(r, LANGUAGES, l, l.0, 0x1_0000, "language"))
+            V::Num(w.set_value(r, languages, l, l.0, 0x1_0000, "language"))
         }
     } else {
         if u.language != Language::C99 {
@@ -55,20 +56,28 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
         }
         V::Absent
     };
-    let producer_kept = w.e.flavour == crate::spec::spirv::Flavour::Shader100
-        && w.m
-            .entry_points
-            .values()
-            .any(|e| e.unit == Some(h) && Some(&e.signature) == u.producer.as_ref());
+    // `.200` has a Producer operand (required by SPIRV-LLVM-Translator's reader: "" for none).
+    let producer_operand = w.layout_has(instruction::DEBUG_COMPILATION_UNIT, operand::PRODUCER);
+    let producer_kept = producer_operand
+        || w.e.flavour == crate::spec::spirv::Flavour::Shader100
+            && w.m
+                .entry_points
+                .values()
+                .any(|e| e.unit == Some(h) && Some(&e.signature) == u.producer.as_ref());
     if u.producer.is_some() && !producer_kept {
         w.ledger
             .dropped(r, "producer: the set has no operand for it");
     }
+    let producer = match producer_operand {
+        true => V::Str(fit(w, r, u.producer.as_deref().unwrap_or(""), "producer")),
+        false => V::Absent,
+    };
     let args = [
         (operand::VERSION, V::Num(version)),
         (operand::DWARF_VERSION, V::Num(dwarf)),
         (operand::SOURCE, src),
         (operand::LANGUAGE, language),
+        (operand::PRODUCER, producer),
     ];
     w.ext(r, instruction::DEBUG_COMPILATION_UNIT, &args)
 }
@@ -116,8 +125,21 @@ pub fn source(w: &mut Writer, h: Handle<File>) -> u32 {
         return w.e.string(&name);
     }
     let mut text = f.source.map(|t| w.m.texts.get(t).text.clone());
+    // `.200`: Checksum Kind and Checksum Value operands (DebugInfoNone for none).
+    let checksum_operands = w.layout_has(instruction::DEBUG_SOURCE, operand::CHECKSUM_KIND);
+    let mut checksum = (V::None, V::None);
     if let Some(c) = &f.checksum {
-        if holds(w.e.flavour, Feature::Checksum) {
+        if checksum_operands {
+            match to_set(CHECKSUM_KINDS, c.kind) {
+                Some(kind) => {
+                    let hex: String = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                    checksum = (V::Num(kind), V::Str(hex));
+                }
+                None => w
+                    .ledger
+                    .dropped(r, "checksum: the set has no value for its kind"),
+            }
+        } else if holds(w.e.flavour, Feature::Checksum) {
             let hex: String = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
             let kind = c.kind.name().unwrap_or("md5").to_ascii_uppercase();
             let body = text.map(|t| format!("\n{t}")).unwrap_or_default();
@@ -130,15 +152,21 @@ pub fn source(w: &mut Writer, h: Handle<File>) -> u32 {
         }
     }
     // llvm-spirv-14 asserts that an OpenCL.100/SPIRV.debug DebugSource has its Text operand.
-    if text.is_none() && holds(w.e.flavour, Feature::Checksum) {
+    if text.is_none() && holds(w.e.flavour, Feature::Checksum) && !checksum_operands {
         text = Some(String::new());
     }
+    let (kind, value) = checksum;
+    let with_checksum = !matches!(kind, V::None);
     let Some(text) = text else {
-        return w.ext(
-            r,
-            instruction::DEBUG_SOURCE,
-            &[(operand::FILE, V::Str(name))],
-        );
+        let args = match with_checksum {
+            true => vec![
+                (operand::FILE, V::Str(name)),
+                (operand::CHECKSUM_KIND, kind),
+                (operand::CHECKSUM_VALUE, value),
+            ],
+            false => vec![(operand::FILE, V::Str(name))],
+        };
+        return w.ext(r, instruction::DEBUG_SOURCE, &args);
     };
     let max = max_string_bytes(2);
     let (head, mut rest) = split_utf8(&text, max);
@@ -158,6 +186,9 @@ pub fn source(w: &mut Writer, h: Handle<File>) -> u32 {
         instruction::DEBUG_SOURCE,
         &[
             (operand::FILE, V::Str(name)),
+            // `.200`: as SPIRV-LLVM-Translator writes a text: DebugInfoNone for no checksum.
+            (operand::CHECKSUM_KIND, kind),
+            (operand::CHECKSUM_VALUE, value),
             (operand::TEXT, V::Str(head.to_string())),
         ],
     );
@@ -218,7 +249,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     let ty = match f.ty {
         Some(t) => V::Id(w.id(Ref::Type(t))),
         // llvm-spirv-14 reads DebugInfoNone back as no type.
-        None if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug => V::Id(w.e.none()),
+        None if !w.e.flavour.judged_by_spirv_val() => V::Id(w.e.none()),
         None => {
             w.ledger.approx(
                 r,
@@ -244,7 +275,7 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     if decl && !listed {
         let id = w.ext(r, instruction::DEBUG_FUNCTION_DECLARATION, &args);
         if !f.templates.is_empty() {
-            if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug {
+            if !w.e.flavour.judged_by_spirv_val() {
                 super::types::template_of(w, r, id, &f.templates);
             } else {
                 w.ledger.dropped(
@@ -261,11 +292,22 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         false => w.code.function_of(h).map_or(V::None, V::Id),
     };
     args.push((operand::FUNCTION, code));
+    let target = w.layout_has(instruction::DEBUG_FUNCTION, operand::TARGET_FUNCTION_NAME);
     let declaration = match f.declaration {
         Some(d) => V::Id(w.id(Ref::Scope(d))),
+        // `.200`: a Target Function Name follows.
+        None if target && f.target.is_some() => V::None,
         None => V::Absent,
     };
     args.push((operand::DECLARATION, declaration));
+    match &f.target {
+        Some(t) if target => args.push((operand::TARGET_FUNCTION_NAME, V::Str(t.clone()))),
+        Some(_) => w.ledger.dropped(
+            r,
+            "target function name: the set's DebugFunction has no operand for it",
+        ),
+        None => {}
+    }
     let id = w.ext(r, instruction::DEBUG_FUNCTION, &args);
     super::types::template_of(w, r, id, &f.templates);
     id
@@ -286,12 +328,18 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
             include_path,
             api_notes,
             is_decl,
-        } if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug => {
-            // llvm-spirv-14 reads DebugModuleINTEL back as a DIModule when the module declares
-            // SPV_INTEL_debug_module (the emitter adds it and its capability).
+        } if !w.e.flavour.judged_by_spirv_val() => {
+            // SPIRV-LLVM-Translator reads `.200`'s DebugModule, and (llvm-spirv-14) DebugModuleINTEL
+            // when the module declares SPV_INTEL_debug_module (the emitter adds it and its
+            // capability), back as a DIModule.
+            let intel = w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug;
+            let insn = match intel {
+                true => instruction::DEBUG_MODULE_INTEL,
+                false => instruction::DEBUG_MODULE,
+            };
             if s.at.is_some_and(|at| at.column != 0) {
                 w.ledger
-                    .dropped(r, "module column: DebugModuleINTEL has no Column operand");
+                    .dropped(r, format!("module column: {insn} has no Column operand"));
             }
             let mut args = w.place(r, s.at, s.parent);
             let text = |t: &Option<String>| V::Str(t.clone().unwrap_or_default());
@@ -300,10 +348,10 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                 (operand::CONFIGURATION_MACROS, text(config_macros)),
                 (operand::INCLUDE_PATH, text(include_path)),
                 (operand::API_NOTES_FILE, text(api_notes)),
-                (operand::IS_DECLARATION, V::Bool(*is_decl)),
+                (operand::IS_DECLARATION, V::Num(u32::from(*is_decl))),
             ]);
-            w.e.intel_module = true;
-            w.ext(r, instruction::DEBUG_MODULE_INTEL, &args)
+            w.e.intel_module |= intel;
+            w.ext(r, insn, &args)
         }
         ScopeKind::Module { .. } => {
             // spirv-val takes no DebugModuleINTEL as a lexical scope.
@@ -315,14 +363,21 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
             args.push((operand::NAME, V::Str(s.name.clone().unwrap_or_default())));
             w.ext(r, instruction::DEBUG_LEXICAL_BLOCK, &args)
         }
-        ScopeKind::Namespace { .. } => {
+        ScopeKind::Namespace { export_symbols } => {
             let mut args = w.place(r, s.at, s.parent);
             args.push((operand::NAME, V::Str(s.name.clone().unwrap_or_default())));
+            // `.200` only (a boolean constant, as SPIRV-LLVM-Translator writes it).
+            let inline = w.layout_has(instruction::DEBUG_LEXICAL_BLOCK, operand::INLINE_NAMESPACE);
+            if *export_symbols && !inline {
+                w.ledger.dropped(
+                    r,
+                    "inline namespace: the set's DebugLexicalBlock has no operand for it",
+                );
+            }
+            args.push((operand::INLINE_NAMESPACE, V::Bool(*export_symbols)));
             w.ext(r, instruction::DEBUG_LEXICAL_BLOCK, &args)
         }
-        ScopeKind::BlockFile { discriminator }
-            if w.e.flavour != crate::spec::spirv::Flavour::SpirvDebug =>
-        {
+        ScopeKind::BlockFile { discriminator } if w.e.flavour.judged_by_spirv_val() => {
             // spirv-val 2025.5 takes no DebugLexicalBlockDiscriminator as a lexical scope (the
             // Scope of DebugScope and DebugInlinedAt, a Parent): a lexical block stands for it.
             w.ledger.approx(
@@ -438,7 +493,8 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
 pub fn inlined(w: &mut Writer, h: Handle<InlinedAt>) -> u32 {
     let r = Ref::Inlined(h);
     let i = w.m.inlined.get(h);
-    if i.at.column != 0 {
+    let column = w.layout_has(instruction::DEBUG_INLINED_AT, operand::COLUMN);
+    if i.at.column != 0 && !column {
         w.ledger
             .dropped(r, "column of the call site: DebugInlinedAt has only a line");
     }
@@ -464,6 +520,7 @@ pub fn inlined(w: &mut Writer, h: Handle<InlinedAt>) -> u32 {
     };
     let args = [
         (operand::LINE, V::Num(i.at.line)),
+        (operand::COLUMN, V::Num(i.at.column)),
         (operand::SCOPE, sc),
         (operand::INLINED, parent),
     ];
@@ -555,8 +612,8 @@ pub fn import(w: &mut Writer, h: Handle<crate::ir::Import>) -> u32 {
             .dropped(r, "imported entity: the set has no DebugImportedEntity");
         return w.e.none();
     }
-    if w.e.flavour == crate::spec::spirv::Flavour::SpirvDebug && im.entity.is_none() {
-        // llvm-spirv-14 asserts on an imported entity that is DebugInfoNone.
+    if !w.e.flavour.judged_by_spirv_val() && im.entity.is_none() {
+        // SPIRV-LLVM-Translator asserts on an imported entity that is DebugInfoNone.
         w.ledger.dropped(
             r,
             "imported entity without an entity: llvm-spirv-14 cannot read it",

@@ -70,7 +70,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             let basic = base.is_some_and(|b| matches!(m.types.get(b).kind, TypeKind::Basic { .. }));
             // spirv-val 2025.5 takes only a DebugTypeBasic as a typedef's base; llvm-spirv-14,
             // the judge of SPIRV.debug, takes any type.
-            if !basic && w.e.flavour != Flavour::SpirvDebug {
+            if !basic && w.e.flavour.judged_by_spirv_val() {
                 w.ledger.approx(
                     r,
                     "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
@@ -126,7 +126,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             // spirv-val takes only a composite or a DebugFunction as the Target.
             let decl = matches!(target, Some(Ref::Scope(s))
                 if matches!(m.scopes.get(*s).kind, crate::ir::ScopeKind::FunctionDecl(_)));
-            if decl && w.e.flavour != Flavour::SpirvDebug {
+            if decl && w.e.flavour.judged_by_spirv_val() {
                 w.ledger.dropped(
                     r,
                     "template of a function declaration: not written (spirv-val takes only a composite or a DebugFunction as the Target)",
@@ -142,6 +142,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             w.ext(r, instruction::DEBUG_TYPE_TEMPLATE, &args)
         }
         TypeKind::TemplateParam { .. } => template_param(w, h),
+        TypeKind::String { .. } if super::fortran::has_strings(w) => super::fortran::string(w, h),
         TypeKind::Unspecified | TypeKind::String { .. } | TypeKind::Other { .. } => {
             w.ledger.approx(
                 r,
@@ -342,6 +343,10 @@ impl V {
 }
 
 fn storage_class(w: &mut Writer, r: Ref, exact: Option<u32>, memory: Memory) -> u32 {
+    // SPIRV-LLVM-Translator's "no address space".
+    if exact == Some(u32::MAX) && w.e.flavour.translator_forms() {
+        return u32::MAX;
+    }
     if let Some(sc) = exact.filter(|sc| w.code.allows_storage_class(*sc)) {
         return sc;
     }
@@ -379,6 +384,17 @@ fn array(
     let base = w.base_or_void(r, element);
     if w.e.flavour == Flavour::SpirvDebug {
         return array_llvm_spirv14(w, h, element, base, dims);
+    }
+    if super::fortran::has_subranges(w) {
+        let counts: Vec<V> = dims
+            .iter()
+            .map(|d| match d.count {
+                Some(Bound::Const(n)) if n > 0 && n <= i64::from(u32::MAX) => V::Num(n as u32),
+                _ => V::None,
+            })
+            .collect();
+        size_as_read(w, h, element, &counts);
+        return super::fortran::array(w, h, base, dims);
     }
     let mut counts = Vec::new();
     for d in dims {
@@ -434,29 +450,32 @@ fn array(
     )
 }
 
-/// What DebugTypeArray has no operand for in any set: a stride of the whole array, and a Fortran
-/// array's descriptor (data location, associated, allocated, rank).
+/// An array's whole-array stride and Fortran descriptor (data location, associated,
+/// allocated, rank).
+pub(super) fn array_extras(w: &Writer, h: Handle<Type>) -> (Option<Bound>, [Option<Bound>; 4]) {
+    match &w.m.types.get(h).kind {
+        TypeKind::Array {
+            stride,
+            data_location,
+            associated,
+            allocated,
+            rank,
+            ..
+        } => (*stride, [*data_location, *associated, *allocated, *rank]),
+        _ => (None, [None; 4]),
+    }
+}
+
+/// What DebugTypeArray has no operand for: a stride of the whole array (in no set), and a
+/// Fortran array's descriptor (but in `.200`'s DebugTypeArrayDynamic).
 fn whole_array_losses(w: &mut Writer, h: Handle<Type>) {
     let r = Ref::Type(h);
-    let TypeKind::Array {
-        stride,
-        data_location,
-        associated,
-        allocated,
-        rank,
-        ..
-    } = &w.m.types.get(h).kind
-    else {
-        return;
-    };
-    let descriptor = [data_location, associated, allocated, rank]
-        .iter()
-        .any(|b| b.is_some());
+    let (stride, descriptor) = array_extras(w, h);
     if stride.is_some() {
         w.ledger
             .dropped(r, "array stride: the set has no operand for it");
     }
-    if descriptor {
+    if descriptor.iter().any(Option::is_some) {
         w.ledger.dropped(
             r,
             "Fortran array descriptor (data location, associated, allocated, rank): the set has no operand for it",
@@ -711,13 +730,18 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
     else {
         return w.e.none();
     };
-    if t.at.is_none() {
+    // SPIRV-LLVM-Translator, the judge of `.200`, writes (and reads) no place as DebugInfoNone.
+    let placeless = t.at.is_none() && w.e.flavour.translator_forms();
+    if t.at.is_none() && !placeless {
         w.ledger.approx(
             r,
             "no place: written at the unit's file, line 0 (the set requires a Source)",
         );
     }
-    let (src, line, col) = w.loc_args(t.at);
+    let (src, line, col) = match placeless {
+        true => (V::None, V::Num(0), V::Num(0)),
+        false => w.loc_args(t.at),
+    };
     let nm = name(t);
     match kind {
         TemplateParamKind::Pack => {
@@ -791,7 +815,7 @@ pub fn template_of(w: &mut Writer, r: Ref, target: u32, params: &[Handle<Type>])
     let keep: Vec<Handle<Type>> = params
         .iter()
         .copied()
-        .filter(|p| w.e.flavour == Flavour::SpirvDebug || !is_pack(p))
+        .filter(|p| !w.e.flavour.judged_by_spirv_val() || !is_pack(p))
         .collect();
     if keep.len() != params.len() {
         w.ledger.dropped(
@@ -821,7 +845,8 @@ fn listable(w: &Writer, e: Ref) -> bool {
         Ref::Scope(h) => match w.m.scopes.get(h).kind {
             crate::ir::ScopeKind::Function(_) => true,
             crate::ir::ScopeKind::FunctionDecl(_) => {
-                w.method_as_function(h) && w.member_of_composite(w.m.scopes.get(h))
+                (w.method_as_function(h) || w.e.flavour.translator_forms())
+                    && w.member_of_composite(w.m.scopes.get(h))
             }
             _ => false,
         },
@@ -830,7 +855,7 @@ fn listable(w: &Writer, e: Ref) -> bool {
 }
 
 /// Whether a vector of `count` components can be a DebugTypeVector: spirv-val takes at most 4;
-/// llvm-spirv-14, the judge of SPIRV.debug, any.
+/// SPIRV-LLVM-Translator, the judge of SPIRV.debug and .200, any.
 fn vector_writable(flavour: Flavour, count: u32) -> bool {
-    (1..=4).contains(&count) || flavour == Flavour::SpirvDebug
+    (1..=4).contains(&count) || !flavour.judged_by_spirv_val()
 }

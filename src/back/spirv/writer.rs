@@ -42,7 +42,7 @@ impl Writer<'_> {
     /// DISubprogram). A declaration some definition names stays a DebugFunctionDeclaration, the
     /// only kind a Declaration operand takes; it is not listed.
     pub fn method_as_function(&self, h: Handle<Scope>) -> bool {
-        !self.declared.contains(&h)
+        !self.declared.contains(&h) && !self.e.flavour.translator_forms()
     }
 
     pub fn literal(&self) -> bool {

@@ -163,6 +163,7 @@ impl Walker<'_> {
             ty: Some(sig),
             unit: Some(at.cur.unit),
             scope_line: None,
+            target: None,
             declaration,
             containing_type: self.type_ref(at, dw::DW_AT_containing_type)?,
             virtuality: at

@@ -132,6 +132,11 @@ impl Lower<'_> {
                     ty: self.ty(n, Key::type_),
                     unit,
                     scope_line: n.int(Key::scopeLine).filter(|&l| l != 0).map(|l| l as u32),
+                    // LLVM 15+.
+                    target: n
+                        .str(Key::targetFuncName)
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string),
                     declaration: self.scope_handle(n, Key::declaration),
                     containing_type: self.ty(n, Key::containingType),
                     virtuality: Some(Virtuality((sp & 3) as u8)).filter(|v| v.0 != 0),

@@ -362,13 +362,6 @@ impl<'m> Lower<'m> {
                 }
             }
             // Fields of newer LLVMs (sent only when present).
-            if n.str(Key::targetFuncName).is_some() {
-                self.loss(
-                    LossKind::Dropped,
-                    id,
-                    "targetFuncName (LLVM 15+) has no IR field",
-                );
-            }
             if n.int(Key::ptrAuthKey).is_some() {
                 self.loss(
                     LossKind::Dropped,

@@ -1,7 +1,7 @@
 //! One debug instruction's operands, split by name from its set's [`Layout`], and the reader's
 //! error type.
 
-use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, W};
+use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, SHADER200_SHORT_SOURCE, W};
 use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 use crate::spirv::binary::{Insn, SpirvError};
 
@@ -81,6 +81,9 @@ pub enum Kind {
     StoragePath,
     EntryPoint,
     TypeMatrix,
+    TypeSubrange,
+    TypeArrayDynamic,
+    TypeString,
 }
 
 const KINDS: &[(InsnName, Kind)] = &[
@@ -136,6 +139,8 @@ const KINDS: &[(InsnName, Kind)] = &[
     (instruction::DEBUG_IMPORTED_ENTITY, Kind::ImportedEntity),
     (instruction::DEBUG_SOURCE, Kind::Source),
     (instruction::DEBUG_MODULE_INTEL, Kind::ModuleIntel),
+    // `.200`'s DebugModule has DebugModuleINTEL's operands (numbers as constants).
+    (instruction::DEBUG_MODULE, Kind::ModuleIntel),
     (
         instruction::DEBUG_FUNCTION_DEFINITION,
         Kind::FunctionDefinition,
@@ -147,6 +152,12 @@ const KINDS: &[(InsnName, Kind)] = &[
     (instruction::DEBUG_STORAGE_PATH, Kind::StoragePath),
     (instruction::DEBUG_ENTRY_POINT, Kind::EntryPoint),
     (instruction::DEBUG_TYPE_MATRIX, Kind::TypeMatrix),
+    (instruction::DEBUG_TYPE_SUBRANGE, Kind::TypeSubrange),
+    (
+        instruction::DEBUG_TYPE_ARRAY_DYNAMIC,
+        Kind::TypeArrayDynamic,
+    ),
+    (instruction::DEBUG_TYPE_STRING, Kind::TypeString),
 ];
 
 pub fn kind_of(name: &str) -> Option<Kind> {
@@ -176,8 +187,13 @@ pub fn lookup(flavour: Flavour, opcode: u32) -> Option<(&'static Layout, Kind)> 
 /// The layout to read an instruction with: the set's, or llvm-spirv 14's variant of it
 /// (`spec::spirv::LLVM_SPIRV14_LAYOUTS`): DebugImportedEntity by its 8 operands in both of
 /// llvm-spirv's sets; DebugModuleINTEL (Line before Parent) in `SPIRV.debug`, which only
-/// llvm-spirv and dwarv write. In OpenCL.100 that instruction keeps the grammar's order.
+/// llvm-spirv and dwarv write. In OpenCL.100 that instruction keeps the grammar's order. A
+/// `.200` DebugSource of two operands is File, Text (`SHADER200_SHORT_SOURCE`).
 pub fn layout_for(flavour: Flavour, layout: &'static Layout, operands: usize) -> &'static Layout {
+    let short = &SHADER200_SHORT_SOURCE;
+    if flavour == Flavour::Shader200 && layout.name == short.name && operands == 2 {
+        return short;
+    }
     let [imported, module] = &LLVM_SPIRV14_LAYOUTS;
     let llvm_spirv = matches!(flavour, Flavour::OpenCl100 | Flavour::SpirvDebug);
     if llvm_spirv && layout.name == imported.name && operands == imported.operands.len() {

@@ -9,7 +9,7 @@ use crate::ir::{
     BuildId, Checksum, ChecksumKind, EntityKind as K, FunctionInfo, Handle, ImportKind, Language,
     Loc, MacroKind, Ref, Scope, ScopeKind, Text, Value, VarKind, Variable,
 };
-use crate::spec::spirv::{from_set, IMPORTS, LANGUAGES};
+use crate::spec::spirv::{from_set, Flavour, CHECKSUM_KINDS, IMPORTS};
 
 use super::operands::{Dec, Kind, RResult};
 use super::reader::Ctx;
@@ -57,11 +57,35 @@ pub(super) fn source(
         _ => return cx.wrong(d, operand::FILE, "an OpString", name_id),
     };
     cx.string_files.entry(name_id).or_insert(h);
-    cx.out.files.get_mut(h).name = name;
+    let checksum = checksum(cx, d)?;
+    let f = cx.out.files.get_mut(h);
+    f.name = name;
+    f.checksum = checksum;
     if let Some(slot) = cx.file_texts.get_mut(h.index()) {
         *slot = text;
     }
     Ok(Some(h))
+}
+
+/// `.200`'s Checksum Kind and Checksum Value (both, or neither: DebugInfoNone) → the file's
+/// checksum. A value that is no hex text is dropped with a loss.
+fn checksum(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Option<Checksum>> {
+    let kind = cx.num(d, operand::CHECKSUM_KIND)?;
+    let value = cx.string(d, operand::CHECKSUM_VALUE)?;
+    let (Some(kind), Some(value)) = (kind, value) else {
+        return Ok(None);
+    };
+    let kind = u32::try_from(kind)
+        .ok()
+        .and_then(|k| from_set(CHECKSUM_KINDS, k));
+    match (kind, unhex(&value)) {
+        (Some(kind), Some(bytes)) => Ok(Some(Checksum { kind, bytes })),
+        _ => {
+            let msg = format!("checksum {value:?} of an unknown kind or not hex: dropped");
+            cx.loss(LossKind::Dropped, d, msg);
+            Ok(None)
+        }
+    }
 }
 
 pub(super) fn fill(cx: &mut Ctx<'_>, d: &Dec<'_>, r: Option<Ref>) -> RResult<()> {
@@ -123,11 +147,14 @@ fn unit(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::Unit> {
     Ok(crate::ir::Unit {
         file: cx.file(d, operand::SOURCE)?,
         language: match lang {
-            Some(v) => from_set(LANGUAGES, v).unwrap_or(Language(0x1_0000u32.wrapping_add(v))),
+            Some(v) => {
+                from_set(d.flavour.languages(), v).unwrap_or(Language(0x1_0000u32.wrapping_add(v)))
+            }
             None => Language::C99,
         },
         dwarf_version,
         debug_version: Some(cx.u32n(d, operand::VERSION)?),
+        producer: cx.name(d, operand::PRODUCER)?,
         ..crate::ir::Unit::default()
     })
 }
@@ -145,6 +172,7 @@ fn function_info(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<FunctionInfo> {
     Ok(FunctionInfo {
         linkage: cx.name(d, operand::LINKAGE_NAME)?,
         ty: cx.ty(d, operand::TYPE)?,
+        target: cx.name(d, operand::TARGET_FUNCTION_NAME)?,
         scope_line: match d.has(operand::SCOPE_LINE) {
             true => Some(cx.u32n(d, operand::SCOPE_LINE)?),
             false => None,
@@ -161,7 +189,8 @@ fn scope(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Scope> {
         Kind::FunctionDeclaration => ScopeKind::FunctionDecl(Box::new(function_info(cx, d)?)),
         Kind::LexicalBlock if d.has(operand::NAME) && d.word(operand::NAME).is_some() => {
             ScopeKind::Namespace {
-                export_symbols: false,
+                // `.200`: an inline namespace (a boolean constant).
+                export_symbols: cx.num(d, operand::INLINE_NAMESPACE)?.unwrap_or(0) != 0,
             }
         }
         Kind::LexicalBlock => ScopeKind::LexicalBlock { ranges: Vec::new() },
@@ -220,6 +249,13 @@ fn variable(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Variable> {
     }
     let kind = match (d.kind, d.word(operand::ARG_NUMBER)) {
         (Kind::GlobalVariable, _) => VarKind::Global,
+        // SPIRV-LLVM-Translator writes (and reads) Arg Number as a literal word; an integer
+        // constant's id there is the set's form (spirv-val's: every operand an id).
+        (_, Some(w))
+            if d.flavour == Flavour::Shader200 && !matches!(cx.target(w), Tgt::Const(_)) =>
+        {
+            VarKind::Param(w)
+        }
         (_, Some(_)) => VarKind::Param(cx.u32n(d, operand::ARG_NUMBER)?),
         _ => VarKind::Local,
     };
@@ -267,7 +303,8 @@ fn inlined(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::InlinedAt> {
         at: Loc {
             file: None,
             line: cx.u32n(d, operand::LINE)?,
-            column: 0,
+            // `.200` only.
+            column: cx.u32n(d, operand::COLUMN)?,
         },
         scope,
         parent,
@@ -340,7 +377,8 @@ fn entry_point(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<crate::ir::EntryPoint> 
 
 /// DebugFunctionDefinition: binds the DebugFunction to its OpFunction.
 fn definition(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<()> {
-    let id = d.word(operand::FUNCTION).unwrap_or(0);
+    // llvm-spirv names a templated function by its DebugTypeTemplate here too.
+    let id = cx.untemplate(d.word(operand::FUNCTION).unwrap_or(0));
     let is_function = cx
         .by_id
         .get(&id)
@@ -383,7 +421,8 @@ pub(super) fn intern_texts(cx: &mut Ctx<'_>) {
             })
         });
         let f = cx.out.files.get_mut(Handle::new(i as u32));
-        f.checksum = checksum;
+        // `.200` has checksum operands: a text holds none there.
+        f.checksum = checksum.or(f.checksum.take());
         f.source = source;
     }
 }

@@ -34,6 +34,8 @@ pub(super) fn is_type(k: Kind) -> bool {
             | Kind::TypeTemplateTemplateParameter
             | Kind::TypeTemplateParameterPack
             | Kind::TypeMatrix
+            | Kind::TypeArrayDynamic
+            | Kind::TypeString
     )
 }
 
@@ -43,7 +45,7 @@ pub(super) fn forward_aliases(cx: &Ctx<'_>) -> RResult<HashMap<u32, u32>> {
     let mut later: HashMap<(&str, u32), u32> = HashMap::new();
     let mut aliases = HashMap::new();
     for (_, d) in cx.decs.iter().rev() {
-        if d.kind != Kind::TypeComposite || d.flavour != Flavour::Shader100 {
+        if d.kind != Kind::TypeComposite || !d.flavour.non_semantic() {
             continue;
         }
         let name = d.word(operand::NAME).and_then(|id| cx.strings.get(&id));
@@ -117,7 +119,28 @@ fn kind(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
                 base: cx.ty(d, operand::BASE_TYPE)?,
             }
         }
+        Kind::TypeArray if d.has(operand::SUBRANGES) => {
+            plain_array(cx.ty(d, operand::BASE_TYPE)?, subranges(cx, d)?)
+        }
         Kind::TypeArray => array(cx, d)?,
+        Kind::TypeArrayDynamic => {
+            let mut a = plain_array(cx.ty(d, operand::BASE_TYPE)?, subranges(cx, d)?);
+            if let TypeKind::Array {
+                data_location,
+                associated,
+                allocated,
+                rank,
+                ..
+            } = &mut a
+            {
+                *data_location = cx.bound(d, operand::DATA_LOCATION)?;
+                *associated = cx.bound(d, operand::ASSOCIATED)?;
+                *allocated = cx.bound(d, operand::ALLOCATED)?;
+                *rank = cx.bound(d, operand::RANK)?;
+            }
+            a
+        }
+        Kind::TypeString => string(cx, d)?,
         Kind::TypeVector => TypeKind::Vector {
             element: cx.ty(d, operand::BASE_TYPE)?,
             count: cx.u32n(d, operand::COMPONENT_COUNT)?,
@@ -211,7 +234,12 @@ fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
             ..Subrange::default()
         });
     }
-    Ok(TypeKind::Array {
+    Ok(plain_array(element, dims))
+}
+
+/// An array of these dimensions, with no stride and no Fortran descriptor.
+fn plain_array(element: Option<crate::ir::Handle<Type>>, dims: Vec<Subrange>) -> TypeKind {
+    TypeKind::Array {
         element,
         dims,
         stride: None,
@@ -220,6 +248,54 @@ fn array(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
         allocated: None,
         rank: None,
         column_major: false,
+    }
+}
+
+/// `.200`'s Subranges: one DebugTypeSubrange (Count, Lower Bound, Upper Bound [, Stride]) per
+/// dimension.
+fn subranges(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Vec<Subrange>> {
+    let mut dims = Vec::new();
+    for &id in d.words(operand::SUBRANGES) {
+        let sub = cx.by_id.get(&id).and_then(|&i| cx.decs.get(i));
+        let Some((_, sub)) = sub.filter(|(_, s)| s.kind == Kind::TypeSubrange) else {
+            return cx.wrong(d, operand::SUBRANGES, "a DebugTypeSubrange", id);
+        };
+        let sub = sub.clone();
+        dims.push(Subrange {
+            count: cx.bound(&sub, operand::COUNT)?,
+            lower: cx.bound(&sub, operand::LOWER_BOUND)?,
+            upper: cx.bound(&sub, operand::UPPER_BOUND)?,
+            stride: cx.bound(&sub, operand::STRIDE)?,
+            generic: false,
+        });
+    }
+    Ok(dims)
+}
+
+/// `.200`'s DebugTypeString: a Fortran character type, whose encoding is its Base Type's (a
+/// DebugTypeBasic, as SPIRV-LLVM-Translator reads it; DebugInfoNone for none). A Length Size
+/// has no IR field.
+fn string(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<TypeKind> {
+    if d.word(operand::LENGTH_SIZE)
+        .is_some_and(|id| !matches!(cx.target(id), Tgt::None))
+    {
+        let msg = "DebugTypeString Length Size: the IR has no field for it; dropped";
+        cx.loss(crate::diag::LossKind::Dropped, d, msg);
+    }
+    let base = d.word(operand::BASE_TYPE).unwrap_or(0);
+    let basic = cx.by_id.get(&base).and_then(|&i| cx.decs.get(i));
+    let encoding = match basic {
+        Some((_, b)) if b.kind == Kind::TypeBasic => {
+            let b = b.clone();
+            encoding(cx, &b)?
+        }
+        _ if matches!(cx.target(base), Tgt::None) => Encoding::UNSPECIFIED,
+        _ => return cx.wrong(d, operand::BASE_TYPE, "a DebugTypeBasic", base),
+    };
+    Ok(TypeKind::String {
+        length: cx.bound(d, operand::LENGTH_ADDRESS)?,
+        location: cx.bound(d, operand::DATA_LOCATION)?,
+        encoding,
     })
 }
 

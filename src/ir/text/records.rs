@@ -505,6 +505,7 @@ fn write_function(w: &mut ValueWriter<'_>, fi: &FunctionInfo) {
     w.opt("type", &fi.ty);
     w.opt("unit", &fi.unit);
     w.opt("scope_line", &fi.scope_line);
+    w.opt("target", &fi.target);
     w.opt("decl", &fi.declaration);
     w.opt("containing", &fi.containing_type);
     w.opt("virtuality", &fi.virtuality);
@@ -533,6 +534,7 @@ fn read_function(f: &mut Fields<'_>) -> PResult<Box<FunctionInfo>> {
         ty: f.opt("type")?,
         unit: f.opt("unit")?,
         scope_line: f.opt("scope_line")?,
+        target: f.opt("target")?,
         declaration: f.opt("decl")?,
         containing_type: f.opt("containing")?,
         virtuality: f.opt("virtuality")?,

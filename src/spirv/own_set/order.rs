@@ -264,6 +264,19 @@ impl<'t> Cx<'t> {
                 out.truncate(start + 6 + keep);
                 out[start] = first_word(6 + keep, Op::ExtInst);
             }
+            // The IR names no enumerator twice (the reader refuses such an enum).
+            DebugOp::DebugTypeEnum => {
+                let mut names: Vec<String> = words
+                    .get(13..)
+                    .unwrap_or(&[])
+                    .chunks_exact(2)
+                    .map(|pair| self.name(pair[1]))
+                    .collect();
+                names.sort_unstable();
+                if names.windows(2).any(|w| w[0] == w[1]) {
+                    return Err(Declined("an enum naming an enumerator twice"));
+                }
+            }
             DebugOp::DebugTypeVector => {
                 let n = match self.flavour.literal_numbers() {
                     true => Some(u64::from(words[6])),
@@ -321,7 +334,7 @@ impl<'t> Cx<'t> {
             DebugOp::DebugCompilationUnit => {
                 let language = match self.flavour {
                     Flavour::OpenCl100 | Flavour::SpirvDebug => words.get(8).copied(),
-                    Flavour::Shader100 => words
+                    Flavour::Shader100 | Flavour::Shader200 => words
                         .get(8)
                         .and_then(|&c| self.constant(c))
                         .map(|v| v as u32),

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The translator-as-consumer table of docs/llvm.md (issue 17): for every .ll of the peer corpus
+# that llvm-as-14 assembles and whose debug-stripped module llvm-spirv-14 translates (code.spv):
+# `dwarv convert file.ll --into code.spv --flavour F` for F in shader200, shader100, opencl100;
+# spirv-val of the output where code.spv passes; whether SPIRV-LLVM-Translator 2024.2
+# (.tools/bin/llvm-spirv-dpcpp, scripts/setup.sh) `-r` reads it and keeps the input's count of
+# each `!DIKind(` (llvm-dis of LLVM 19); beside it, the translator's own round trip in that set
+# (forward, then -r). Usage: scripts/llvm-into-translator.sh [corpus-dir] [out-dir] (markdown
+# table on stdout; the files that keep every count in OUT/kept.txt).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+C=${1:-$(cd "$root/.." && pwd)/shared/corpus/llvm-spirv-debuginfo}
+O=${2:-$(mktemp -d)}
+D=${DWARV:-$root/target/release/dwarv}; L=$root/.tools/bin/llvm-spirv-dpcpp; V=$root/.tools/bin/spirv-val
+mkdir -p "$O"; rm -f "$O/kept.txt"
+counts() { /usr/lib/llvm-19/bin/llvm-dis "$1" -o - 2>/dev/null | grep -o '!DI[A-Za-z]*(' | sort | uniq -c; }
+declare -A conv val valn rd same own owns
+n=0
+for f in $(find $C -name '*.ll' | sort); do
+  k=$(echo ${f#$C/} | tr / _); k=${k%.ll}
+  llvm-as-14 $f -o $O/$k.bc 2>/dev/null || continue
+  opt-14 -strip-debug $O/$k.bc -o $O/$k.nd.bc 2>/dev/null || continue
+  llvm-spirv-14 $O/$k.nd.bc -o $O/$k.code.spv 2>/dev/null || continue
+  n=$((n+1))
+  counts $O/$k.bc > $O/$k.in.counts
+  codeok=no; $V $O/$k.code.spv >/dev/null 2>&1 && codeok=yes
+  for fl in shader200 shader100 opencl100; do
+    case $fl in shader200) ver=nonsemantic-shader-200;; shader100) ver=nonsemantic-shader-100;; opencl100) ver=ocl-100;; esac
+    # the translator's own round trip
+    if $L --spirv-debug-info-version=$ver $O/$k.bc -o $O/$k.own.$fl.spv 2>/dev/null && $L -r $O/$k.own.$fl.spv -o $O/$k.own.$fl.bc 2>/dev/null; then
+      own[$fl]=$((${own[$fl]:-0}+1)); counts $O/$k.own.$fl.bc > $O/$k.own.$fl.counts
+      cmp -s $O/$k.in.counts $O/$k.own.$fl.counts && owns[$fl]=$((${owns[$fl]:-0}+1))
+    fi
+    o=$O/$k.$fl.spv
+    $D convert $f --into $O/$k.code.spv -o $o --flavour $fl 2>/dev/null || continue
+    conv[$fl]=$((${conv[$fl]:-0}+1))
+    if [ $codeok = yes ]; then valn[$fl]=$((${valn[$fl]:-0}+1)); $V $o >/dev/null 2>&1 && val[$fl]=$((${val[$fl]:-0}+1)); fi
+    if $L -r $o -o $o.bc 2>/dev/null; then rd[$fl]=$((${rd[$fl]:-0}+1)); counts $o.bc > $o.counts; cmp -s $O/$k.in.counts $o.counts && { same[$fl]=$((${same[$fl]:-0}+1)); echo "$k $fl kept" >> $O/kept.txt; }; fi
+  done
+done
+echo "files: $n"
+echo "| flavour | converts --into | spirv-val ok / code valid | llvm-spirv-dpcpp -r reads | every DI kind count kept | translator's own round trip: read back / kept |"
+echo "|---|---|---|---|---|---|"
+for fl in shader200 shader100 opencl100; do
+  echo "| $fl | ${conv[$fl]:-0} | ${val[$fl]:-0} / ${valn[$fl]:-0} | ${rd[$fl]:-0} | ${same[$fl]:-0} | ${own[$fl]:-0} / ${owns[$fl]:-0} |"
+done
