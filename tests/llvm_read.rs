@@ -186,7 +186,7 @@ fn metadata_the_verifier_rejects_is_exit_2() {
 }
 
 /// Truncations at every 1/40 of the file and 300 deterministic byte mutations of the bitcode,
-/// as LLVM 14, 15 and 19 write it: every run ends in 0 or 2, never a panic or a signal (the
+/// as LLVM 14, 15, 16 and 19 write it: every run ends in 0 or 2, never a panic or a signal (the
 /// crashes of every LLVM reader are contained).
 #[test]
 fn corrupt_bitcode_never_crashes_dwarv() {

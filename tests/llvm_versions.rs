@@ -1,7 +1,7 @@
 //! One LLVM reader per installed LLVM (issue 16, item 1): `dwarv --version` lists them, bitcode
 //! goes to the LLVM its IDENTIFICATION block names (or the nearest newer one), text to the oldest
 //! that parses it, and an input no installed LLVM can read, or whose IDENTIFICATION block lies,
-//! is exit 2 with a message that says so. scripts/setup.sh installs LLVM 14, 15 and 19.
+//! is exit 2 with a message that says so. scripts/setup.sh installs LLVM 14, 15, 16 and 19.
 
 mod common;
 
@@ -59,7 +59,7 @@ fn version_lists_every_reader() {
     }
 }
 
-/// What clang-15 and clang-19 write, as bitcode and as text, reads; the two forms of one module
+/// What each newer clang (15, 16, 19) writes, as bitcode and as text, reads; the two forms of one module
 /// give the same IR.
 #[test]
 fn newer_compilers_bitcode_and_text() {

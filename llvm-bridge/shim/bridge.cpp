@@ -255,7 +255,7 @@ struct Walker {
         i(K_checksumkind, cs->Kind);
         s(K_checksum, cs->Value->getString());
       }
-#if LLVM_VERSION_MAJOR >= 17
+#if LLVM_VERSION_MAJOR >= 16
       if (auto *src = x->getRawSource())
         s(K_source, src->getString());
 #else
