@@ -138,7 +138,7 @@ impl Layout {
             .collect();
         let instructions = (model.functions.iter())
             .map(|f| f.first_inst.saturating_add(f.inst_count))
-            .chain(dbg.last().map(|&i| i + 1))
+            .chain(dbg.last().map(|&i| i.saturating_add(1)))
             .max()
             .unwrap_or(0);
         Layout {
