@@ -552,31 +552,16 @@ pub(crate) fn apply(
             covered.insert(a, b);
         }
     }
-    let mut extra = Vec::new();
-    for e in &m.events {
-        let (CodePos::Llvm(i), Some(at)) = (e.pos, e.at) else {
-            continue;
-        };
-        let Some(&((a, b), _)) = map.get(&i) else {
-            continue;
-        };
-        probe(1);
-        if !covered.contains(a) {
-            covered.insert(a, b);
-            extra.push(LineRow {
-                range: CodeRange {
-                    start: CodePos::Spirv(a),
-                    end: CodePos::Spirv(b),
-                },
-                at,
-                end_line: None,
-                end_column: None,
-                flags: Default::default(),
-                isa: 0,
-                discriminator: 0,
-            });
-        }
-    }
+    let extra = uncovered(&m.events, map, &mut covered, |e| e.at, &probe);
+    let extra = extra.into_iter().map(|(range, at)| LineRow {
+        range,
+        at,
+        end_line: None,
+        end_column: None,
+        flags: Default::default(),
+        isa: 0,
+        discriminator: 0,
+    });
     rows.extend(extra);
     m.lines = merge(rows, |r| r.range, |r, rg| r.range = rg);
     let runs = std::mem::take(&mut m.scope_runs);
@@ -595,26 +580,18 @@ pub(crate) fn apply(
     }
     // Likewise its scope, so that the scope is not left and entered again around the parameter
     // stores (a DebugNoScope/DebugScope pair each).
-    for e in &m.events {
-        let (CodePos::Llvm(i), Some(scope)) = (e.pos, e.scope) else {
-            continue;
-        };
-        let Some(&((a, b), _)) = map.get(&i) else {
-            continue;
-        };
-        probe(1);
-        if !in_scope.contains(a) {
-            in_scope.insert(a, b);
-            kept.push(ScopeRun {
-                range: CodeRange {
-                    start: CodePos::Spirv(a),
-                    end: CodePos::Spirv(b),
-                },
-                scope: Ref::Scope(scope),
-                inlined: e.inlined,
-            });
-        }
-    }
+    let extra = uncovered(
+        &m.events,
+        map,
+        &mut in_scope,
+        |e| Some((e.scope?, e.inlined)),
+        &probe,
+    );
+    kept.extend(extra.into_iter().map(|(range, (scope, inlined))| ScopeRun {
+        range,
+        scope: Ref::Scope(scope),
+        inlined,
+    }));
     m.scope_runs = merge(kept, |r| r.range, |r, rg| r.range = rg);
     let mut lost_events = 0;
     let events = std::mem::take(&mut m.events);
@@ -739,6 +716,37 @@ fn value_facts(model: &Model, call: &llvm_bridge::model::Intrinsic) -> Vec<Value
             }
         })
         .collect()
+}
+
+/// The events at an instruction whose partner's start `covered` does not cover yet, each with
+/// that partner's range and what `pick` takes of the event; a range found is covered from then
+/// on, so the first event at an instruction wins.
+fn uncovered<T>(
+    events: &[crate::ir::Event],
+    map: &ByInst<(Span, u32)>,
+    covered: &mut Intervals,
+    pick: impl Fn(&crate::ir::Event) -> Option<T>,
+    probe: &impl Fn(u64),
+) -> Vec<(CodeRange, T)> {
+    let mut found = Vec::new();
+    for e in events {
+        let (CodePos::Llvm(i), Some(t)) = (e.pos, pick(e)) else {
+            continue;
+        };
+        let Some(&((a, b), _)) = map.get(&i) else {
+            continue;
+        };
+        probe(1);
+        if !covered.contains(a) {
+            covered.insert(a, b);
+            let range = CodeRange {
+                start: CodePos::Spirv(a),
+                end: CodePos::Spirv(b),
+            };
+            found.push((range, t));
+        }
+    }
+    found
 }
 
 /// A union of half-open word ranges, kept as disjoint ranges by start: inserting merges, asking
