@@ -39,7 +39,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
 use crate::diag::{Diagnostics, LossKind};
@@ -99,7 +99,7 @@ impl DebugInfoStep {
             })
             .collect();
         rows.sort_unstable();
-        let mut subprograms = HashMap::new();
+        let mut subprograms = HashMap::default();
         for (h, s) in module.scopes.iter() {
             if let ScopeKind::Function(f) = &s.kind {
                 if let Some(name) = f.binding.as_ref().and_then(|b| match b {
@@ -116,9 +116,9 @@ impl DebugInfoStep {
             rows,
             subprograms,
             diags,
-            functions: HashMap::new(),
-            globals: HashMap::new(),
-            instructions: HashMap::new(),
+            functions: HashMap::default(),
+            globals: HashMap::default(),
+            instructions: HashMap::default(),
             values: Vec::new(),
         })
     }

@@ -141,8 +141,8 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
 /// a run or row starting there with the same is not said again.
 #[derive(Default)]
 struct Said {
-    scope: std::collections::HashMap<usize, InScope>,
-    line: std::collections::HashMap<usize, Loc>,
+    scope: rustc_hash::FxHashMap<usize, InScope>,
+    line: rustc_hash::FxHashMap<usize, Loc>,
 }
 
 /// The insertion points of the blocks a run or row reaches past its first one: a DebugScope
@@ -547,13 +547,12 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost, s
         );
     }
     let from_spirv = w.m.source.format == crate::ir::SourceFormat::Spirv;
-    let mut last_file = None;
     for row in &w.m.lines {
         let Some(i) = place(w, trusted, row.range.start) else {
             // A row from an OpLine before OpFunction (glslang) goes back there as an OpLine.
             match before_function(w, row.range.start) {
                 Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
-                    let file = file_string_cached(w, row.at.file, &mut last_file);
+                    let file = file_string(w, row.at.file);
                     let words = insn(Op::Line, &[file, row.at.line, row.at.column]);
                     out.push(i, REST, &words);
                 }
@@ -579,7 +578,7 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost, s
             // In a SPIR-V input a row without an end was an OpLine: it stays one in every set,
             // so that it reads back without one (DebugLine would give it end = start).
             let words = if from_spirv && row.end_line.is_none() && row.end_column.is_none() {
-                let file = file_string_cached(w, row.at.file, &mut last_file);
+                let file = file_string(w, row.at.file);
                 insn(Op::Line, &[file, row.at.line, row.at.column])
             } else {
                 line_words(w, row.at, row.end_line, row.end_column)
@@ -588,27 +587,22 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost, s
         }
     }
 }
-/// `file_string`, reusing the id of the previous call for the same file when that call had no
-/// side effect but interning (no ledger entry, no NUL cut): consecutive rows mostly share a file.
-fn file_string_cached(
-    w: &mut Writer,
-    f: Option<Handle<crate::ir::File>>,
-    last: &mut Option<(Option<Handle<crate::ir::File>>, u32)>,
-) -> u32 {
-    if let Some((lf, id)) = *last {
-        if lf == f {
-            return id;
-        }
+/// The OpString naming a file, for OpLine. Its id is kept when writing it had no side effect
+/// but interning (no ledger entry, no NUL cut): formatting the name per row cost a tenth of a
+/// whole `--into` run.
+fn file_string(w: &mut Writer, file: Option<Handle<crate::ir::File>>) -> u32 {
+    if let Some(&id) = w.file_strings.get(&file) {
+        return id;
     }
     let (losses, nul_cut) = (w.ledger.diags.losses.len(), w.e.nul_cut);
-    let id = file_string(w, f);
-    let pure = w.ledger.diags.losses.len() == losses && w.e.nul_cut == nul_cut;
-    *last = pure.then_some((f, id));
+    let id = file_string_uncached(w, file);
+    if w.ledger.diags.losses.len() == losses && w.e.nul_cut == nul_cut {
+        w.file_strings.insert(file, id);
+    }
     id
 }
 
-/// The OpString naming a file, for OpLine.
-fn file_string(w: &mut Writer, f: Option<Handle<crate::ir::File>>) -> u32 {
+fn file_string_uncached(w: &mut Writer, f: Option<Handle<crate::ir::File>>) -> u32 {
     let f = f.or_else(|| w.m.units.values().find_map(|u| u.file));
     let name = f.map_or(String::new(), |f| {
         super::scopes::file_name(w.m.files.get(f))

@@ -6,7 +6,7 @@ use rspirv::spirv::Op;
 use crate::spirv::binary::{first_word, insn, string_words};
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::spec::spirv::{Flavour, Layout, Operand, Q, W};
+use crate::spec::spirv::{Flavour, Layout, Q, W};
 use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 
 /// The most words one instruction may have.
@@ -73,6 +73,8 @@ pub struct Emitter {
     /// Ids at or above the bound the base module may use: never allocated.
     taken: Vec<u32>,
     taken_at: usize,
+    /// Keys of argument names met so far (`arg_key`).
+    arg_keys: HashMap<(usize, usize), Option<Key>>,
 }
 
 /// Operand names compared without case, spaces, punctuation and the grammars' spelling slips.
@@ -143,27 +145,27 @@ impl Key {
     }
 }
 
-/// The keys of a layout's operand names, computed once per layout of every set (found by set and
-/// opcode; `None` for a layout not in its set's table, whose keys are then computed per use).
-fn layout_keys(flavour: Flavour, layout: &Layout) -> Option<&'static [Option<Key>]> {
+/// The layout a set writes an instruction with (`Flavour::layout_by_name`) and the keys of its
+/// operand names, found by set and instruction name in one table built once. (The grammar's
+/// layouts are constants, whose addresses differ from one use to the next: they cannot key it.)
+fn layout_keys(
+    flavour: Flavour,
+    name: &'static str,
+) -> Option<&'static (&'static Layout, Vec<Option<Key>>)> {
     use std::sync::OnceLock;
-    type Table = HashMap<(Flavour, u32), (&'static [Operand], Vec<Option<Key>>)>;
+    type Table = HashMap<(Flavour, &'static str), (&'static Layout, Vec<Option<Key>>)>;
     static TABLE: OnceLock<Table> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = Table::default();
         for (f, _, _) in crate::spec::spirv::FLAVOURS {
-            for l in f.layouts() {
-                let keys = l.operands.iter().map(|o| Key::of(o.name)).collect();
-                t.entry((f, l.opcode)).or_insert((l.operands, keys));
+            for l in f.layouts().iter().filter_map(|l| f.layout_by_name(l.name)) {
+                let keys = || (l, l.operands.iter().map(|o| Key::of(o.name)).collect());
+                t.entry((f, l.name)).or_insert_with(keys);
             }
         }
         t
     });
-    // The very operand table (a variant layout of the same opcode has its own).
-    match table.get(&(flavour, layout.opcode)) {
-        Some((operands, keys)) if std::ptr::eq(*operands, layout.operands) => Some(keys),
-        _ => None,
-    }
+    table.get(&(flavour, name))
 }
 
 /// `norm(a) == norm(b)` for names whose keys are known (`None`: too long for a [`Key`]).
@@ -201,6 +203,7 @@ impl Emitter {
             none: None,
             taken,
             taken_at: 0,
+            arg_keys: HashMap::default(),
         };
         e.import = e.id();
         e
@@ -396,7 +399,7 @@ impl Emitter {
         name: InsnName,
         args: &[(OperandName, V)],
     ) -> Option<(u32, Vec<u32>)> {
-        let layout: &Layout = self.flavour.layout_by_name(name.0)?;
+        let (layout, keys) = layout_keys(self.flavour, name.0)?;
         let id = self.preset.take().unwrap_or_else(|| self.id());
         let void = self.void();
         // Word 0 (count and opcode) is filled in once the operands are known.
@@ -408,19 +411,14 @@ impl Emitter {
         let mut many = Vec::new();
         let arg_keys: &[Option<Key>] = if args.len() <= FEW {
             for (k, (n, _)) in few.iter_mut().zip(args) {
-                *k = Key::of(n.0);
+                *k = self.arg_key(n.0);
             }
             &few[..args.len()]
         } else {
-            many.extend(args.iter().map(|(n, _)| Key::of(n.0)));
+            many.extend(args.iter().map(|(n, _)| self.arg_key(n.0)));
             &many
         };
-        let keys = layout_keys(self.flavour, layout);
-        for (n, o) in layout.operands.iter().enumerate() {
-            let key = match keys {
-                Some(ks) => ks[n],
-                None => Key::of(o.name),
-            };
+        for (o, &key) in layout.operands.iter().zip(keys) {
             let v = args
                 .iter()
                 .zip(arg_keys)
@@ -448,6 +446,15 @@ impl Emitter {
         }
         words[0] = first_word(words.len(), Op::ExtInst);
         Some((id, words))
+    }
+
+    /// The key of an argument's name, computed once per name: argument names are the
+    /// `'static` constants of `spec::spirv_names` (their address and length identify them).
+    fn arg_key(&mut self, name: &'static str) -> Option<Key> {
+        *self
+            .arg_keys
+            .entry((name.as_ptr() as usize, name.len()))
+            .or_insert_with(|| Key::of(name))
     }
 
     /// Encodes a module-level debug instruction into the debug section.

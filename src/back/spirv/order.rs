@@ -39,6 +39,7 @@ impl<'m> Writer<'m> {
             void_basic: None,
             void_fn: None,
             sources: HashMap::default(),
+            file_strings: HashMap::default(),
             declared: m
                 .scopes
                 .iter()

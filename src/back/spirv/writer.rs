@@ -31,6 +31,8 @@ pub struct Writer<'m> {
     pub void_fn: Option<u32>,
     /// DebugSource (or, in 0.99, OpString) per file, filled by `scopes`.
     pub sources: HashMap<u32, u32>,
+    /// The OpString of a file's name for OpLine, once written without a loss (`code`).
+    pub(super) file_strings: HashMap<Option<Handle<crate::ir::File>>, u32>,
     /// Function declarations some definition names as its Declaration.
     pub(super) declared: HashSet<Handle<Scope>>,
 }
