@@ -58,6 +58,9 @@ impl CodeInfo {
             insns: Vec::with_capacity(bin.insns.len()),
             ..CodeInfo::default()
         };
+        // Sized once for the ids the module defines (each instruction defines at most one, and
+        // none is at or above the bound): growing it rehashed into fresh pages each time.
+        c.defs.reserve(bin.insns.len().min(bin.bound as usize));
         let mut func: Option<usize> = None;
         for (i, insn) in bin.insns.iter().enumerate() {
             let opcode = insn.op();

@@ -537,7 +537,9 @@ pub(crate) fn apply(
     // Lines and scope runs: one row per SPIR-V instruction (the last LLVM instruction tied to it
     // wins), runs of equal rows merged.
     let lines = std::mem::take(&mut m.lines);
-    let (mut lost_lines, mut rows) = (0, Vec::<LineRow>::new());
+    // Room for the rows of dbg calls too (`uncovered`: at most one per event).
+    let events_n = m.events.len();
+    let (mut lost_lines, mut rows) = (0, Vec::with_capacity(lines.len() + events_n));
     for r in lines {
         match range(r.range) {
             Some(rg) => rows.push(LineRow { range: rg, ..r }),
@@ -560,7 +562,7 @@ pub(crate) fn apply(
     rows.extend(extra);
     m.lines = merge(rows, |r| r.range, |r, rg| r.range = rg);
     let runs = std::mem::take(&mut m.scope_runs);
-    let mut kept = Vec::new();
+    let mut kept = Vec::with_capacity(runs.len() + events_n);
     for r in runs {
         match range(r.range) {
             Some(rg) => kept.push(ScopeRun { range: rg, ..r }),
@@ -585,6 +587,7 @@ pub(crate) fn apply(
     m.scope_runs = merge(kept, |r| r.range, |r, rg| r.range = rg);
     let mut lost_events = 0;
     let events = std::mem::take(&mut m.events);
+    m.events.reserve(events.len());
     for mut e in events {
         let Some(p) = pos(e.pos) else {
             lost_events += 1;
@@ -803,7 +806,7 @@ fn merge<T: Clone + PartialEq>(
     set: impl Fn(&mut T, CodeRange),
 ) -> Vec<T> {
     rows.sort_by_key(|r| get(r).start);
-    let mut out: Vec<T> = Vec::new();
+    let mut out: Vec<T> = Vec::with_capacity(rows.len());
     for r in rows {
         if let Some(last) = out.last_mut() {
             let (lr, rr) = (get(last), get(&r));
