@@ -835,6 +835,9 @@ EXPORT int dwarv_llvm_load(const char *data, size_t len, const char *name, int e
     }
   }
   if (m) {
+    // The model of a module with debug info is about three times its bitcode: reserved at once,
+    // not grown by copying (the pages reserved and not written are never touched).
+    o.b.reserve(3 * len + 4096);
     serialise(*m, o, opaque, diags.text);
     status = 0;
   }
