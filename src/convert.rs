@@ -141,7 +141,10 @@ impl Report {
 /// Lowers a non-in-place input and checks it; LLVM input with `--into` a SPIR-V module is tied to
 /// that module; vISA tables `--with` source-level debug info get its names and types
 /// (`ir::merge`).
-fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Verified, Diagnostics)> {
+/// With it, for an LLVM input `--into` a SPIR-V module, that module prepared for the writer.
+type Lowered = (Verified, Diagnostics, Option<crate::back::spirv::Prepared>);
+
+fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<Lowered> {
     #[cfg(feature = "llvm")]
     if let (Some(into), Target::Spirv) = (&opts.into, target) {
         let llvm = matches!(
@@ -153,14 +156,18 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Verified
                 path: into.clone(),
                 source,
             })?;
-            let (module, diags) =
-                crate::front::llvm::read_into(&inp.bytes, &inp.name, &code, into)?;
-            return Ok((input::verified(module, &inp.name)?, diags));
+            // The writer's parse of the module goes alongside the tie (it needs only the bytes).
+            let prepare = || crate::back::spirv::Prepared::new(&code);
+            let (module, diags, prepared) =
+                crate::front::llvm::read_into(&inp.bytes, &inp.name, &code, into, prepare)?;
+            let prepared = prepared.map_err(|e| e.of_input(into))?;
+            return Ok((input::verified(module, &inp.name)?, diags, Some(prepared)));
         }
     }
     let _ = (opts, target);
     let Some(with) = &opts.with else {
-        return input::lower_verified(inp);
+        let (module, diags) = input::lower_verified(inp)?;
+        return Ok((module, diags, None));
     };
     let (code, mut diags) = input::lower_with_diagnostics(inp)?;
     if input::detect(&inp.bytes) != Some(input::Format::Visa) {
@@ -172,7 +179,7 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<(Verified
     let source = input::load(with)?;
     let (merged, d) = crate::ir::merge::merge(&source, &code);
     diags.losses.extend(d.losses);
-    Ok((input::verified(merged, &inp.name)?, diags))
+    Ok((input::verified(merged, &inp.name)?, diags, None))
 }
 
 /// A Vulkan shader (its code rewritten in place or woven into) written in a set Vulkan drivers
@@ -299,8 +306,11 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         true => Some(crate::front::spirv::parse(&words, &inp.name)?),
         false => None,
     };
-    let (module, mut diagnostics) = match &parsed {
-        Some(p) => crate::front::spirv::read_parsed(p, &inp.name)?,
+    let (module, mut diagnostics, prepared) = match &parsed {
+        Some(p) => {
+            let (module, diagnostics) = crate::front::spirv::read_parsed(p, &inp.name)?;
+            (module, diagnostics, None)
+        }
         None => lower(&inp, opts, target)?,
     };
     let bytes = match target {
@@ -309,6 +319,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             let flavour = opts.flavour.unwrap_or_else(|| default_flavour(&module));
             report.flavour = Some(flavour.cli_name());
             let base_bytes = match &opts.into {
+                Some(_) if prepared.is_some() => None,
                 Some(path) => Some(std::fs::read(path).map_err(|source| Error::Io {
                     path: path.clone(),
                     source,
@@ -330,13 +341,14 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 None => Base::Standalone,
             };
             // A standalone module holds debug info only, never code a driver is to run.
-            let has_code = parsed.is_some() || base_bytes.is_some();
-            let (bytes, diags) = match parsed {
-                Some(p) => {
+            let has_code = parsed.is_some() || base_bytes.is_some() || prepared.is_some();
+            let (bytes, diags) = match (parsed, &prepared) {
+                (Some(p), _) => {
                     let view = p.nf.into_view(p.bin);
                     crate::back::spirv::write_into_view(&module, flavour, &view)
                 }
-                None => crate::back::spirv::write(&module, &WriteOptions { flavour, base }),
+                (None, Some(base)) => crate::back::spirv::write_prepared(&module, flavour, base),
+                (None, None) => crate::back::spirv::write(&module, &WriteOptions { flavour, base }),
             }
             .map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);

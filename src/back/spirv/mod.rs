@@ -103,6 +103,34 @@ pub(crate) fn write_into_view(
     contained(|| write_here(m, flavour, Some(base), true))
 }
 
+/// A module to write into, made ready ahead of the writer: its words and its normal form (what
+/// `write` computes first for `Base::OwnCode`), so that a caller can prepare it while other work
+/// runs (`convert x.bc --into code.spv` does, while the LLVM module is tied).
+pub(crate) struct Prepared {
+    words: Vec<u32>,
+    nf: NormalForm,
+}
+
+impl Prepared {
+    pub(crate) fn new(bytes: &[u8]) -> Result<Prepared, Error> {
+        let words = to_words(bytes).map_err(spirv_err)?;
+        let nf = NormalForm::compute(&Bin::parse(&words).map_err(spirv_err)?).map_err(spirv_err)?;
+        Ok(Prepared { words, nf })
+    }
+}
+
+/// `write` with `Base::OwnCode` of a module prepared ahead ([`Prepared`]).
+pub(crate) fn write_prepared(
+    m: &Verified,
+    flavour: Flavour,
+    base: &Prepared,
+) -> Result<(Vec<u8>, Diagnostics), Error> {
+    contained(|| {
+        let bin = Bin::parse(&base.words).map_err(spirv_err)?;
+        write_here(m, flavour, Some(&base.nf.into_view(bin)), true)
+    })
+}
+
 /// Runs the writer; a panic (a bug) becomes an error rather than the end of the process, so a
 /// batch goes on with its other inputs.
 fn contained<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
