@@ -5,7 +5,9 @@
 //! On each: `roundtrip --via dwarf`; `convert --into` the program itself, whose output must
 //! verify (llvm-dwarfdump 14 and 19), be no larger than the input with its debug sections
 //! swapped, keep every other section's bytes, still run, and tell gdb the same as the input:
-//! where `break F` lands for a sample of functions, and `info scope` / `info line` for a few.
+//! where `break F` lands for a sample of functions, and `info line` and `info scope` (at each
+//! of a function's locations) for a few — at -O0 and -O2 alike (`Config::known_gdb_gap`
+//! counts the outputs still known to differ).
 //!
 //! sqlite's objects are compiled once per configuration and kept in
 //! target/tmp/dwarf_linked (a -O2 build takes about half a minute).
@@ -34,10 +36,29 @@ impl Config {
         v.extend(self.dwarf);
         v
     }
-    /// gcc's location views (DW_AT_GNU_locviews) are section offsets dwarv keeps only as raw
-    /// attributes, which the writer cannot point anywhere: the known gap of this test.
-    fn has_locviews(&self) -> bool {
+    /// gcc at -O2: function clones (`f` and `f.constprop.0`, two concrete instances of one
+    /// abstract function) are one function in the IR; see `roundtrip`.
+    fn has_clones(&self) -> bool {
         self.cc.starts_with("gcc") && self.opt != "-O0"
+    }
+
+    /// Known gap: how many gdb command outputs may differ after `--into` (see `same_gdb_view`).
+    /// clang -O2: lexical blocks of a concrete out-of-line instance carry no
+    /// DW_AT_abstract_origin (clang-14; clang-19 in some), and gdb pairs them with the abstract
+    /// blocks by position, which lists a block's variable in the function's scope too; dwarv
+    /// matches them by their variables and writes the origin, so that artefact of gdb's does not
+    /// recur ("Symbol rc is optimized out" one line fewer). gcc -O2: a label's copies in
+    /// inlined and out-of-line instances read as labels of their own (no origin kept), and the
+    /// clones above.
+    fn known_gdb_gap(&self, lib: bool) -> usize {
+        match (self.cc, self.opt, lib) {
+            (_, "-O0", _) => 0,
+            ("clang-14", _, true) => 3,
+            ("clang-19", _, false) => 1,
+            ("gcc-12", _, false) => 6,
+            ("gcc-12", _, true) => 2,
+            _ => 0,
+        }
     }
 }
 
@@ -235,12 +256,14 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
-/// `dwarv roundtrip P --via dwarf`: exit 0, or for gcc's location views (the known gap) a
-/// difference that is theirs alone — never exit 2 (dwarv's own output must read back).
+/// `dwarv roundtrip P --via dwarf`: exit 0; for gcc's clones (the known gap) exit 1 with at
+/// most 18 differences (their second instance's locations, blocks and call sites) and no ledger
+/// line but the call site grown over inlined code — never exit 2 (dwarv's own output must read
+/// back). gcc's location views (DW_AT_GNU_locviews) are carried (`DW_AT_dwarv_locviews`).
 fn roundtrip(c: &Config, p: &Path) {
     let o = dwarv(&["roundtrip", s(p), "--via", "dwarf"]);
     let out = text(&o);
-    if !c.has_locviews() {
+    if !c.has_clones() {
         assert!(
             o.status.success(),
             "{}: roundtrip: {}",
@@ -250,13 +273,18 @@ fn roundtrip(c: &Config, p: &Path) {
         return;
     }
     assert_eq!(o.status.code(), Some(1), "{}: {out}", p.display());
-    let ledger: Vec<&str> = out.lines().filter(|l| l.starts_with("ledger:")).collect();
-    let others: Vec<&&str> = ledger
-        .iter()
-        .filter(|l| !l.contains("raw attribute 0x2137"))
+    let others: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("ledger:"))
         .filter(|l| !l.contains("inlined code outside its call site's own ranges"))
         .collect();
     assert!(others.is_empty(), "{}: {others:?}", p.display());
+    let differences = out
+        .lines()
+        .find_map(|l| l.split("changes through DWARF: ").nth(1))
+        .and_then(|t| t.split(' ').next()?.parse::<usize>().ok())
+        .unwrap_or(usize::MAX);
+    assert!(differences <= 18, "{}: {out}", p.display());
 }
 
 /// Every message of `llvm-dwarfdump-N --verify`, "No errors." for a clean file.
@@ -303,12 +331,12 @@ fn into(c: &Config, p: &Path) -> PathBuf {
     };
     let rep = common::convert_report(p, &out, &["--to", "dwarf", "--into", s(p)]);
     assert!(
-        rep["status"] == "ok" || c.has_locviews(),
+        rep["status"] == "ok" || c.has_clones(),
         "{}: {rep}",
         p.display()
     );
     // llvm-dwarfdump --verify takes many minutes over gcc's sqlite (input and output alike).
-    let verifiers: &[&str] = match c.has_locviews() {
+    let verifiers: &[&str] = match c.has_clones() {
         true => &[],
         false => &["llvm-dwarfdump-14", "llvm-dwarfdump-19"],
     };
@@ -338,23 +366,44 @@ fn into(c: &Config, p: &Path) -> PathBuf {
 }
 
 /// What gdb says about a program: where `break F` lands for a sample of its functions (every
-/// one of our units', every 16th of sqlite's), `info scope` and `info line` for a few.
-fn gdb_view(file: &Path, functions: &[String], scopes: bool) -> String {
+/// one of our units', every 16th of sqlite's) and `info line` for a few; or, with `scopes`,
+/// what `info scope` says for those few — at each of their locations in `places` (from the
+/// breakpoint view of the input) when there are several. Each command's output follows an
+/// `@@` line naming it.
+fn gdb_view(file: &Path, functions: &[String], places: Option<&Places>) -> String {
     let mut script = String::from("set pagination off\nset confirm off\nset width 0\n");
-    if scopes {
-        for f in functions.iter().step_by(7) {
-            script += &format!("info scope {f}\n");
+    let mark = |script: &mut String, what: &str| *script += &format!("echo @@ {what}\\n\n");
+    match places {
+        Some(places) => {
+            for f in functions.iter().step_by(7) {
+                match places.get(f).filter(|a| a.len() > 1) {
+                    Some(addrs) => {
+                        for a in addrs {
+                            mark(&mut script, &format!("scope {f} {a}"));
+                            script += &format!("info scope *{a}\n");
+                        }
+                    }
+                    None => {
+                        mark(&mut script, &format!("scope {f}"));
+                        script += &format!("info scope {f}\n");
+                    }
+                }
+            }
         }
-    } else {
-        for f in functions {
-            script += &format!("break {f}\n");
-        }
-        script += "info breakpoints\n";
-        for f in functions.iter().step_by(7) {
-            script += &format!("info line {f}\n");
+        None => {
+            for f in functions {
+                mark(&mut script, &format!("break {f}"));
+                script += &format!("break {f}\n");
+            }
+            mark(&mut script, "breakpoints");
+            script += "info breakpoints\n";
+            for f in functions.iter().step_by(7) {
+                mark(&mut script, &format!("line {f}"));
+                script += &format!("info line {f}\n");
+            }
         }
     }
-    let path = file.with_extension(if scopes { "scope.gdb" } else { "gdb" });
+    let path = file.with_extension(if places.is_some() { "scope.gdb" } else { "gdb" });
     std::fs::write(&path, script).unwrap();
     let o = run_ok(
         Command::new(tool("gdb"))
@@ -362,7 +411,82 @@ fn gdb_view(file: &Path, functions: &[String], scopes: bool) -> String {
             .arg(&path)
             .arg(file),
     );
-    text(&o).replace(s(file), "FILE")
+    normalize_gdb(&text(&o).replace(s(file), "FILE"))
+}
+
+/// Where gdb put each function's breakpoint: its locations' addresses, from `info breakpoints`.
+type Places = std::collections::HashMap<String, Vec<String>>;
+
+fn places(view: &str) -> Places {
+    let mut out = Places::new();
+    let table = view
+        .split("@@ breakpoints\n")
+        .nth(1)
+        .and_then(|t| t.split("@@ ").next())
+        .unwrap_or_default();
+    for l in table.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let Some(at) = w.iter().position(|x| x.starts_with("0x")) else {
+            continue;
+        };
+        if let (Some(&"in"), Some(f)) = (w.get(at + 1), w.get(at + 2)) {
+            out.entry(f.to_string())
+                .or_default()
+                .push(w[at].to_string());
+        }
+    }
+    out
+}
+
+/// gdb's output without what depends on the byte layout of the DWARF rather than on what it
+/// says: the order in which `info line` lists the places of a function gdb found several of
+/// (it sorts them by the addresses of its own symbol objects in memory), and DIE offsets and
+/// operation offsets in the expressions `info scope` prints (`DW_OP_convert<int [0x45]>`:
+/// which DIE the base type is, and how wide its ULEB operand, are layout; the type is not).
+fn normalize_gdb(out: &str) -> String {
+    let mut chunks: Vec<String> = Vec::new();
+    for chunk in out.split("@@ ") {
+        let mut lines: Vec<String> = chunk.lines().filter_map(layout_free).collect();
+        if chunk.starts_with("line ") && lines.len() > 2 {
+            lines[1..].sort();
+        }
+        chunks.push(lines.join("\n"));
+    }
+    chunks.join("\n@@ ")
+}
+
+/// One line of gdb output without DIE offsets (`[0x…]` after a typed operation), without the
+/// operation's byte offset in its expression (`   13: DW_OP_…`, right-aligned by gdb), without
+/// the base-address entries of a location list (`Base address 0x…  Range …`: how the list is
+/// encoded), and none for a location-list entry of an empty range (it covers no address).
+fn layout_free(line: &str) -> Option<String> {
+    let line = match line.trim_start().strip_prefix("Base address ") {
+        Some(rest) => match rest.split_once("  ") {
+            Some((_, range)) => format!("  {range}"),
+            None => line.to_string(),
+        },
+        None => line.to_string(),
+    };
+    let line = line.as_str();
+    if let Some(r) = line.trim_start().strip_prefix("Range ") {
+        let span = r.split(':').next().unwrap_or_default();
+        if span.split_once('-').is_some_and(|(a, b)| a == b) {
+            return None;
+        }
+    }
+    let t = line.trim_start();
+    let mut l = match t.split_once(": DW_OP_") {
+        Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => format!("    DW_OP_{rest}"),
+        _ => line.to_string(),
+    };
+    while let Some(at) = l.find(" [0x").filter(|_| l.contains("DW_OP_")) {
+        let Some(end) = l[at..].find(']') else { break };
+        if !l[at + 4..at + end].chars().all(|c| c.is_ascii_hexdigit()) {
+            break;
+        }
+        l.replace_range(at..at + end + 1, " [die]");
+    }
+    Some(l)
 }
 
 fn functions(file: &Path) -> Vec<String> {
@@ -387,35 +511,49 @@ fn functions(file: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Known gap: `info scope` differs on some functions (a function's static local, e.g.
-/// sqlite's `aKeyword`, is not listed in its scope after `--into`): counted, not yet required.
-/// Known gap too: at -O2, some breakpoints land elsewhere (an inlined location's entry):
-/// required equal at -O0, counted at -O2.
-fn same_gdb_view(before: &Path, after: &Path, strict: bool) {
+/// gdb must say the same of the program after `--into`: breakpoints, `info line` and `info
+/// scope` (see `gdb_view` and `normalize_gdb` for what counts).
+fn same_gdb_view(before: &Path, after: &Path, known: usize) {
     let fs = functions(before);
-    let (a, b) = (gdb_view(before, &fs, true), gdb_view(after, &fs, true));
-    let differ = a.lines().zip(b.lines()).filter(|(x, y)| x != y).count();
-    eprintln!("{}: info scope: {differ} line(s) differ", after.display());
-    let (a, b) = (gdb_view(before, &fs, false), gdb_view(after, &fs, false));
-    if !strict {
-        let differ = a.lines().zip(b.lines()).filter(|(x, y)| x != y).count();
-        eprintln!("{}: breakpoints: {differ} line(s) differ", after.display());
-        return;
-    }
-    if a != b {
-        let diff: Vec<String> = a
-            .lines()
-            .zip(b.lines())
-            .filter(|(x, y)| x != y)
-            .take(20)
-            .map(|(x, y)| format!("- {x}\n+ {y}"))
-            .collect();
-        panic!(
-            "gdb says otherwise after --into ({}):\n{}",
-            after.display(),
-            diff.join("\n")
+    let a = gdb_view(before, &fs, None);
+    let b = gdb_view(after, &fs, None);
+    let at = places(&a);
+    let (sa, sb) = (
+        gdb_view(before, &fs, Some(&at)),
+        gdb_view(after, &fs, Some(&at)),
+    );
+    // Kept for a look: PROG.before.view and PROG.after.view beside the program.
+    std::fs::write(before.with_extension("before.view"), format!("{a}\n{sa}")).unwrap();
+    std::fs::write(before.with_extension("after.view"), format!("{b}\n{sb}")).unwrap();
+    let mut diff = Vec::new();
+    for (x, y) in [(&a, &b), (&sa, &sb)] {
+        let (xs, ys): (Vec<&str>, Vec<&str>) =
+            (x.split("\n@@ ").collect(), y.split("\n@@ ").collect());
+        assert_eq!(
+            xs.len(),
+            ys.len(),
+            "{}: gdb ran other commands",
+            after.display()
+        );
+        diff.extend(
+            xs.iter()
+                .zip(&ys)
+                .filter(|(p, q)| p != q)
+                .map(|(p, q)| format!("--- before:\n{p}\n+++ after:\n{q}")),
         );
     }
+    eprintln!(
+        "{}: gdb: {} of {} command outputs differ",
+        after.display(),
+        diff.len(),
+        a.matches("\n@@ ").count() + sa.matches("\n@@ ").count()
+    );
+    assert!(
+        diff.len() <= known,
+        "gdb says otherwise after --into ({}):\n{}",
+        after.display(),
+        diff.iter().take(6).cloned().collect::<Vec<_>>().join("\n")
+    );
 }
 
 fn run(cmd: &mut Command) -> String {
@@ -428,14 +566,7 @@ fn check(c: &Config) {
     for prog in [&p.exe, &p.lib] {
         roundtrip(c, prog);
         let out = into(c, prog);
-        // Known gap: gdb 13 stops on an internal error (find_pc_partial_function_sym) setting
-        // breakpoints in dwarv's output for gcc's program. Likely cause, as for the -O2
-        // breakpoint differences: a function both inlined and out of line is one DIE (abstract
-        // and concrete at once), whose code-carrying children gdb's inherit_abstract_dies copies
-        // into every inlined instance; compilers write an abstract DIE and a concrete one.
-        if !c.has_locviews() {
-            same_gdb_view(prog, &out, c.opt == "-O0");
-        }
+        same_gdb_view(prog, &out, c.known_gdb_gap(prog == &p.lib));
     }
     // Both still run, and say what they said.
     let exe_out = p.exe.with_extension("dwarv");

@@ -120,6 +120,10 @@ pub const DW_AT_DWARV_STATIC: DwAt = DwAt(0x3d2b);
 /// unit, as spirv-opt leaves the one of a private global it made a local): at a unit's top
 /// level, where a reader would take the DIE for a global.
 pub const DW_AT_DWARV_LOCAL: DwAt = DwAt(0x3d2c);
+/// gcc's location views of a variable's location list (DW_AT_GNU_locviews names them by a
+/// section offset, which cannot be written elsewhere): the view list's bytes, a ULEB pair
+/// (begin view, end view) per entry of the list, as a block.
+pub const DW_AT_DWARV_LOCVIEWS: DwAt = DwAt(0x3d2d);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

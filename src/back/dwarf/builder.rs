@@ -95,6 +95,11 @@ pub(super) struct Builder<'m, 'd> {
     /// the same place): written under that inlined_subroutine, without an abstract origin.
     pub inlined_only: HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>>,
     pub index: Index,
+    /// Functions written as an abstract and a concrete DIE (`split_functions`).
+    pub split: FxHashSet<Handle<crate::ir::Scope>>,
+    /// The concrete DIE of each split function, and the concrete copies of its blocks with
+    /// code: where their code, variables' locations, call sites and inlined calls go.
+    pub out_of_line: HashMap<Handle<crate::ir::Scope>, UnitEntryId>,
     /// Concrete copies of lexical blocks in inlined code: (inlined-at, block) → DIE.
     pub concrete: HashMap<(Handle<crate::ir::InlinedAt>, Handle<crate::ir::Scope>), UnitEntryId>,
     /// Function types used only as a function's signature: readers rebuild them from the
@@ -271,6 +276,15 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// Whether unit `u`'s DW_AT_low_pc (the base of its DWARF 4 lists) is 0.
+    pub(super) fn unit_base_is_zero(&self, u: usize) -> bool {
+        let unit = self.dwarf.units.get(self.units[u]);
+        matches!(
+            unit.get(unit.root()).get(dw::DW_AT_low_pc),
+            Some(AttributeValue::Address(gimli::write::Address::Constant(0)))
+        )
+    }
+
     pub(super) fn set_ranges_list(&mut self, d: Die, ranges: &[CodeRange]) {
         // A range list with DW_AT_low_pc 0 as base, as clang writes for units.
         self.set(
@@ -337,6 +351,10 @@ pub(super) struct Index {
     pub runs_within: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
     /// Inlined-at links by their parent link.
     pub children: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::InlinedAt>>>,
+    /// Variables (not inlined copies) scoped in each function or block, in arena order.
+    pub vars_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Variable>>>,
+    /// Lexical blocks inside each scope and the outermost inlined calls made from it.
+    pub nested: HashMap<Handle<crate::ir::Scope>, Vec<Ref>>,
     /// Declare/value events of each variable.
     pub events: HashMap<Handle<crate::ir::Variable>, Vec<usize>>,
 }
@@ -361,8 +379,27 @@ impl Index {
             }
         }
         for (h, ia) in m.inlined.iter() {
-            if let Some(p) = ia.parent {
-                x.children.entry(p).or_default().push(h);
+            match (ia.parent, ia.scope) {
+                (Some(p), _) => x.children.entry(p).or_default().push(h),
+                (None, Some(s)) => x.nested.entry(s).or_default().push(Ref::Inlined(h)),
+                (None, None) => {}
+            }
+        }
+        for (h, v) in m.vars.iter() {
+            if let (false, Some(Ref::Scope(s))) =
+                (matches!(v.kind, VarKind::Inlined { .. }), v.scope)
+            {
+                if matches!(
+                    m.scopes.get(s).kind,
+                    ScopeKind::Function(_) | ScopeKind::LexicalBlock { .. }
+                ) {
+                    x.vars_in.entry(s).or_default().push(h);
+                }
+            }
+        }
+        for (h, sc) in m.scopes.iter() {
+            if let (ScopeKind::LexicalBlock { .. }, Some(Ref::Scope(p))) = (&sc.kind, sc.parent) {
+                x.nested.entry(p).or_default().push(Ref::Scope(h));
             }
         }
         for (k, e) in m.events.iter().enumerate() {

@@ -308,7 +308,7 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
                     ),
                 }
             }
-            let list = loc_list(version, out, default);
+            let list = loc_list(version, b.unit_base_is_zero(u), out, default);
             let id = b.unit_mut(u).locations.add(list);
             Some(AttributeValue::LocationListRef(id))
         }
@@ -379,7 +379,8 @@ pub(super) fn events_location(
         return None;
     }
     let version = b.dwarf.units.get(b.units[u]).version();
-    let id = b.unit_mut(u).locations.add(loc_list(version, list, None));
+    let list = loc_list(version, b.unit_base_is_zero(u), list, None);
+    let id = b.unit_mut(u).locations.add(list);
     Some(AttributeValue::LocationListRef(id))
 }
 
@@ -445,22 +446,25 @@ impl Builder<'_, '_> {
 }
 
 /// A location list from (start, end, expression) entries and an optional default entry (DWARF 5
-/// only), made like `range_list`.
+/// only), made like `range_list`; a DWARF 4 list says base address 0 first unless the unit's
+/// base address is 0 already (as compilers leave it out; gdb prints it).
 pub(super) fn loc_list(
     version: u16,
+    base_is_zero: bool,
     entries: Vec<(u64, u64, gimli::write::Expression)>,
     default: Option<gimli::write::Expression>,
 ) -> gimli::write::LocationList {
     use gimli::write::{Address, Location};
     let mut out = Vec::new();
-    if version <= 4 {
+    if version <= 4 && !base_is_zero {
         out.push(Location::BaseAddress {
             address: Address::Constant(0),
         });
     }
     for (begin, end, data) in entries.into_iter().filter(|e| e.1 > e.0) {
         out.push(match version {
-            ..=4 => Location::OffsetPair { begin, end, data },
+            // Over a base of 0, gimli writes the pair as the addresses themselves.
+            ..=4 if !base_is_zero => Location::OffsetPair { begin, end, data },
             _ => Location::StartEnd {
                 begin: Address::Constant(begin),
                 end: Address::Constant(end),

@@ -2,10 +2,11 @@
 //! subroutines (with the concrete copies of the blocks in inlined code) and call sites; the
 //! code ranges of scopes that give none, from the scope runs.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
 use gimli::constants as dw;
-use gimli::write::AttributeValue;
+use gimli::write::{AttributeValue, UnitEntryId};
+use gimli::DwTag;
 
 use super::builder::{addr, enclosing_function, Builder, Die};
 use crate::diag::LossKind;
@@ -83,19 +84,53 @@ impl Builder<'_, '_> {
             ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) => {
                 let decl = matches!(sc.kind, ScopeKind::FunctionDecl(_));
                 self.fill_function(d, s, f, decl);
+                // "All calls described" is said of the code.
+                let all_calls = Flags::ALL_CALLS_DESCRIBED;
+                if let Some(&c) = self.out_of_line.get(&s).filter(|_| flags.has(all_calls)) {
+                    self.set_flags((d.0, c), all_calls);
+                    flags = flags.without(all_calls);
+                }
             }
-            ScopeKind::LexicalBlock { ranges } if ranges.is_empty() => {
+            ScopeKind::LexicalBlock { ranges } => {
                 let r = match self.inlined_only.get(&s) {
+                    _ if !ranges.is_empty() => ranges.clone(),
                     Some(&i) => self.inlined_block_ranges(i, s),
                     None => self.run_ranges.get(&s).cloned().unwrap_or_default(),
                 };
-                self.set_ranges(d, &r);
+                // In a split function, the code goes to a concrete copy (when there is code).
+                let around = match sc.parent {
+                    Some(Ref::Scope(p)) if !self.inlined_only.contains_key(&s) => {
+                        self.code_parent(p)
+                    }
+                    _ => None,
+                };
+                match around {
+                    Some(parent) if !r.is_empty() => {
+                        let c =
+                            self.concrete_die(d.0, parent, dw::DW_TAG_lexical_block, Ref::Scope(s));
+                        self.out_of_line.insert(s, c.1);
+                        self.set_ranges(c, &r);
+                    }
+                    Some(_) => {}
+                    None => self.set_ranges(d, &r),
+                }
             }
-            ScopeKind::LexicalBlock { ranges } => self.set_ranges(d, ranges),
             ScopeKind::BlockFile { .. } => {}
         }
         self.set_flags(d, flags);
-        self.set_extra(d, Ref::Scope(s), &sc.extra);
+        // A split function's raw attributes about its calls go with its code.
+        match self.out_of_line.get(&s).copied() {
+            Some(c) if matches!(sc.kind, ScopeKind::Function(_)) => {
+                let (code, rest): (Vec<_>, Vec<_>) = sc
+                    .extra
+                    .iter()
+                    .cloned()
+                    .partition(|a| CALL_ATTRS.contains(&gimli::DwAt(a.attr)));
+                self.set_extra((d.0, c), Ref::Scope(s), &code);
+                self.set_extra(d, Ref::Scope(s), &rest);
+            }
+            _ => self.set_extra(d, Ref::Scope(s), &sc.extra),
+        }
     }
 
     pub(super) fn fill_function(
@@ -183,7 +218,17 @@ impl Builder<'_, '_> {
                 AttributeValue::CallingConvention(gimli::DwCc(cc)),
             );
         }
-        self.function_code(d, s, f, decl);
+        // A split function's code goes to its concrete DIE, after the abstract one.
+        let code = match self.split.contains(&s) {
+            true => {
+                let parent = self.parent_die(Ref::Scope(s), d.0);
+                let c = self.concrete_die(d.0, parent, dw::DW_TAG_subprogram, Ref::Scope(s));
+                self.out_of_line.insert(s, c.1);
+                c
+            }
+            false => d,
+        };
+        self.function_code(code, s, f, decl);
         self.function_children(d, s, f);
     }
 
@@ -264,6 +309,18 @@ impl Builder<'_, '_> {
             self.set_ref(d, dw::DW_AT_object_pointer, Some(Ref::Var(*p)));
         }
         let has_params = !params.is_empty();
+        // Variables listed before the parameters (clang lists a function's static variables
+        // first) stay there.
+        let first_param = params.iter().map(|p| p.1).min();
+        let leading: Vec<Handle<crate::ir::Variable>> = match first_param {
+            Some(first) => self.index.vars_in.get(&s).map_or(Vec::new(), |vs| {
+                vs.iter().copied().filter(|&v| v < first).collect()
+            }),
+            None => Vec::new(),
+        };
+        for v in leading {
+            self.fill(Ref::Var(v));
+        }
         for (_, p) in params {
             self.fill(Ref::Var(p));
         }
@@ -305,26 +362,7 @@ impl Builder<'_, '_> {
             .iter()
             .map(|&k| &m.scope_runs[k])
             .collect();
-        let origin = ia.origin.or_else(|| {
-            runs.iter()
-                .filter(|r| r.inlined == Some(i))
-                .find_map(|r| match r.scope {
-                    Ref::Scope(s) => enclosing_function(m, s),
-                    _ => None,
-                })
-        });
-        // Else the function around the call sites nested in this one (their calls are inlined
-        // code of the function inlined here).
-        let origin = origin.or_else(|| {
-            self.index.children.get(&i).and_then(|kids| {
-                kids.iter().find_map(|&x| {
-                    m.inlined
-                        .get(x)
-                        .scope
-                        .and_then(|s| enclosing_function(m, s))
-                })
-            })
-        });
+        let origin = self.inlined_origin(i);
         self.set_ref(d, dw::DW_AT_abstract_origin, origin.map(Ref::Scope));
         let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
         CodeRange::normalize_in_order(&mut ranges);
@@ -365,6 +403,122 @@ impl Builder<'_, '_> {
             ),
         );
         self.concrete_blocks(d, i, origin);
+    }
+
+    /// The function inlined at `i`: its own `origin`, else the function of its first scope run,
+    /// else the function around the call sites nested in it (their calls are inlined code of
+    /// the function inlined here).
+    pub(super) fn inlined_origin(
+        &self,
+        i: Handle<crate::ir::InlinedAt>,
+    ) -> Option<Handle<crate::ir::Scope>> {
+        let m = self.m;
+        let runs = self
+            .index
+            .runs_within
+            .get(&i)
+            .map_or(&[][..], |v| v.as_slice());
+        m.inlined
+            .get(i)
+            .origin
+            .or_else(|| {
+                runs.iter()
+                    .map(|&k| &m.scope_runs[k])
+                    .filter(|r| r.inlined == Some(i))
+                    .find_map(|r| match r.scope {
+                        Ref::Scope(s) => enclosing_function(m, s),
+                        _ => None,
+                    })
+            })
+            .or_else(|| {
+                self.index.children.get(&i).and_then(|kids| {
+                    kids.iter().find_map(|&x| {
+                        m.inlined
+                            .get(x)
+                            .scope
+                            .and_then(|s| enclosing_function(m, s))
+                    })
+                })
+            })
+    }
+
+    /// The functions written as compilers write a function both inlined and out of line: an
+    /// abstract DIE (DW_AT_inline, declarative children, no code) and a concrete DIE
+    /// (DW_AT_abstract_origin) holding the code — ranges, frame base, locations, blocks, call
+    /// sites, the calls inlined into it. Debuggers copy an abstract DIE's children into each of
+    /// its inlined instances, so code there would show in all of them. Abstract are the
+    /// functions inlined somewhere and those DWARF said were (a raw DW_AT_inline); split are
+    /// those of them with code.
+    pub(super) fn split_functions(&self) -> FxHashSet<Handle<crate::ir::Scope>> {
+        let m = self.m;
+        let inlined: FxHashSet<Handle<crate::ir::Scope>> = m
+            .inlined
+            .iter()
+            .filter_map(|(i, _)| self.inlined_origin(i))
+            .collect();
+        m.scopes
+            .iter()
+            .filter(|(h, s)| {
+                let ScopeKind::Function(f) = &s.kind else {
+                    return false;
+                };
+                let is_abstract =
+                    inlined.contains(h) || s.extra.iter().any(|a| a.attr == dw::DW_AT_inline.0);
+                let has_code = !f.ranges.is_empty()
+                    || self.run_ranges.get(h).is_some_and(|r| !r.is_empty())
+                    || f.frame_base.is_some()
+                    || f.entry_pc.is_some();
+                is_abstract && has_code
+            })
+            .map(|(h, _)| h)
+            .collect()
+    }
+
+    /// Where the code of scope `s` goes when `s` is a split function or a block in one: the
+    /// concrete DIE of the function, or the concrete copy of the innermost block with code
+    /// around `s` (blocks without code get none, as compilers write them). None elsewhere.
+    pub(super) fn code_parent(&mut self, s: Handle<crate::ir::Scope>) -> Option<UnitEntryId> {
+        let m = self.m;
+        // The scopes from `s` out to its function, which must be split.
+        let mut chain = Vec::new();
+        let mut cur = Some(s);
+        while let Some(c) = cur.filter(|_| chain.len() < 256) {
+            if self.inlined_only.contains_key(&c) {
+                return None;
+            }
+            chain.push(c);
+            let sc = m.scopes.get(c);
+            cur = match (&sc.kind, sc.parent) {
+                (ScopeKind::Function(_), _) if self.split.contains(&c) => break,
+                (
+                    ScopeKind::LexicalBlock { .. } | ScopeKind::BlockFile { .. },
+                    Some(Ref::Scope(p)),
+                ) => Some(p),
+                _ => return None,
+            };
+        }
+        if !chain.last().is_some_and(|f| self.split.contains(f)) {
+            return None;
+        }
+        // The innermost of them with a concrete DIE (filled from the outside in).
+        for &c in chain.iter().rev() {
+            self.fill(Ref::Scope(c));
+        }
+        chain.iter().find_map(|c| self.out_of_line.get(c).copied())
+    }
+
+    /// A concrete DIE of tag `tag` for entity `r` under `parent`, naming `r` as its abstract
+    /// origin.
+    pub(super) fn concrete_die(
+        &mut self,
+        u: usize,
+        parent: UnitEntryId,
+        tag: DwTag,
+        r: Ref,
+    ) -> Die {
+        let id = self.unit_mut(u).add(parent, tag);
+        self.set_ref((u, id), dw::DW_AT_abstract_origin, Some(r));
+        (u, id)
     }
 
     /// The code of a block that exists only as code inlined at `i`: its runs there and those
@@ -527,6 +681,17 @@ impl Builder<'_, '_> {
         self.set_extra(d, Ref::CallSite(c), &cs.extra);
     }
 }
+
+/// What a subprogram says of the calls its code makes (the concrete DIE's, in a split function;
+/// llvm-dwarfdump --verify wants one on the subprogram around each call site).
+const CALL_ATTRS: &[gimli::DwAt] = &[
+    dw::DW_AT_call_all_calls,
+    dw::DW_AT_call_all_source_calls,
+    dw::DW_AT_call_all_tail_calls,
+    dw::DW_AT_GNU_all_call_sites,
+    dw::DW_AT_GNU_all_source_call_sites,
+    dw::DW_AT_GNU_all_tail_call_sites,
+];
 
 /// See `Builder::inlined_only`.
 pub(super) fn inlined_only(

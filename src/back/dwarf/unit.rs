@@ -62,6 +62,8 @@ pub(super) fn build_once(
         event_exprs: spirv::event_exprs(m),
         signature_only: types::signature_only(m),
         concrete: HashMap::default(),
+        split: FxHashSet::default(),
+        out_of_line: HashMap::default(),
         inlined_only: scopes::inlined_only(m),
         index: Index::new(m),
         home: HashMap::default(),
@@ -102,6 +104,7 @@ pub(super) fn build_once(
         ));
     }
     b.home = b.home_units();
+    b.split = b.split_functions();
     b.reserve_all();
     b.fill_all();
     let is_md5 = line::rows(&mut b);
@@ -251,6 +254,15 @@ impl Builder<'_, '_> {
         home
     }
 
+    /// Whether the unit of scope `s`'s function was compiled by gcc (its producer says GNU).
+    pub(super) fn by_gcc(&self, s: Handle<crate::ir::Scope>) -> bool {
+        let m = self.m;
+        super::builder::enclosing_function(m, s)
+            .and_then(|f| m.scopes.get(f).function()?.unit)
+            .and_then(|u| m.units.get(u).producer.as_deref())
+            .is_some_and(|p| p.starts_with("GNU "))
+    }
+
     /// The unit an entity's scope chain leads to, if any.
     pub(super) fn scoped_owner(&self, r: Ref) -> Option<usize> {
         let mut cur = Some(r);
@@ -396,9 +408,90 @@ impl Builder<'_, '_> {
         for u in 0..self.units.len() {
             self.fill_unit(u);
         }
-        for r in self.die_refs() {
+        let refs = self.die_refs();
+        // Types first; then each function's tree as compilers lay it out: a function or block,
+        // its variables, then its blocks and inlined calls by address; then the rest.
+        let scopes = refs
+            .iter()
+            .position(|r| !matches!(r, Ref::Type(_)))
+            .unwrap_or(refs.len());
+        for &r in &refs[..scopes] {
             self.fill(r);
         }
+        for r in self.code_order() {
+            self.fill(r);
+        }
+        for r in refs {
+            self.fill(r);
+        }
+    }
+
+    /// Scopes other than blocks in arena order, each function followed by its code scopes depth
+    /// first: a function or block, then its variables, then its lexical blocks and outermost inlined calls in the
+    /// order of their lowest address (compilers order them by their first instruction; gdb
+    /// orders the instances of an inlined function by where their DIEs come).
+    pub(super) fn code_order(&self) -> Vec<Ref> {
+        let m = self.m;
+        let lowest = |r: &Ref| -> u64 {
+            let ranges: &[crate::ir::CodeRange] = match *r {
+                Ref::Scope(s) => match &m.scopes.get(s).kind {
+                    ScopeKind::LexicalBlock { ranges } if !ranges.is_empty() => ranges,
+                    _ => self.run_ranges.get(&s).map_or(&[], |v| v.as_slice()),
+                },
+                Ref::Inlined(i) => {
+                    let runs = self
+                        .index
+                        .runs_within
+                        .get(&i)
+                        .map_or(&[][..], |v| v.as_slice());
+                    return runs
+                        .iter()
+                        .map(|&k| super::builder::addr(m.scope_runs[k].range.start))
+                        .min()
+                        .unwrap_or(u64::MAX);
+                }
+                _ => &[],
+            };
+            ranges
+                .iter()
+                .map(|r| super::builder::addr(r.start))
+                .min()
+                .unwrap_or(u64::MAX)
+        };
+        let mut out = Vec::new();
+        let mut stack: Vec<Ref> = Vec::new();
+        // Every scope but blocks is a root, in arena order (namespaces keep their place).
+        let roots: Vec<Ref> = m
+            .scopes
+            .iter()
+            .filter(|(_, sc)| {
+                !matches!(
+                    sc.kind,
+                    ScopeKind::LexicalBlock { .. } | ScopeKind::BlockFile { .. }
+                )
+            })
+            .map(|(h, _)| Ref::Scope(h))
+            .collect();
+        stack.extend(roots.into_iter().rev());
+        while let Some(r) = stack.pop() {
+            out.push(r);
+            let Ref::Scope(s) = r else { continue };
+            if !matches!(
+                m.scopes.get(s).kind,
+                ScopeKind::Function(_) | ScopeKind::LexicalBlock { .. }
+            ) {
+                continue;
+            }
+            if let Some(vs) = self.index.vars_in.get(&s) {
+                out.extend(vs.iter().map(|&v| Ref::Var(v)));
+            }
+            if let Some(kids) = self.index.nested.get(&s) {
+                let mut kids = kids.clone();
+                kids.sort_by_key(&lowest);
+                stack.extend(kids.into_iter().rev());
+            }
+        }
+        out
     }
 
     pub(super) fn fill_unit(&mut self, ui: usize) {
@@ -528,13 +621,37 @@ impl Builder<'_, '_> {
                 return;
             }
         }
-        let parent = self.parent_die(r, d.0);
+        // Code of a split function goes under its concrete DIE.
+        let code_scope = match r {
+            Ref::Inlined(i) if self.m.inlined.get(i).parent.is_none() => {
+                self.m.inlined.get(i).scope
+            }
+            Ref::CallSite(c) => self.m.call_sites.get(c).scope,
+            Ref::Label(l) => self.m.labels.get(l).scope,
+            // A function's static variables go with its code too, as clang writes them; gcc
+            // leaves them in the abstract DIE (gdb then lists them in every inlined instance).
+            Ref::Var(v) if self.m.vars.get(v).kind == VarKind::Global => {
+                match self.m.vars.get(v).scope {
+                    Some(Ref::Scope(s)) if !self.by_gcc(s) => Some(s),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let parent = match code_scope.and_then(|s| self.code_parent(s)) {
+            Some(id) => id,
+            None => self.parent_die(r, d.0),
+        };
         let tag = self.tag(r);
         self.unit_mut(d.0).add_reserved(d.1, parent, tag);
         match r {
             Ref::Type(t) => self.fill_type(d, t),
             Ref::Scope(s) => self.fill_scope(d, s),
-            Ref::Var(v) => self.fill_var(d, v),
+            Ref::Var(v) => {
+                let code = self.var_code_die(d, v);
+                self.fill_var(d, code, v);
+                spirv::events(self, code, v);
+            }
             Ref::Inlined(i) => self.fill_inlined(d, i),
             Ref::Label(l) => self.fill_label(d, l),
             Ref::Import(i) => self.fill_import(d, i),
@@ -546,7 +663,6 @@ impl Builder<'_, '_> {
                 spirv::runs(self, d, r);
                 spirv::no_scope(self, d, r);
             }
-            Ref::Var(v) => spirv::events(self, d, v),
             Ref::Type(_) => spirv::no_scope(self, d, r),
             _ => {}
         }

@@ -10,7 +10,28 @@ use crate::ir::{Handle, Ref, ScopeKind, TypeKind, VarKind};
 use crate::spec::dwarf_vendor as vendor;
 
 impl Builder<'_, '_> {
-    pub(super) fn fill_var(&mut self, d: Die, v: Handle<crate::ir::Variable>) {
+    /// Where a variable's location goes: its own DIE, or for a local or parameter of a split
+    /// function a concrete copy (DW_AT_abstract_origin) in the function's concrete DIE.
+    pub(super) fn var_code_die(&mut self, d: Die, v: Handle<crate::ir::Variable>) -> Die {
+        let var = self.m.vars.get(v);
+        let Some(Ref::Scope(s)) = var.scope else {
+            return d;
+        };
+        if !matches!(var.kind, VarKind::Local | VarKind::Param(_)) {
+            return d;
+        }
+        match self.code_parent(s) {
+            Some(parent) => {
+                let tag = self.tag(Ref::Var(v));
+                self.concrete_die(d.0, parent, tag, Ref::Var(v))
+            }
+            None => d,
+        }
+    }
+
+    /// Fills a variable's DIE `d`; its location and constant value go to `code` (`d`, or its
+    /// concrete copy).
+    pub(super) fn fill_var(&mut self, d: Die, code: Die, v: Handle<crate::ir::Variable>) {
         let m = self.m;
         let var = &m.vars.get(v);
         if let VarKind::Inlined { origin, .. } = var.kind {
@@ -78,17 +99,17 @@ impl Builder<'_, '_> {
                 AttributeValue::Udata(u64::from(a / 8)),
             );
         }
-        self.set_location(d, dw::DW_AT_location, var.location);
+        self.set_location(code, dw::DW_AT_location, var.location);
         if var.location.is_none() {
-            if let Some(l) = expr::events_location(self, d.0, v) {
-                self.set(d, dw::DW_AT_location, l);
+            if let Some(l) = expr::events_location(self, code.0, v) {
+                self.set(code, dw::DW_AT_location, l);
             }
         }
         if let Some(b) = &var.binding {
             self.set_value(d, vendor::DW_AT_DWARV_BINDING, b);
         }
         if let Some(c) = &var.const_value {
-            self.set_value(d, dw::DW_AT_const_value, c);
+            self.set_value(code, dw::DW_AT_const_value, c);
         }
         self.set_ref(d, dw::DW_AT_specification, var.declaration);
         // A parameter's object_pointer flag is the function's DW_AT_object_pointer.
@@ -98,6 +119,17 @@ impl Builder<'_, '_> {
             flags = flags.without(crate::ir::Flags::OBJECT_POINTER);
         }
         self.set_flags(d, flags);
-        self.set_extra(d, Ref::Var(v), &var.extra);
+        // Location views go with the location.
+        if code != d {
+            let (views, rest): (Vec<_>, Vec<_>) = var
+                .extra
+                .iter()
+                .cloned()
+                .partition(|a| a.attr == vendor::DW_AT_DWARV_LOCVIEWS.0);
+            self.set_extra(code, Ref::Var(v), &views);
+            self.set_extra(d, Ref::Var(v), &rest);
+        } else {
+            self.set_extra(d, Ref::Var(v), &var.extra);
+        }
     }
 }

@@ -89,9 +89,7 @@ impl Walker<'_> {
             let mut ranges = std::mem::take(&mut old.ranges);
             ranges.append(&mut new.ranges);
             new.ranges = ranges;
-            new.frame_base = new.frame_base.or(old.frame_base);
-            new.lane_pc = new.lane_pc.or(old.lane_pc);
-            new.active_lane = new.active_lane.or(old.active_lane);
+            FunctionCode::of(old).complete(new);
         }
         s.kind = kind;
         s.name = name;
@@ -157,7 +155,7 @@ impl Walker<'_> {
             }
             _ => None,
         };
-        let entry_pc = self.address(at, dw::DW_AT_entry_pc)?.map(CodePos::Addr);
+        let code = self.function_code(at)?;
         Ok(FunctionInfo {
             linkage,
             ty: Some(sig),
@@ -177,9 +175,21 @@ impl Walker<'_> {
             retained: Vec::new(),
             binding: None,
             ranges,
-            entry_pc,
-            frame_base: self.take_location(at, dw::DW_AT_frame_base)?,
+            entry_pc: code.entry_pc,
+            frame_base: code.frame_base,
             calling_convention: at.die.udata(dw::DW_AT_calling_convention).map(|c| c as u8),
+            lanes: code.lanes,
+            lane_pc: code.lane_pc,
+            active_lane: code.active_lane,
+        })
+    }
+
+    /// What a subprogram says about its code besides its ranges: on the subprogram itself, or
+    /// on the concrete out-of-line instance of an abstract one (`fill_alias`).
+    fn function_code(&mut self, at: &mut At) -> DResult<FunctionCode> {
+        Ok(FunctionCode {
+            entry_pc: self.address(at, dw::DW_AT_entry_pc)?.map(CodePos::Addr),
+            frame_base: self.take_location(at, dw::DW_AT_frame_base)?,
             lanes: at
                 .die
                 .udata(vendor::DW_AT_LLVM_LANES)
@@ -332,10 +342,7 @@ impl Walker<'_> {
                 // block file: it becomes what this instance says, and fill_scope keeps that.
                 let unfilled = matches!(self.m.scopes.get(h).kind, ScopeKind::BlockFile { .. });
                 if at.die.tag == dw::DW_TAG_subprogram {
-                    let frame_base = self.take_location(&mut at, dw::DW_AT_frame_base)?;
-                    let lane_pc = self.take_location(&mut at, vendor::DW_AT_LLVM_LANE_PC)?;
-                    let active_lane =
-                        self.take_location(&mut at, vendor::DW_AT_LLVM_ACTIVE_LANE)?;
+                    let code = self.function_code(&mut at)?;
                     let flags = self.flags(at.die);
                     let s = self.m.scopes.get_mut(h);
                     s.flags.bits |= flags.bits;
@@ -344,9 +351,7 @@ impl Walker<'_> {
                     }
                     if let Some(f) = function_mut(&mut s.kind) {
                         f.ranges.extend(ranges);
-                        f.frame_base = f.frame_base.or(frame_base);
-                        f.lane_pc = f.lane_pc.or(lane_pc);
-                        f.active_lane = f.active_lane.or(active_lane);
+                        code.complete(f);
                     }
                 } else if frame.inlined.is_none() {
                     let s = self.m.scopes.get_mut(h);
@@ -359,13 +364,18 @@ impl Walker<'_> {
                 }
             }
             Some(Ref::Var(h)) => {
-                let location = self.take_location(&mut at, dw::DW_AT_location)?;
+                let views = self.locviews(&mut at);
+                let location = self.var_location(&mut at)?;
                 let const_value = self.value(&mut at, dw::DW_AT_const_value)?;
                 let v = self.m.vars.get_mut(h);
+                // A second concrete instance (gcc's clones) neither gives its location nor its
+                // views: the first's stand.
+                let views = views.filter(|_| v.location.is_none());
                 v.location = v.location.or(location);
                 if v.const_value.is_none() {
                     v.const_value = const_value;
                 }
+                return Ok(views.into_iter().collect());
             }
             _ => {}
         }
@@ -391,6 +401,37 @@ impl Walker<'_> {
             });
         }
         Ok(Vec::new())
+    }
+}
+
+/// A function's code attributes other than its ranges, which an abstract subprogram leaves to
+/// its concrete out-of-line instance.
+struct FunctionCode {
+    entry_pc: Option<CodePos>,
+    frame_base: Option<crate::ir::Location>,
+    lanes: Option<u32>,
+    lane_pc: Option<crate::ir::Location>,
+    active_lane: Option<crate::ir::Location>,
+}
+
+impl FunctionCode {
+    fn of(f: &FunctionInfo) -> FunctionCode {
+        FunctionCode {
+            entry_pc: f.entry_pc,
+            frame_base: f.frame_base,
+            lanes: f.lanes,
+            lane_pc: f.lane_pc,
+            active_lane: f.active_lane,
+        }
+    }
+
+    /// Fills what `f` does not say yet.
+    fn complete(self, f: &mut FunctionInfo) {
+        f.entry_pc = f.entry_pc.or(self.entry_pc);
+        f.frame_base = f.frame_base.or(self.frame_base);
+        f.lanes = f.lanes.or(self.lanes);
+        f.lane_pc = f.lane_pc.or(self.lane_pc);
+        f.active_lane = f.active_lane.or(self.active_lane);
     }
 }
 

@@ -28,7 +28,11 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
     let sections =
         gimli::DwarfSections::load(|id| -> Result<&[u8], DErr> { Ok(elf.section(id.name())) })?;
     let dwarf = sections.borrow(|s| gimli::EndianSlice::new(s, gimli::LittleEndian));
-    let u = Units { dwarf };
+    let u = Units {
+        dwarf,
+        loc: elf.section(".debug_loc"),
+        loclists: elf.section(".debug_loclists"),
+    };
     let mut w = Walker {
         machine: elf.machine,
         m,
@@ -41,6 +45,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         encodings: Vec::new(),
         object_pointers: Vec::new(),
         exprs: HashMap::default(),
+        pending: Default::default(),
     };
     let mut units = Vec::new();
     let mut headers = u.dwarf.units();
@@ -77,6 +82,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
             "DWARF 4 type units (.debug_types) are not read; references to them stay raw DW_AT_signature attributes",
         );
     }
+    w.resolve_blocks();
     w.resolve_aliases()?;
     for (off, unit) in &units {
         w.fill(&u, *off, unit)?;
@@ -161,6 +167,10 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
     }
 }
 
+/// An open DIE of pass 1: depth, tag, inside an inlined subroutine, a function declaration,
+/// inside a concrete out-of-line instance, its offset, the index of its pending block.
+type PlanFrame = (isize, dw::DwTag, bool, bool, bool, u64, Option<usize>);
+
 pub(super) fn last_offset(units: &[(u64, gimli::Unit<Slice<'_>>)]) -> u64 {
     units.last().map_or(0, |(o, _)| *o)
 }
@@ -168,8 +178,7 @@ pub(super) fn last_offset(units: &[(u64, gimli::Unit<Slice<'_>>)]) -> u64 {
 impl Walker<'_> {
     pub(super) fn plan(&mut self, uoff: u64, unit: &gimli::Unit<Slice<'_>>) -> DResult<()> {
         let mut cursor = unit.entries();
-        // depth, tag, inside an inlined subroutine, a function declaration
-        let mut stack: Vec<(isize, dw::DwTag, bool, bool)> = Vec::new();
+        let mut stack: Vec<PlanFrame> = Vec::new();
         loop {
             let entry = match cursor.next_dfs() {
                 Ok(Some(e)) => e,
@@ -201,7 +210,31 @@ impl Walker<'_> {
                 .attr_value(dw::DW_AT_abstract_origin)
                 .and_then(|v| ref_offset(unit, &v));
             let tag = entry.tag();
+            let in_concrete = stack.last().is_some_and(|f| f.4)
+                || (tag == dw::DW_TAG_subprogram && origin.is_some());
+            let parent_off = stack.last().map_or(uoff, |f| f.5);
+            let mut pending = None;
+            match tag {
+                dw::DW_TAG_variable | dw::DW_TAG_formal_parameter | dw::DW_TAG_lexical_block
+                    if !in_concrete && !in_inlined =>
+                {
+                    self.pending.abstract_parent.insert(off, parent_off);
+                }
+                dw::DW_TAG_variable | dw::DW_TAG_formal_parameter => {
+                    if let (Some(o), Some(k)) = (origin, stack.last().and_then(|f| f.6)) {
+                        self.pending.blocks[k].2.push(o);
+                    }
+                }
+                _ => {}
+            }
             let plan = match tag {
+                dw::DW_TAG_lexical_block if in_concrete && !in_inlined && origin.is_none() => {
+                    pending = Some(self.pending.blocks.len());
+                    self.pending
+                        .blocks
+                        .push((self.plans.len(), parent_off, Vec::new()));
+                    Plan::Pending
+                }
                 dw::DW_TAG_compile_unit
                 | dw::DW_TAG_partial_unit
                 | dw::DW_TAG_type_unit
@@ -296,9 +329,47 @@ impl Walker<'_> {
                     entry.attr_value(dw::DW_AT_declaration),
                     Some(AttrValue::Flag(true))
                 );
-            stack.push((depth, tag, in_inlined, is_decl));
+            stack.push((depth, tag, in_inlined, is_decl, in_concrete, off, pending));
         }
         Ok(())
+    }
+
+    /// Decides each `Plan::Pending` block (outer blocks first): the concrete instance of the
+    /// abstract block B when all its variables' origins are B's and its parent is (an instance
+    /// of) B's parent; else a block of its own.
+    pub(super) fn resolve_blocks(&mut self) {
+        let blocks = std::mem::take(&mut self.pending.blocks);
+        let parents = std::mem::take(&mut self.pending.abstract_parent);
+        // Offset of a DIE, or of the abstract DIE it is an instance of (one hop suffices here:
+        // a concrete subprogram names its origin, an outer pending block was resolved first).
+        let instance_of = |plans: &[(u64, Plan)], off: u64| -> u64 {
+            match plans
+                .binary_search_by_key(&off, |p| p.0)
+                .map(|j| plans[j].1)
+            {
+                Ok(Plan::Alias(o)) => o,
+                _ => off,
+            }
+        };
+        for (k, parent, origins) in blocks {
+            let block = origins.first().and_then(|o| parents.get(o)).copied();
+            let matched = block.filter(|b| {
+                origins.iter().all(|o| parents.get(o) == Some(b))
+                    && parents.get(b).copied() == Some(instance_of(&self.plans, parent))
+            });
+            self.plans[k].1 = match matched {
+                Some(b) => Plan::Alias(b),
+                None => {
+                    let r = Ref::Scope(
+                        self.m
+                            .scopes
+                            .push(Scope::new(ScopeKind::BlockFile { discriminator: 0 })),
+                    );
+                    self.map.insert(self.plans[k].0, r);
+                    Plan::Own(r)
+                }
+            };
+        }
     }
 
     /// Gives each alias DIE its origin's entity.
@@ -472,6 +543,8 @@ impl Walker<'_> {
             Plan::Own(_) => Ok(Vec::new()),
             Plan::Alias(_) => self.fill_alias(at, ranges, frame),
             Plan::Part => self.fill_part(at),
+            // resolve_blocks decided every one before pass 2.
+            Plan::Pending => Ok(Vec::new()),
         }
     }
 

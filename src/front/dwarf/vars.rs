@@ -2,11 +2,69 @@
 
 use gimli::constants as dw;
 
-use super::walker::{binding, own_flags, take_u, At, Filled, Walker};
-use crate::ir::{Handle, Location, Ref, TypeKind, VarKind, Variable};
+use super::walker::{binding, own_flags, take_u, At, DResult, Filled, Walker};
+use crate::dwarf::bytes::Leb128;
+use crate::ir::{Handle, Location, RawAttr, Ref, TypeKind, VarKind, Variable};
 use crate::spec::dwarf_vendor as vendor;
 
 impl Walker<'_> {
+    /// A variable's DW_AT_location, on its DIE or its concrete instance's; none for a variable
+    /// from SPIR-V with exact events (its location list was derived from them).
+    pub(super) fn var_location(&mut self, at: &mut At<'_, '_>) -> DResult<Option<Location>> {
+        match at.die.has(crate::spec::dwarf_vendor::DW_AT_DWARV_EVENTS) {
+            true => {
+                at.die.mark(dw::DW_AT_location);
+                Ok(None)
+            }
+            false => self.take_location(at, dw::DW_AT_location),
+        }
+    }
+
+    /// gcc's DW_AT_GNU_locviews: the view list it names sits right before the variable's
+    /// location list, a ULEB pair per entry; its bytes become `DW_AT_dwarv_locviews`. A view
+    /// list that does not end where the location list starts, or does not read as whole pairs,
+    /// stays the raw attribute it was.
+    pub(super) fn locviews(&mut self, at: &mut At<'_, '_>) -> Option<RawAttr> {
+        let value = |a: dw::DwAt| {
+            at.die
+                .attrs
+                .iter()
+                .find(|x| x.name() == a)
+                .map(|x| x.value())
+        };
+        let views = match value(dw::DW_AT_GNU_locviews)? {
+            gimli::AttributeValue::SecOffset(o) => o,
+            _ => return None,
+        };
+        let list = match value(dw::DW_AT_location)? {
+            gimli::AttributeValue::LocationListsRef(o) => o.0,
+            _ => return None,
+        };
+        let section = match at.cur.version >= 5 {
+            true => at.u.loclists,
+            false => at.u.loc,
+        };
+        let bytes = section.get(views..list)?;
+        let (mut i, mut n) = (0, 0usize);
+        while i < bytes.len() {
+            let leb = Leb128::scan(&bytes[i..], 10);
+            if !leb.ended {
+                return None;
+            }
+            i += leb.len;
+            n += 1;
+        }
+        if n % 2 != 0 || n > 1 << 21 {
+            return None;
+        }
+        at.die.mark(dw::DW_AT_GNU_locviews);
+        Some(RawAttr {
+            attr: vendor::DW_AT_DWARV_LOCVIEWS.0,
+            form: dw::DW_FORM_block.0,
+            bytes: bytes.to_vec(),
+        })
+    }
+
     pub(super) fn fill_var(&mut self, mut at: At<'_, '_>, h: Handle<Variable>) -> Filled {
         let origin = self.reference(&mut at, dw::DW_AT_abstract_origin)?;
         let name = self.string(&mut at, dw::DW_AT_name)?;
@@ -17,14 +75,8 @@ impl Walker<'_> {
             None => self.string(&mut at, dw::DW_AT_MIPS_linkage_name)?,
         };
         let ty = self.type_ref(&mut at, dw::DW_AT_type)?;
-        // A variable from SPIR-V with exact events: its location list was derived from them.
-        let location = match at.die.has(crate::spec::dwarf_vendor::DW_AT_DWARV_EVENTS) {
-            true => {
-                at.die.mark(dw::DW_AT_location);
-                None
-            }
-            false => self.take_location(&mut at, dw::DW_AT_location)?,
-        };
+        let views = self.locviews(&mut at);
+        let location = self.var_location(&mut at)?;
         let const_value = self.value(&mut at, dw::DW_AT_const_value)?;
         let declaration = self.reference(&mut at, dw::DW_AT_specification)?;
         let align_bits = at
@@ -81,7 +133,7 @@ impl Walker<'_> {
                 self.attach_to_parent(Some(p), Ref::Var(h), at.die.tag);
             }
         }
-        Ok(Vec::new())
+        Ok(views.into_iter().collect())
     }
 
     /// Whether a location is a static address (DW_OP_addr/addrx, or a thread-local one): a

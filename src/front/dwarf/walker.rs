@@ -44,6 +44,9 @@ pub type Slice<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
 /// The loaded sections.
 pub struct Units<'a> {
     pub dwarf: gimli::Dwarf<Slice<'a>>,
+    /// .debug_loc and .debug_loclists as bytes, for gcc's view lists (`Walker::locviews`).
+    pub loc: &'a [u8],
+    pub loclists: &'a [u8],
 }
 
 /// What a DIE becomes (pass 1).
@@ -55,6 +58,19 @@ pub(super) enum Plan {
     Alias(u64),
     /// Part of its parent (subranges, enumerators, call-site parameters, signature parameters).
     Part,
+    /// A lexical block of a concrete out-of-line instance without DW_AT_abstract_origin (clang
+    /// before 16 writes them so): an alias of the abstract block its variables come from, or
+    /// its own block, decided once every unit is planned (`Walker::resolve_blocks`).
+    Pending,
+}
+
+/// What decides a `Plan::Pending` block: the abstract origins of its variables.
+#[derive(Default)]
+pub(super) struct PendingBlocks {
+    /// Index into `plans`, offset of the block's parent DIE, origins of its variables.
+    pub blocks: Vec<(usize, u64, Vec<u64>)>,
+    /// Parent DIE of each variable and lexical block outside concrete and inlined code.
+    pub abstract_parent: HashMap<u64, u64>,
 }
 
 pub(super) const MAX_DEPTH: isize = 4096;
@@ -84,6 +100,7 @@ pub(super) struct Walker<'m> {
     /// thousand distinct expressions across its location lists (sqlite: 3 148 of 150 129), and
     /// one entity per distinct expression is what LLVM and SPIR-V modules hold too.
     pub exprs: HashMap<u64, HashMap<Vec<u8>, Handle<Expr>>>,
+    pub pending: PendingBlocks,
 }
 
 /// The .debug_info offset of a reference attribute.
@@ -301,7 +318,7 @@ impl Walker<'_> {
         let target = match plan {
             Plan::Own(r) => Some(*r),
             Plan::Alias(_) => self.map.get(&off).copied(),
-            Plan::Part => None,
+            Plan::Part | Plan::Pending => None,
         };
         let slot = match target {
             Some(Ref::Unit(h)) => Some(&mut self.m.units.get_mut(h).extra),
