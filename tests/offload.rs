@@ -558,6 +558,21 @@ fn convert_into_a_host_object_replaces_one_device_image_and_keeps_the_rest() {
     assert!(!out.exists());
 }
 
+/// `dwarv convert DWIR --to dwarf --part gfx90a --into CONTAINER -o OUT`.
+fn into_gfx90a(dwir: &Path, container: &Path, out: &Path) -> Output {
+    let args = [
+        "--to",
+        "dwarf",
+        "--part",
+        "gfx90a",
+        "--into",
+        p(container),
+        "-o",
+        p(out),
+    ];
+    dwarv(&[&["convert", p(dwir)][..], &args].concat())
+}
+
 /// clang-offload-bundler-19 takes the device image back out of `obj`'s `.hip_fatbin` and
 /// llvm-dwarfdump-19 --verify finds nothing wrong in it.
 fn verify_device(obj: &Path, target: &str) {
@@ -580,6 +595,60 @@ fn verify_device(obj: &Path, target: &str) {
             .arg("--verify")
             .arg(&image),
     );
+}
+
+#[test]
+fn an_executable_shows_its_device_image_and_takes_it_back_when_it_fits() {
+    let b = built();
+    let main = b.path("main.cpp");
+    std::fs::write(
+        &main,
+        "int launch(int, float, const float *, float *);\nint main() { return launch(0, 1, 0, 0); }\n",
+    )
+    .unwrap();
+    let exe = b.path("saxpy.exe");
+    run_ok(
+        Command::new(tool("clang++-19"))
+            .args(["-g", "-fuse-ld=lld"])
+            .arg(&main)
+            .arg(b.path("clang19.o"))
+            .args(["-L/usr/lib/x86_64-linux-gnu", "-lamdhip64", "-o"])
+            .arg(&exe),
+    );
+    let stats = ok(&["stats", p(&exe)]);
+    assert!(
+        stats.contains(&format!("saxpy.exe [{GFX90A}] (ELF/DWARF)")),
+        "{stats}"
+    );
+    ok(&["roundtrip", "--via", "dwarf", "--part", "gfx90a", p(&exe)]);
+    let dwir = b.path("exe.dwir");
+    ok(&["dump", "--part", "gfx90a", p(&exe), "-o", p(&dwir)]);
+    let same = b.path("saxpy.same.exe");
+    let o = into_gfx90a(&dwir, &exe, &same);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    let (orig, out) = (std::fs::read(&exe).unwrap(), std::fs::read(&same).unwrap());
+    let r = image_range(&orig, "gfx90a");
+    assert_eq!(out.len(), orig.len());
+    assert!(differing(&out[..r.start], &orig[..r.start]) <= 8);
+    assert!(out[r.end..] == orig[r.end..]);
+    verify_device(&same, GFX90A);
+    // An image that grows cannot move an executable's sections: refused, no output.
+    let t = std::fs::read_to_string(&dwir).unwrap();
+    let long = "e".repeat(40000);
+    std::fs::write(
+        &dwir,
+        t.replacen("saxpy.hip\"", &format!("saxpy.hip.{long}\""), 1),
+    )
+    .unwrap();
+    let grown = b.path("saxpy.grown.exe");
+    let o = into_gfx90a(&dwir, &exe, &grown);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).1.contains("executable or shared object"),
+        "{:?}",
+        text(&o)
+    );
+    assert!(!grown.exists());
 }
 
 #[test]

@@ -471,3 +471,93 @@ fn grow_section(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A plain bundle of an empty host entry and one image.
+    fn plain(image: &[u8]) -> Vec<u8> {
+        let ids = [
+            "host-x86_64-unknown-linux-gnu",
+            "hip-spirv64-unknown-unknown--generic",
+        ];
+        let table = bundle::MAGIC.len() + 8 + ids.iter().map(|i| 24 + i.len()).sum::<usize>();
+        let mut b = bundle::MAGIC.to_vec();
+        b.extend_from_slice(&2u64.to_le_bytes());
+        for (id, (off, size)) in ids.iter().zip([(table, 0), (table, image.len())]) {
+            for v in [off as u64, size as u64, id.len() as u64] {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+            b.extend_from_slice(id.as_bytes());
+        }
+        b.extend_from_slice(image);
+        b
+    }
+
+    /// `plain` compressed with zlib under a CCOB header of `version`.
+    fn zlib_ccob(plain: &[u8], version: u16) -> Vec<u8> {
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(plain).unwrap();
+        let data = z.finish().unwrap();
+        let header = match version {
+            1 => 4 + 2 + 2 + 4 + 8,
+            2 => 4 + 2 + 2 + 4 + 4 + 8,
+            _ => 4 + 2 + 2 + 8 + 8 + 8,
+        };
+        let total = (header + data.len()) as u64;
+        let mut b = b"CCOB".to_vec();
+        b.extend_from_slice(&version.to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes()); // zlib
+        match version {
+            1 => b.extend_from_slice(&(plain.len() as u32).to_le_bytes()),
+            2 => {
+                b.extend_from_slice(&(total as u32).to_le_bytes());
+                b.extend_from_slice(&(plain.len() as u32).to_le_bytes());
+            }
+            _ => {
+                b.extend_from_slice(&total.to_le_bytes());
+                b.extend_from_slice(&(plain.len() as u64).to_le_bytes());
+            }
+        }
+        b.extend_from_slice(&0u64.to_le_bytes()); // hash (not checked)
+        b.extend_from_slice(&data);
+        b
+    }
+
+    #[test]
+    fn zlib_bundles_of_every_header_version_read_as_the_plain_one() {
+        let image: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+        let p = plain(&image);
+        for version in 1..=3 {
+            let z = zlib_ccob(&p, version);
+            let parts = open(&z, "z").unwrap().unwrap();
+            assert_eq!(parts.len(), 1, "v{version}");
+            assert_eq!(parts[0].name, "hip-spirv64-unknown-unknown--generic");
+            assert!(parts[0].bytes[..] == image[..], "v{version}");
+            assert!(parts[0].slot.is_none());
+        }
+        // One byte short of what the header states, and a version dwarv does not know.
+        let mut z = zlib_ccob(&p, 3);
+        z[16..24].copy_from_slice(&(p.len() as u64 + 1).to_le_bytes());
+        let e = open(&z, "z").unwrap_err().to_string();
+        assert!(e.contains("inflates to") && e.contains("zlib"), "{e}");
+        let mut z = zlib_ccob(&p, 2);
+        z[4] = 9;
+        let e = open(&z, "z").unwrap_err().to_string();
+        assert!(e.contains("version 9"), "{e}");
+    }
+
+    #[test]
+    fn a_plain_bundle_takes_a_shorter_and_a_longer_image_back() {
+        let image = vec![7u8; 100];
+        let p = plain(&image);
+        for new in [vec![1u8; 60], vec![2u8; 100], vec![3u8; 300]] {
+            let out = replace(&p, "b", "generic", &new).unwrap();
+            let parts = open(&out, "b").unwrap().unwrap();
+            assert!(parts[0].bytes[..] == new[..]);
+            assert_eq!(out.len(), p.len().max(p.len() - image.len() + new.len()));
+        }
+    }
+}
