@@ -79,6 +79,21 @@ fn built() -> &'static Built {
                 .arg("-o")
                 .arg(out("device.bc")),
         );
+        // -O0 (after the -O1 of clang19_hip): the pair the LLVM/DWARF cross-check agrees on.
+        for (name, extra) in [
+            ("device.O0.bc", &["--cuda-device-only", "-emit-llvm"][..]),
+            ("clang19.O0.o", &[][..]),
+        ] {
+            run_ok(
+                clang19_hip()
+                    .arg("-O0")
+                    .args(extra)
+                    .arg("-c")
+                    .arg(&src)
+                    .arg("-o")
+                    .arg(out(name)),
+            );
+        }
         let c = corpus();
         std::fs::write(out("empty"), b"").unwrap();
         let bundle = |targets: &str, device: &Path, output: &str, extra: &[&str]| {
@@ -649,6 +664,41 @@ fn an_executable_shows_its_device_image_and_takes_it_back_when_it_fits() {
         text(&o)
     );
     assert!(!grown.exists());
+}
+
+#[test]
+fn crosscheck_of_the_device_bitcode_against_the_code_object_in_the_bundle() {
+    let b = built();
+    let pair = |bc: &str, obj: &str| {
+        dwarv(&[
+            "diff",
+            "--crosscheck",
+            "--part",
+            "gfx90a",
+            "--limit",
+            "100",
+            p(&b.path(bc)),
+            p(&b.path(obj)),
+        ])
+    };
+    let o = pair("device.O0.bc", "clang19.O0.o");
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    // -O1: the threadIdx.x accessors (HIP's __HIP_ThreadIdx::operator() and the conversion
+    // operator of its __X) are inlined into code that reads a register the kernel starts with:
+    // no instruction, so no inlined_subroutine and no abstract DIE. Known and pinned: 5
+    // differences, all of them those two functions and their parameters.
+    let o = pair("device.bc", "clang19.o");
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(err.contains("(5 difference(s))"), "{out}{err}");
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("only in")).collect();
+    assert_eq!(heads.len(), 5, "{out}");
+    assert!(
+        heads
+            .iter()
+            .all(|l| l.starts_with("only in A:") && l.contains("__HIP_ThreadIdx")),
+        "{out}"
+    );
 }
 
 #[test]
