@@ -356,14 +356,14 @@ fn dispatch(command: Command) -> Result<i32> {
                 crosscheck,
                 limit,
             };
-            let pa = input::parts(
-                input::read(&a)?,
-                part.as_deref().filter(|_| is_container(&a)),
-            )?;
-            let pb = input::parts(
-                input::read(&b)?,
-                part.as_deref().filter(|_| is_container(&b)),
-            )?;
+            let (ca, cb) = (is_container(&a), is_container(&b));
+            if let (Some(p), false, false) = (&part, ca, cb) {
+                return Err(Error::Usage(format!(
+                    "--part {p}: neither {a} nor {b} is a container of device code"
+                )));
+            }
+            let pa = input::parts(input::read(&a)?, part.as_deref().filter(|_| ca))?;
+            let pb = input::parts(input::read(&b)?, part.as_deref().filter(|_| cb))?;
             if let ([x], [y]) = (&pa[..], &pb[..]) {
                 return diff_one(x, y, &opts);
             }

@@ -346,6 +346,10 @@ fn several_parts_and_none_picked_is_a_usage_error_listing_them() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("not a container"));
+    let plain = corpus().join("prog.dwarf5.o");
+    let o = dwarv(&["diff", "--part", "host", p(&plain), p(&plain)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("neither"), "{:?}", text(&o));
     // Picked: converts.
     ok(&["convert", p(&f), "--part", GFX90A, "-o", p(&out)]);
     assert!(std::fs::read_to_string(&out).unwrap().contains("\"saxpy\""));
