@@ -35,8 +35,24 @@ for f in kernel.O0 frag.O0 frag.O2; do
 done
 [ -s "$seeds/every_shader200.spv" ] || "$repo/.tools/bin/spirv-as" --target-env spv1.0 \
   "$repo/tests/spirv/every_shader200.spvasm" -o "$seeds/every_shader200.spv"
+# Offload containers: a HIP host object (hipcc), bundles of the corpus's device code (plain and
+# compressed) and an offloading binary (clang-offload-bundler-19 / -packager-19).
+if [ ! -s "$seeds/saxpy.hip.o" ]; then
+  hipcc -g -O1 --offload-arch=gfx90a -c "$repo/corpus/src/saxpy.hip" -o "$seeds/saxpy.hip.o"
+  : >"$seeds/empty"
+  for z in "" -compress; do
+    clang-offload-bundler-19 -type=bc $z \
+      -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx90a,hip-spirv64-unknown-unknown--generic \
+      -input="$seeds/empty" -input="$seeds/kernel.gfx90a.o" -input="$seeds/kernel.ocl100.spv" \
+      -output="$seeds/kernel$z.bundle"
+  done
+  clang-offload-packager-19 -o "$seeds/kernel.offload" \
+    --image=file="$seeds/kernel.gfx90a.o",triple=amdgcn-amd-amdhsa,arch=gfx90a,kind=hip \
+    --image=file="$seeds/kernel.O0.bc",triple=spir64-unknown-unknown,arch=generic,kind=openmp
+fi
 seed_files() {
   case "$1" in
+    container_*) ls "$seeds"/saxpy.hip.o "$seeds"/*.bundle "$seeds"/kernel.offload ;;
     dwir_*) ls "$repo"/corpus/ir/*.dwir ;;
     spirv_*) ls "$seeds"/*.spv ;;
     dwarf_*) ls "$seeds"/*.o "$seeds"/prog.O2 2>/dev/null ;;

@@ -36,6 +36,11 @@ apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm ll
 read -r -a llvm_versions < "$repo/llvm-bridge/LLVM_VERSIONS"
 for v in "${llvm_versions[@]}"; do apt_pkgs+=("llvm-$v-dev" "clang-$v"); done
 apt_pkgs+=(llvm-spirv-15)
+# Device code inside GPU toolchains' containers (tests/offload.rs): Debian's hipcc (5.2.3, on
+# clang-15; pulls rocm-device-libs and libamdhip64-dev, enough to compile for gfx90a without a GPU),
+# clang-19 with lld-19 for `-x hip --offload-arch=gfx90a` (old and new offload driver), and
+# clang-tools-19 for clang-offload-bundler-19 / clang-offload-packager-19.
+apt_pkgs+=(hipcc rocm-device-libs libamdhip64-dev clang-19 lld-19 clang-tools-19)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
@@ -138,6 +143,10 @@ else
 fi
 rm -rf "$probe"
 check llvm-dis-19       /usr/lib/llvm-19/bin/llvm-dis --version
+check hipcc             hipcc --version
+check clang-offload-bundler-19  clang-offload-bundler-19 --version
+check clang-offload-packager-19 clang-offload-packager-19 --version
+check ld.lld-19         ld.lld-19 --version
 check spirv-val         "$tools/bin/spirv-val" --version
 check spirv-as          "$tools/bin/spirv-as" --version
 check spirv-dis         "$tools/bin/spirv-dis" --version

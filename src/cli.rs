@@ -33,9 +33,17 @@ enum Command {
         /// Write to a file instead of stdout.
         #[arg(short, long)]
         output: Option<String>,
+        /// A container's part (`host` or a device target id, or its end, e.g. `gfx90a`).
+        #[arg(long)]
+        part: Option<String>,
     },
     /// Check an input against the IR rules; exit 1 with the findings when it breaks any.
-    Validate { input: String },
+    Validate {
+        input: String,
+        /// A container's part (`host` or a device target id, or its end, e.g. `gfx90a`).
+        #[arg(long)]
+        part: Option<String>,
+    },
     /// Compare two inputs as IR: exit 0 when equal, 1 with the first differences when not.
     Diff {
         a: String,
@@ -52,12 +60,19 @@ enum Command {
         /// How many differences to print.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        /// In a container (either input): only this part (`host`, a target id or its end).
+        #[arg(long)]
+        part: Option<String>,
     },
     /// Convert an input to IR text, SPIR-V, DWARF or vISA tables.
     Convert {
         input: String,
         #[arg(short, long)]
         output: String,
+        /// A container's part to convert (`host`, a target id or its end, e.g. `gfx90a`);
+        /// with `--into` a container, the device image whose debug info is replaced.
+        #[arg(long)]
+        part: Option<String>,
         /// The target; by default the output's extension decides (.dwir .spv .o/.elf/.debug/.dwo .visa).
         #[arg(long, value_enum)]
         to: Option<TargetArg>,
@@ -141,6 +156,9 @@ enum Command {
         /// Print JSON instead of the table.
         #[arg(long)]
         json: bool,
+        /// A container's part (`host` or a device target id, or its end, e.g. `gfx90a`).
+        #[arg(long)]
+        part: Option<String>,
     },
     /// Split a SPIR-V module's debug info off: CODE is the module without it (plus a
     /// DebugBuildIdentifier and DebugStoragePath naming the sidecar), SIDECAR its DWARF.
@@ -152,6 +170,9 @@ enum Command {
         /// The DWARF sidecar.
         #[arg(long)]
         debug_out: String,
+        /// A container's part (`host` or a device target id, or its end, e.g. `gfx90a`).
+        #[arg(long)]
+        part: Option<String>,
     },
     /// Put a sidecar's debug info back into the module `strip` made (exit 2, and no output,
     /// when the sidecar belongs to another module).
@@ -178,6 +199,9 @@ enum Command {
         /// A SPIR-V input into its own set through the IR, as `convert --through-ir` does.
         #[arg(long)]
         through_ir: bool,
+        /// A container's part (`host` or a device target id, or its end, e.g. `gfx90a`).
+        #[arg(long)]
+        part: Option<String>,
     },
 }
 
@@ -281,28 +305,40 @@ where
 
 fn dispatch(command: Command) -> Result<i32> {
     match command {
-        Command::Dump { input, output } => {
-            let module = input::load(&input)?;
-            write_atomic(
-                output.as_deref().unwrap_or("-"),
-                text::print(&module).as_bytes(),
-            )?;
+        Command::Dump {
+            input,
+            output,
+            part,
+        } => {
+            let parts = input::parts(input::read(&input)?, part.as_deref())?;
+            let several = parts.len() > 1;
+            let mut text = String::new();
+            for p in &parts {
+                let (module, _) = input::lower_verified(p)?;
+                if several {
+                    text.push_str(&format!("; part {}\n", part_name(p)));
+                }
+                text.push_str(&text::print(&module));
+            }
+            write_atomic(output.as_deref().unwrap_or("-"), text.as_bytes())?;
             Ok(exit::OK)
         }
-        Command::Validate { input } => {
-            let inp = input::read(&input)?;
-            let module = input::lower(&inp)?;
-            let findings = verify::verify(&module);
-            if findings.is_empty() {
-                println!("{}: valid", inp.name);
-                Ok(exit::OK)
-            } else {
-                for f in &findings {
-                    println!("{}: {f}", inp.name);
+        Command::Validate { input, part } => {
+            let mut code = exit::OK;
+            for inp in input::parts(input::read(&input)?, part.as_deref())? {
+                let module = input::lower(&inp)?;
+                let findings = verify::verify(&module);
+                if findings.is_empty() {
+                    println!("{}: valid", inp.name);
+                } else {
+                    for f in &findings {
+                        println!("{}: {f}", inp.name);
+                    }
+                    eprintln!("dwarv: {}: {} finding(s)", inp.name, findings.len());
+                    code = exit::DIFFERENT;
                 }
-                eprintln!("dwarv: {}: {} finding(s)", inp.name, findings.len());
-                Ok(exit::DIFFERENT)
             }
+            Ok(code)
         }
         Command::Diff {
             a,
@@ -310,44 +346,63 @@ fn dispatch(command: Command) -> Result<i32> {
             ignore_code_positions,
             crosscheck,
             limit,
+            part,
         } => {
             if a == "-" && b == "-" {
                 return Err(Error::Usage("only one of the two inputs can be `-`".into()));
             }
-            let (mut ma, mut mb) = (input::load(&a)?.into_inner(), input::load(&b)?.into_inner());
-            if crosscheck {
-                if !crate::crosscheck::applies(&ma, &mb) {
-                    return Err(Error::Usage(
-                        "--crosscheck compares LLVM IR with DWARF: give one of each".into(),
-                    ));
+            let opts = DiffArgs {
+                ignore_code_positions,
+                crosscheck,
+                limit,
+            };
+            let (ca, cb) = (is_container(&a), is_container(&b));
+            if let (Some(p), false, false) = (&part, ca, cb) {
+                return Err(Error::Usage(format!(
+                    "--part {p}: neither {a} nor {b} is a container of device code"
+                )));
+            }
+            let pa = input::parts(input::read(&a)?, part.as_deref().filter(|_| ca))?;
+            let pb = input::parts(input::read(&b)?, part.as_deref().filter(|_| cb))?;
+            if let ([x], [y]) = (&pa[..], &pb[..]) {
+                return diff_one(x, y, &opts);
+            }
+            if pa.len() == 1 || pb.len() == 1 {
+                let (path, many) = if pa.len() == 1 { (&b, &pb) } else { (&a, &pa) };
+                let names: Vec<&str> = many.iter().map(part_name).collect();
+                return Err(Error::Usage(format!(
+                    "{path} holds {} parts ({}): pick one with --part",
+                    names.len(),
+                    names.join(", ")
+                )));
+            }
+            // Containers: part by part, matched by name.
+            let mut code = exit::OK;
+            for x in &pa {
+                match pb.iter().find(|y| part_name(y) == part_name(x)) {
+                    Some(y) => {
+                        println!("part {}:", part_name(x));
+                        code = code.max(diff_one(x, y, &opts)?);
+                    }
+                    None => {
+                        println!("part {} only in {a}", part_name(x));
+                        code = exit::DIFFERENT;
+                    }
                 }
-                let swap = ma.source.format != crate::ir::SourceFormat::Llvm;
-                let (l, d) = if swap { (&mb, &ma) } else { (&ma, &mb) };
-                let (l, d) = crate::crosscheck::normalise(l, d)
-                    .map_err(|e| Error::Usage(format!("--crosscheck: {e}")))?;
-                (ma, mb) = if swap { (d, l) } else { (l, d) };
             }
-            let d = diff(
-                &ma,
-                &mb,
-                DiffOptions {
-                    ignore_code_positions: ignore_code_positions || crosscheck,
-                },
-            );
-            if d.is_empty() {
-                Ok(exit::OK)
-            } else {
-                print!("{}", d.render(limit));
-                eprintln!(
-                    "dwarv: {a} and {b} differ ({} difference(s))",
-                    d.differences.len()
-                );
-                Ok(exit::DIFFERENT)
+            for y in pb
+                .iter()
+                .filter(|y| !pa.iter().any(|x| part_name(x) == part_name(y)))
+            {
+                println!("part {} only in {b}", part_name(y));
+                code = exit::DIFFERENT;
             }
+            Ok(code)
         }
         Command::Convert {
             input,
             output,
+            part,
             to,
             flavour,
             into,
@@ -364,6 +419,7 @@ fn dispatch(command: Command) -> Result<i32> {
                 to: to.map(Into::into),
                 flavour: flavour.map(Into::into),
                 into,
+                part,
                 with,
                 strict,
                 through_ir,
@@ -445,13 +501,29 @@ fn dispatch(command: Command) -> Result<i32> {
             print!("{}", merged.summary());
             Ok(exit::OK)
         }
-        Command::Stats { input, json } => {
-            let inp = input::read(&input)?;
-            let st = crate::stats::of_input(&inp)?;
+        Command::Stats { input, json, part } => {
+            let parts = input::parts(input::read(&input)?, part.as_deref())?;
+            if let [inp] = &parts[..] {
+                let st = crate::stats::of_input(inp)?;
+                return match json {
+                    true => write_json("-", &st),
+                    false => write_atomic("-", st.render(&inp.name).as_bytes()),
+                }
+                .map(|()| exit::OK);
+            }
+            let mut all = Vec::new();
+            for inp in &parts {
+                all.push((inp, crate::stats::of_input(inp)?));
+            }
             if json {
-                write_json("-", &st)?;
+                let parts: Vec<_> = all
+                    .iter()
+                    .map(|(inp, st)| serde_json::json!({ "part": part_name(inp), "stats": st }))
+                    .collect();
+                write_json("-", &serde_json::json!({ "input": input, "parts": parts }))?;
             } else {
-                write_atomic("-", st.render(&inp.name).as_bytes())?;
+                let text: String = all.iter().map(|(inp, st)| st.render(&inp.name)).collect();
+                write_atomic("-", text.as_bytes())?;
             }
             Ok(exit::OK)
         }
@@ -460,13 +532,21 @@ fn dispatch(command: Command) -> Result<i32> {
             via,
             flavour,
             through_ir,
-        } => roundtrip(&input, via, flavour.map(Into::into), through_ir),
+            part,
+        } => roundtrip(
+            &input,
+            part.as_deref(),
+            via,
+            flavour.map(Into::into),
+            through_ir,
+        ),
         Command::Strip {
             input,
             output,
             debug_out,
+            part,
         } => {
-            let losses = crate::sidecar::strip(&input, &output, &debug_out)?;
+            let losses = crate::sidecar::strip(&input, part.as_deref(), &output, &debug_out)?;
             print_losses(&losses);
             Ok(exit::OK)
         }
@@ -488,6 +568,65 @@ fn dispatch(command: Command) -> Result<i32> {
     }
 }
 
+/// `diff`'s switches.
+struct DiffArgs {
+    ignore_code_positions: bool,
+    crosscheck: bool,
+    limit: usize,
+}
+
+/// The part an input split by `input::parts` is (`host`, a target id), or its whole name.
+fn part_name(inp: &input::Input) -> &str {
+    inp.name
+        .rsplit_once(" [")
+        .map_or(inp.name.as_str(), |(_, p)| p.trim_end_matches(']'))
+}
+
+/// Whether the file at `path` is a container (`--part` applies to it); `-` is not.
+fn is_container(path: &str) -> bool {
+    path != "-"
+        && input::read(path)
+            .is_ok_and(|i| crate::container::open(&i.bytes, &i.name).is_ok_and(|p| p.is_some()))
+}
+
+/// Diffs two inputs (one part each), exiting as `diff`.
+fn diff_one(a: &input::Input, b: &input::Input, opts: &DiffArgs) -> Result<i32> {
+    let (mut ma, mut mb) = (
+        input::lower_verified(a)?.0.into_inner(),
+        input::lower_verified(b)?.0.into_inner(),
+    );
+    if opts.crosscheck {
+        if !crate::crosscheck::applies(&ma, &mb) {
+            return Err(Error::Usage(
+                "--crosscheck compares LLVM IR with DWARF: give one of each".into(),
+            ));
+        }
+        let swap = ma.source.format != crate::ir::SourceFormat::Llvm;
+        let (l, d) = if swap { (&mb, &ma) } else { (&ma, &mb) };
+        let (l, d) = crate::crosscheck::normalise(l, d)
+            .map_err(|e| Error::Usage(format!("--crosscheck: {e}")))?;
+        (ma, mb) = if swap { (d, l) } else { (l, d) };
+    }
+    let d = diff(
+        &ma,
+        &mb,
+        DiffOptions {
+            ignore_code_positions: opts.ignore_code_positions || opts.crosscheck,
+        },
+    );
+    if d.is_empty() {
+        return Ok(exit::OK);
+    }
+    print!("{}", d.render(opts.limit));
+    eprintln!(
+        "dwarv: {} and {} differ ({} difference(s))",
+        a.name,
+        b.name,
+        d.differences.len()
+    );
+    Ok(exit::DIFFERENT)
+}
+
 /// The losses of a conversion, one `dwarv: loss: …` line each on stderr.
 fn print_losses(d: &crate::diag::Diagnostics) {
     for l in &d.losses {
@@ -506,8 +645,14 @@ fn write_json(path: &str, value: &impl serde::Serialize) -> Result<()> {
 /// `roundtrip --via spirv`: convert to SPIR-V (in place for a SPIR-V input, standalone
 /// otherwise), read the result back and diff it against the input; the ledger lines that
 /// explain the losses follow the differences. Exits as `diff`.
-fn roundtrip(input: &str, via: ViaArg, flavour: Option<Flavour>, through_ir: bool) -> Result<i32> {
-    let inp = input::read(input)?;
+fn roundtrip(
+    input: &str,
+    part: Option<&str>,
+    via: ViaArg,
+    flavour: Option<Flavour>,
+    through_ir: bool,
+) -> Result<i32> {
+    let inp = input::one(input::read(input)?, part)?;
     let (module, _) = input::lower_verified(&inp)?;
 
     let (via_name, back, ledger) = match via {

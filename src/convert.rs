@@ -84,6 +84,9 @@ pub struct Options {
     pub to: Option<Target>,
     pub flavour: Option<Flavour>,
     pub into: Option<String>,
+    /// The container part to convert (`--part`): of the input, and with `--into` a container,
+    /// the device image whose debug info is replaced.
+    pub part: Option<String>,
     /// Source-level debug info merged into vISA tables' IR (`ir::merge`).
     pub with: Option<String>,
     pub strict: bool,
@@ -268,7 +271,23 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             target.name()
         )));
     }
-    let mut inp = input::read(input_path)?;
+    // `--into` a container (DWARF only): the device image `--part` names is the base, and the
+    // output is the whole container with that image replaced.
+    let into_container = match (&opts.into, target) {
+        (Some(path), Target::Dwarf) => {
+            let c = input::read(path)?;
+            crate::container::open(&c.bytes, &c.name)?
+                .is_some()
+                .then_some(c)
+        }
+        _ => None,
+    };
+    let inp = input::read(input_path)?;
+    let mut inp = match (&into_container, &opts.part) {
+        // The part names the image in the container; a plain input is what replaces its info.
+        (Some(_), Some(_)) if crate::container::open(&inp.bytes, &inp.name)?.is_none() => inp,
+        _ => input::one(inp, opts.part.as_deref())?,
+    };
     report.bytes_in = inp.bytes.len() as u64;
     let format = input::detect(&inp.bytes);
     let is_spirv = format == Some(input::Format::Spirv);
@@ -358,12 +377,23 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             bytes
         }
         Target::Dwarf => {
-            let base = match &opts.into {
-                Some(path) => Some(std::fs::read(path).map_err(|source| Error::Io {
+            let mut into_part = String::new();
+            let base = match (&opts.into, &into_container) {
+                (_, Some(c)) => {
+                    let image = input::one(input::read(&c.name)?, opts.part.as_deref())?;
+                    // The part's own name (`FILE [PART]`), for the write-back.
+                    let part = image
+                        .name
+                        .rsplit_once(" [")
+                        .map(|(_, p)| p.trim_end_matches(']'));
+                    into_part = part.unwrap_or_default().to_string();
+                    Some(image.bytes.to_vec())
+                }
+                (Some(path), None) => Some(std::fs::read(path).map_err(|source| Error::Io {
                     path: path.clone(),
                     source,
                 })?),
-                None => None,
+                (None, None) => None,
             };
             let wopts = crate::back::dwarf::WriteOptions {
                 dwarf_version: opts.dwarf.version,
@@ -376,7 +406,10 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             let (bytes, diags) =
                 crate::back::dwarf::write(&module, &wopts).map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
-            bytes
+            match &into_container {
+                Some(c) => crate::container::replace(&c.bytes, &c.name, &into_part, &bytes)?,
+                None => bytes,
+            }
         }
         Target::Visa => {
             let (bytes, diags) =

@@ -37,8 +37,8 @@ pub fn normalise(llvm: &Module, dwarf: &Module) -> Result<(Module, Module), Prun
         file_paths(m);
     }
     let d = rehome_statics(&l, &prune::remove(&d, &synthesised(&d))?)?;
-    let l = unify_types(&flatten_blocks(&unused_files(&l)?)?)?;
-    let d = unify_types(&flatten_blocks(&unused_files(&d)?)?)?;
+    let l = unify_types(&flatten_blocks(&unused_files(&unify_files(&l)?)?)?)?;
+    let d = unify_types(&flatten_blocks(&unused_files(&unify_files(&d)?)?)?)?;
     Ok((l, d))
 }
 
@@ -231,6 +231,14 @@ fn llvm_side(m: &mut Module, line_table_md5: bool) {
         }
     };
     m.types.values_mut().for_each(|t| line0(&mut t.at));
+    // A forward-declared struct, class or union gets neither DW_AT_byte_size nor a
+    // DW_AT_decl_file/line (DwarfUnit::constructTypeDIE; an enumeration keeps its size).
+    for t in m.types.values_mut() {
+        if matches!(t.kind, TypeKind::Composite { .. }) && t.flags.has(Flags::FWD_DECL) {
+            t.size = None;
+            t.at = None;
+        }
+    }
     m.scopes.values_mut().for_each(|s| line0(&mut s.at));
     m.vars.values_mut().for_each(|v| line0(&mut v.at));
     // DW_AT_prototyped only for C89, C99 and Objective-C units (DwarfUnit).
@@ -377,6 +385,23 @@ const DW_AT_INLINE: u16 = 0x20;
 /// - a pointer's address space is DW_AT_address_class;
 /// - a dbg.value of a constant becomes the local's DW_AT_const_value.
 fn dwarf_side(m: &mut Module) {
+    // A type declared inside a struct (a nested struct, union, enum or typedef) is a child DIE
+    // of the struct's; LLVM scopes it to the struct without listing it among the elements.
+    let declared: Vec<bool> = m
+        .types
+        .values()
+        .map(|t| {
+            matches!(
+                t.kind,
+                TypeKind::Composite { .. } | TypeKind::Enum { .. } | TypeKind::Typedef { .. }
+            )
+        })
+        .collect();
+    for t in m.types.values_mut() {
+        if let TypeKind::Composite { elements, .. } = &mut t.kind {
+            elements.retain(|r| !matches!(r, Ref::Type(e) if declared[e.index()]));
+        }
+    }
     for t in m.types.values_mut() {
         if matches!(t.kind, TypeKind::Function { .. }) {
             t.flags = t.flags.without(Flags::PROTOTYPED);
@@ -397,6 +422,11 @@ fn dwarf_side(m: &mut Module) {
         }
     }
     for s in m.scopes.values_mut() {
+        // An inline namespace's DW_AT_export_symbols reads as its kind's `export_symbols` and
+        // as the flag; LLVM's DINamespace gives the former only.
+        if matches!(s.kind, ScopeKind::Namespace { .. }) {
+            s.flags = s.flags.without(Flags::EXPORT_SYMBOLS);
+        }
         let definition = matches!(s.kind, ScopeKind::Function(_));
         if matches!(s.kind, ScopeKind::Function(_) | ScopeKind::FunctionDecl(_)) {
             s.flags = linkage_flags(s.flags, definition);
@@ -518,16 +548,54 @@ fn rehome_statics(llvm: &Module, m: &Module) -> Result<Module, PruneError> {
 
 /// A file is its path: LLVM keeps an absolute name with the directory it was compiled in, a
 /// DWARF 5 line table splits it into a directory entry and a name.
+/// A relative directory is the compilation directory's (LLVM writes an include directory below
+/// the compilation directory relative to it).
 fn file_paths(m: &mut Module) {
+    let absolute = |p: &str| p.starts_with('/');
+    let comp_dir = m
+        .units
+        .values()
+        .find_map(|u| m.files.get(u.file?).directory.clone())
+        .filter(|d| absolute(d));
     for f in m.files.values_mut() {
-        let absolute = |p: &str| p.starts_with('/');
         if absolute(&f.name) {
             f.directory = None;
-        } else if let Some(dir) = f.directory.as_deref().filter(|d| absolute(d)) {
+            continue;
+        }
+        let dir = match (f.directory.take(), &comp_dir) {
+            (Some(d), _) if absolute(&d) => Some(d),
+            (Some(d), Some(c)) => Some(format!("{}/{d}", c.trim_end_matches('/'))),
+            (d, _) => {
+                f.directory = d;
+                None
+            }
+        };
+        if let Some(dir) = dir {
             f.name = format!("{}/{}", dir.trim_end_matches('/'), f.name);
-            f.directory = None;
         }
     }
+}
+
+/// Files equal once their paths are (`file_paths`) become one: clang's DIFile of the unit
+/// (name and compilation directory) and the one of its subprograms (the absolute name alone)
+/// are one line-table entry in DWARF (HIP device code has both).
+fn unify_files(m: &Module) -> Result<Module, PruneError> {
+    let mut first: HashMap<&crate::ir::File, Ref> = HashMap::new();
+    let mut dead: HashMap<Ref, Option<Ref>> = HashMap::new();
+    for (h, f) in m.files.iter() {
+        match first.get(f) {
+            Some(&kept) => {
+                dead.insert(Ref::File(h), Some(kept));
+            }
+            None => {
+                first.insert(f, Ref::File(h));
+            }
+        }
+    }
+    if dead.is_empty() {
+        return Ok(m.clone());
+    }
+    prune::remove(m, &dead)
 }
 
 /// Files no declarative entity names: a DWARF line table lists every file of the unit (clang

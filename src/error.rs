@@ -62,6 +62,14 @@ pub enum Error {
         offset: u64,
         message: String,
     },
+    /// A damaged offload container (bundle, compressed bundle, offloading binary, or the host
+    /// section holding one): the entry or field, and what is wrong.
+    #[error("{path}: {place}: {message}")]
+    Container {
+        path: String,
+        place: String,
+        message: String,
+    },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
     #[error("{0}")]

@@ -20,6 +20,9 @@ pub enum Format {
     LlvmText,
     /// Intel vISA debug information (magic 0xdeadd010).
     Visa,
+    /// A clang offload bundle (plain or compressed) or an LLVM offloading binary: device images
+    /// (`container`). A host ELF that holds them detects as `Elf`; [`parts`] splits both.
+    Offload,
 }
 
 impl Format {
@@ -31,6 +34,7 @@ impl Format {
             Format::LlvmBitcode => "LLVM bitcode",
             Format::LlvmText => "LLVM IR text",
             Format::Visa => "vISA debug tables",
+            Format::Offload => "offload container",
         }
     }
 }
@@ -41,6 +45,9 @@ const VISA_MAGIC: u32 = 0xdead_d010;
 
 /// Detects the format of an input from its first bytes.
 pub fn detect(bytes: &[u8]) -> Option<Format> {
+    if crate::container::is_container_magic(bytes) {
+        return Some(Format::Offload);
+    }
     let word = bytes.get(..4).map(|b| [b[0], b[1], b[2], b[3]]);
     if let Some(w) = word {
         if u32::from_le_bytes(w) == SPIRV_MAGIC || u32::from_be_bytes(w) == SPIRV_MAGIC {
@@ -212,7 +219,98 @@ pub fn lower_bytes(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics)> {
             Err(unsupported("dwarv was built without the `llvm` feature"))
         }
         Format::Visa => crate::front::visa::read(bytes, name),
+        Format::Offload => {
+            let parts = crate::container::open(bytes, name)?.unwrap_or_default();
+            match &parts[..] {
+                [one] => lower_bytes(&one.bytes, &format!("{name} [{}]", one.name)),
+                _ => Err(several(name, &parts)),
+            }
+        }
     }
+}
+
+/// The error for a container of several parts where one is needed.
+fn several(name: &str, parts: &[crate::container::Part]) -> Error {
+    Error::Usage(format!(
+        "{name} holds {} parts ({}): pick one with --part",
+        parts.len(),
+        crate::container::list(parts)
+    ))
+}
+
+/// An input split into the parts it holds: itself alone, or a container's host and device
+/// images (`container`), each named `FILE [PART]`; `want` keeps only the part it names
+/// (`container::select`). The host part is the input itself, not a copy.
+pub fn parts(inp: Input, want: Option<&str>) -> Result<Vec<Input>> {
+    let (host, devices) = {
+        let Some(parts) = crate::container::open(&inp.bytes, &inp.name)? else {
+            if let Some(w) = want {
+                return Err(Error::Usage(format!(
+                    "--part {w}: {} is not a container of device code (an offload bundle, an \
+                     offloading binary or a host object holding one)",
+                    inp.name
+                )));
+            }
+            return Ok(vec![inp]);
+        };
+        let chosen = match want {
+            Some(w) => {
+                let i = crate::container::select(&parts, w)
+                    .map_err(|m| Error::Usage(format!("{}: --part {w}: {m}", inp.name)))?;
+                i..i + 1
+            }
+            None => 0..parts.len(),
+        };
+        let is_host = |p: &crate::container::Part| {
+            p.name == "host" && p.origin == crate::container::HOST_ORIGIN
+        };
+        let host = parts[chosen.clone()].iter().any(is_host);
+        let devices: Vec<(String, Vec<u8>)> = parts[chosen]
+            .iter()
+            .filter(|p| !is_host(p))
+            .map(|p| (p.name.clone(), p.bytes.to_vec()))
+            .collect();
+        if !host && devices.is_empty() {
+            return Err(Error::Usage(format!(
+                "{}: the container holds no device image (only empty entries)",
+                inp.name
+            )));
+        }
+        (host, devices)
+    };
+    let mut out = Vec::new();
+    let name = inp.name.clone();
+    if host {
+        out.push(Input {
+            name: format!("{name} [host]"),
+            bytes: inp.bytes,
+        });
+    }
+    out.extend(devices.into_iter().map(|(part, bytes)| Input {
+        name: format!("{name} [{part}]"),
+        bytes: bytes.into(),
+    }));
+    Ok(out)
+}
+
+/// The one part of an input a verb works on: the input itself, the container's only part, or
+/// the one `want` names; a container of several parts and no `want` is a usage error listing
+/// them.
+pub fn one(inp: Input, want: Option<&str>) -> Result<Input> {
+    let name = inp.name.clone();
+    let mut parts = parts(inp, want)?;
+    if parts.len() == 1 {
+        return Ok(parts.remove(0));
+    }
+    let names: Vec<&str> = parts
+        .iter()
+        .map(|p| p.name[name.len()..].trim_matches(|c| c == ' ' || c == '[' || c == ']'))
+        .collect();
+    Err(Error::Usage(format!(
+        "{name} holds {} parts ({}): pick one with --part",
+        parts.len(),
+        names.join(", ")
+    )))
 }
 
 fn unverified(read: Result<(Verified, Diagnostics)>) -> Result<(Module, Diagnostics)> {

@@ -21,15 +21,12 @@ struct Code {
     diags: Diagnostics,
 }
 
-fn read_code(path: &str) -> Result<(Vec<u32>, String)> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_string(),
-        source,
-    })?;
-    if crate::input::detect(&bytes) != Some(crate::input::Format::Spirv) {
-        return Err(Error::Usage(format!("{path}: not a SPIR-V module")));
+fn read_code(path: &str, part: Option<&str>) -> Result<(Vec<u32>, String)> {
+    let inp = crate::input::one(crate::input::read(path)?, part)?;
+    if crate::input::detect(&inp.bytes) != Some(crate::input::Format::Spirv) {
+        return Err(Error::Usage(format!("{}: not a SPIR-V module", inp.name)));
     }
-    Ok((crate::front::spirv::words(&bytes, path)?, path.to_string()))
+    Ok((crate::front::spirv::words(&inp.bytes, &inp.name)?, inp.name))
 }
 
 /// Parses the module and reads its debug info, then writes what `make` gives (an IR and a set)
@@ -55,8 +52,13 @@ fn with_code(
 }
 
 /// `dwarv strip INPUT -o CODE --debug-out SIDECAR`: the losses of writing the sidecar.
-pub fn strip(input: &str, code_out: &str, debug_out: &str) -> Result<Diagnostics> {
-    let (words, name) = read_code(input)?;
+pub fn strip(
+    input: &str,
+    part: Option<&str>,
+    code_out: &str,
+    debug_out: &str,
+) -> Result<Diagnostics> {
+    let (words, name) = read_code(input, part)?;
     // The link records alone, written into the normal form: the stripped module.
     let (code, stripped, _) = with_code(&words, &name, |code| {
         if code.module.info.link.is_some() {
@@ -111,7 +113,7 @@ pub fn attach(
     output: &str,
     opts: &AttachOptions,
 ) -> Result<Diagnostics> {
-    let (words, name) = read_code(code)?;
+    let (words, name) = read_code(code, None)?;
     let side_bytes = std::fs::read(sidecar).map_err(|source| Error::Io {
         path: sidecar.to_string(),
         source,

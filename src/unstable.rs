@@ -11,6 +11,8 @@ pub mod background;
 pub mod batch;
 #[path = "cli.rs"]
 pub mod cli;
+#[path = "container/mod.rs"]
+pub mod container;
 #[path = "convert.rs"]
 pub mod convert;
 #[path = "crosscheck.rs"]

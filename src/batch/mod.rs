@@ -94,21 +94,22 @@ pub fn run(opts: &Options) -> Result<Report> {
             .zip(outputs.par_iter())
             .enumerate()
             .map(|(i, (item, output))| {
-                let rec = match (output, lost.get(&i)) {
-                    (None, _) => failed(item, item.problem.clone()),
-                    (Some(output), Some(&j)) => failed(
+                let recs = match (output, lost.get(&i)) {
+                    (None, _) => vec![failed(item, item.problem.clone())],
+                    (Some(output), Some(&j)) => vec![failed(
                         item,
                         Some(format!(
                             "its output {} is also the output of {}",
                             output.display(),
                             items[j].path.display()
                         )),
-                    ),
+                    )],
                     (Some(output), None) => one(opts, item, output),
                 };
-                progress.done(&rec);
-                rec
+                recs.iter().for_each(|r| progress.done(r));
+                recs
             })
+            .flatten()
             .collect()
     });
     progress.finish();
@@ -125,12 +126,47 @@ pub fn run(opts: &Options) -> Result<Report> {
     Ok(rep)
 }
 
-/// Converts one input.
-fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Record {
+/// Converts one input: a container part by part (one record each, outputs named
+/// `NAME.PART.EXT`), anything else whole.
+fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Vec<Record> {
+    match container_parts(&item.path) {
+        Some(names) => names
+            .iter()
+            .map(|n| one_part(opts, item, &part_output(output, n), Some(n)))
+            .collect(),
+        None => vec![one_part(opts, item, output, None)],
+    }
+}
+
+/// The parts' names when `path` is a container (a damaged one is converted whole, so that its
+/// record carries the error).
+fn container_parts(path: &Path) -> Option<Vec<String>> {
+    let inp = input::read(&path.display().to_string()).ok()?;
+    let parts = crate::container::open(&inp.bytes, &inp.name).ok()??;
+    Some(parts.into_iter().map(|p| p.name).collect())
+}
+
+/// `out/k.dwir` for part `hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+` →
+/// `out/k.hipv4-amdgcn-amd-amdhsa--gfx90a_xnack_.dwir`.
+fn part_output(output: &Path, part: &str) -> PathBuf {
+    let safe: String = part
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' | '.' => c,
+            _ => '_',
+        })
+        .collect();
+    let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
+    output.with_extension(format!("{safe}.{ext}"))
+}
+
+/// Converts one input, or one part of a container input.
+fn one_part(opts: &Options, item: &inputs::Item, output: &Path, part: Option<&str>) -> Record {
     let start = Instant::now();
     let path = item.path.display().to_string();
     let out_name = output.display().to_string();
     let mut rec = failed(item, None);
+    rec.part = part.map(str::to_string);
     let finish = |mut rec: Record| {
         rec.millis = start.elapsed().as_millis() as u64;
         rec
@@ -166,6 +202,7 @@ fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Record {
         to: Some(opts.to),
         flavour: opts.flavour,
         into: None,
+        part: part.map(str::to_string),
         with: None,
         strict: opts.strict,
         through_ir: false,
@@ -198,6 +235,7 @@ fn one(opts: &Options, item: &inputs::Item, output: &Path) -> Record {
 fn failed(item: &inputs::Item, error: Option<String>) -> Record {
     Record {
         input: item.path.display().to_string(),
+        part: None,
         output: None,
         format: None,
         status: Status::Failed,

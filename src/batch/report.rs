@@ -25,6 +25,10 @@ pub enum Status {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub input: String,
+    /// The container part this record converted (`host`, a device target id): a container
+    /// input gets one record per part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
     /// The output written (or kept, when up to date); none when the input failed.
     pub output: Option<String>,
     /// The detected input format.
