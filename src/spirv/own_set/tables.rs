@@ -55,6 +55,10 @@ pub(super) struct Tables<'a> {
     pub(super) empty_string: u32,
     /// Where the module's OpStrings and OpSources end (word offset).
     pub(super) strings_end: usize,
+    /// The module's first OpTypeInt 32 0 (0: none).
+    pub(super) uint32: u32,
+    /// Where the first instruction of the debug set is (word offset; the length if none).
+    pub(super) first_debug: usize,
 }
 
 /// What the checks of the code found (besides a refusal).
@@ -64,11 +68,16 @@ pub(super) struct Checked {
     /// DebugLocalVariables in functions (word offsets): where references to dropped typedefs
     /// may be (NonSemantic declares local variables in the function).
     pub(super) local_variables: Vec<u32>,
+    /// A DebugValue in a function whose value is an integer or boolean constant (the IR path
+    /// writes such an event only into the module's own set).
+    pub(super) constant_values: bool,
 }
 
 impl<'a> Tables<'a> {
     /// Pass 1: every instruction's counts and result id, the debug import, the sections.
-    pub(super) fn index(w: Words<'a>, flavour: Flavour) -> Result<Self, Declined> {
+    /// The module's import must name `import`; it is read by the layouts and rules of
+    /// `flavour` (the same set, or `OpenCL.DebugInfo.100` for `SPIRV.debug` into another set).
+    pub(super) fn index(w: Words<'a>, flavour: Flavour, import: Flavour) -> Result<Self, Declined> {
         let bound = w.at(3) as usize;
         if bound > w.len + 1 {
             return Err(Declined("id bound beyond the module's length"));
@@ -108,6 +117,8 @@ impl<'a> Tables<'a> {
             void: 0,
             empty_string: 0,
             strings_end: 0,
+            uint32: 0,
+            first_debug: w.len,
         };
         let mut seen_ext_inst = false;
         let mut i = 5;
@@ -152,13 +163,21 @@ impl<'a> Tables<'a> {
                         if seen_ext_inst {
                             return Err(Declined("an OpExtInst before the debug import"));
                         }
-                        if f != flavour {
+                        if f != import {
                             return Err(Declined("another debug set than the one asked for"));
                         }
                         cx.set = w.at(i + 1);
                     }
                 }
-                Some(Op::ExtInst) => seen_ext_inst = true,
+                Some(Op::ExtInst) => {
+                    seen_ext_inst = true;
+                    if cx.set != 0 && w.at(i + 3) == cx.set && cx.first_debug == w.len {
+                        cx.first_debug = i;
+                    }
+                }
+                Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), cx.uint32) == (32, 0, 0) => {
+                    cx.uint32 = w.at(i + 1);
+                }
                 Some(Op::Function) if cx.section_end == w.len => cx.section_end = i,
                 Some(Op::TypeVoid) if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
                 Some(Op::String) if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
@@ -212,6 +231,7 @@ impl<'a> Tables<'a> {
         let mut checked = Checked {
             bound_taken: false,
             local_variables: Vec::new(),
+            constant_values: false,
         };
         let w = &self.w;
         let bound = w.at(3);
@@ -228,6 +248,10 @@ impl<'a> Tables<'a> {
                     // The one in-function instruction that may name a (dropped) typedef.
                     if w.at(i + 4) == DebugOp::DebugLocalVariable as u32 {
                         checked.local_variables.push(i as u32);
+                    }
+                    if w.at(i + 4) == DebugOp::DebugValue as u32 && count >= 7 {
+                        let k = self.kind_of(w.at(i + 6));
+                        checked.constant_values |= k == K_CONSTANT || k == K_CONSTANT_U32;
                     }
                     self.check_in_function(i)?;
                 }
@@ -426,6 +450,34 @@ impl<'a> Tables<'a> {
             return Err(Declined("more operands than the layout has"));
         }
         Ok(())
+    }
+
+    /// Where a `DebugFunctionDefinition` of `function` goes: in its entry block, after its
+    /// OpVariables (and the lines and debug instructions among them).
+    pub(super) fn entry_insertion(&self, function: u32) -> Result<usize, Declined> {
+        let w = &self.w;
+        let mut i = self.def[function as usize] as usize;
+        let mut entry = None;
+        let mut after_variables = 0;
+        while i < w.len {
+            let (count, opcode) = w.head(i);
+            match grammar::op(opcode) {
+                Some(Op::Function | Op::FunctionParameter) if entry.is_none() => {}
+                Some(Op::Label) if entry.is_none() => {
+                    entry = Some(i);
+                    after_variables = i + count;
+                }
+                Some(Op::Variable) if entry.is_some() => after_variables = i + count,
+                Some(Op::Line | Op::NoLine) => {}
+                Some(Op::ExtInst) if w.at(i + 3) == self.set => {}
+                _ => break,
+            }
+            i += count;
+        }
+        match entry {
+            Some(_) => Ok(after_variables),
+            None => Err(Declined("a DebugFunction of a function without a body")),
+        }
     }
 
     /// An OpString's text, for the ledger.

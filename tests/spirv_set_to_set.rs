@@ -1,0 +1,215 @@
+//! The conversion into another set on the module's words (`spirv::own_set::convert`), through
+//! the CLI: each direction asked for either goes the words path and then reads back as the IR
+//! path's output (`dwarv diff`) and passes spirv-val where the IR path's does, or goes through
+//! the IR and the report says why.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::{convert_report, corpus};
+
+fn in_place(report: &serde_json::Value) -> String {
+    report["in_place"].as_str().unwrap_or_default().to_string()
+}
+
+/// The ledger's messages, sorted (places name SPIR-V ids on the words path, IR entities on the
+/// IR path).
+fn messages(report: &serde_json::Value) -> Vec<String> {
+    let mut m: Vec<String> = report["diagnostics"]["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["message"].as_str().unwrap().to_string())
+        .collect();
+    m.sort();
+    m
+}
+
+/// What a conversion did: taken on the words (and judged as the IR path's output), or declined
+/// (the report's reason).
+enum Outcome {
+    Taken,
+    Declined(String),
+}
+
+/// Converts `input` into `flavour` on the words (if taken) and through the IR; `Err` says how
+/// the two differ.
+fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
+    let name = input.file_name().unwrap().to_str().unwrap();
+    let words = dir.join(format!("{name}.{flavour}.words.spv"));
+    let ir = dir.join(format!("{name}.{flavour}.ir.spv"));
+    let w = convert_report(input, &words, &["--flavour", flavour]);
+    let how = in_place(&w);
+    if let Some(why) = how.strip_prefix("through the IR: ") {
+        return Ok(Outcome::Declined(why.to_string()));
+    }
+    if !how.ends_with(&format!("into {flavour}, on its words")) {
+        return Err(format!("{name}: report says {how:?}"));
+    }
+    let i = convert_report(input, &ir, &["--flavour", flavour, "--through-ir"]);
+    let d = common::dwarv(&["diff", words.to_str().unwrap(), ir.to_str().unwrap()]);
+    if !d.status.success() {
+        return Err(format!(
+            "{name} → {flavour}: differs from the IR path's output:\n{}",
+            String::from_utf8_lossy(&d.stdout)
+        ));
+    }
+    if common::spirv_val_result(&ir, "spv1.6").is_ok() {
+        common::spirv_val_result(&words, "spv1.6")
+            .map_err(|e| format!("{name} → {flavour}: spirv-val: {e}"))?;
+    }
+    // The words path ledgers what the IR path does (the IR path may ledger more: what the
+    // words path leaves as it is, the IR path's re-encoding may approximate).
+    let (mine, theirs) = (messages(&w), messages(&i));
+    if let Some(m) = mine.iter().find(|m| !theirs.contains(m)) {
+        return Err(format!(
+            "{name} → {flavour}: ledgered only on the words: {m}"
+        ));
+    }
+    Ok(Outcome::Taken)
+}
+
+/// The corpus's OpenCL.100 kernel and its `SPIRV.debug` twin into NonSemantic.100: on the
+/// words, read back as the IR path's output, spirv-val clean, the checksums and typedefs
+/// ledgered as the IR path ledgers them.
+#[test]
+fn opencl_kernels_into_shader100_on_the_words_equal_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, from) in [
+        ("kernel.ocl100.spv", "opencl100"),
+        ("kernel.legacy.spv", "spirv-debug"),
+    ] {
+        let input = corpus().join(name);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let out = dir.path().join(format!("{name}.shader100.words.spv"));
+        common::spirv_val(&out, "spv1.4");
+        let r = convert_report(&input, &out, &["--flavour", "shader100"]);
+        assert_eq!(
+            in_place(&r),
+            format!("from {from} into shader100, on its words")
+        );
+        assert!(
+            messages(&r)
+                .iter()
+                .any(|m| m.contains("NonSemantic DebugSource has no checksum operand")),
+            "{r}"
+        );
+        // Taken on its own words again: a valid NonSemantic module.
+        let again = dir.path().join(format!("{name}.again.spv"));
+        let r = convert_report(&out, &again, &[]);
+        assert_eq!(in_place(&r), "own set, on its words");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+    }
+}
+
+/// `roundtrip --via spirv --flavour shader100` takes the same path as `convert`.
+#[test]
+fn roundtrip_via_spirv_converts_on_the_words() {
+    let input = corpus().join("kernel.ocl100.spv");
+    let o = common::dwarv(&[
+        "roundtrip",
+        input.to_str().unwrap(),
+        "--via",
+        "spirv",
+        "--flavour",
+        "shader100",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("in place, from opencl100 into shader100, on its words"),
+        "{stderr}"
+    );
+    // The checksums and typedefs: ledgered, and the only differences.
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ledger: dropped"));
+}
+
+/// The directions not converted on the words go through the IR, and the report says why:
+/// NonSemantic into OpenCL.100, anything into or out of `.200`, `.100` into `.200`.
+#[test]
+fn other_directions_go_through_the_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    let shader200 = dir.path().join("every_shader200.spv");
+    common::run_ok(
+        std::process::Command::new(common::tool("spirv-as"))
+            .args(["--target-env", "spv1.0"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/every_shader200.spvasm"))
+            .arg("-o")
+            .arg(&shader200),
+    );
+    let cases: [(PathBuf, &str); 7] = [
+        (corpus().join("kernel.ocl100.spv"), "shader200"),
+        (corpus().join("kernel.legacy.spv"), "shader200"),
+        (corpus().join("particles.spv"), "opencl100"),
+        (corpus().join("particles.spv"), "shader200"),
+        (corpus().join("shade.spv"), "spirv-debug"),
+        (shader200.clone(), "opencl100"),
+        (shader200.clone(), "shader100"),
+    ];
+    for (input, flavour) in cases {
+        let out = dir.path().join("out.spv");
+        let r = convert_report(&input, &out, &["--flavour", flavour]);
+        assert_eq!(
+            in_place(&r),
+            "through the IR: a conversion between these sets is not done on the words",
+            "{} → {flavour}",
+            input.display()
+        );
+    }
+}
+
+/// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
+/// into NonSemantic.100: every module the words path takes reads back as the IR path's output
+/// and passes spirv-val where the IR path's does; what it declines, it declines with a reason.
+#[test]
+fn peer_corpus_into_shader100_on_the_words_equals_the_ir_path() {
+    let Some(src) = common::peer() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let modules = common::build_peer(&src, tmp.path());
+    let work = std::sync::Mutex::new(modules.clone());
+    let outcomes = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some(p) = work.lock().unwrap().pop() else {
+                    break;
+                };
+                // Only the OpenCL.100 family; a module the reader refuses is no input here.
+                let r = common::dwarv(&["validate", p.to_str().unwrap()]);
+                let own = std::fs::read(&p).unwrap();
+                let opencl = dwarv::unstable::spirv::own_set::own_flavour(&own).is_some_and(|f| {
+                    matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug)
+                });
+                if !r.status.success() || !opencl {
+                    continue;
+                }
+                let o = judge(&p, tmp.path(), "shader100");
+                outcomes.lock().unwrap().push((p, o));
+            });
+        }
+    });
+    let outcomes = outcomes.into_inner().unwrap();
+    let mut declined: BTreeMap<String, usize> = BTreeMap::new();
+    let mut taken = 0;
+    let mut failures = Vec::new();
+    for (_, o) in &outcomes {
+        match o {
+            Ok(Outcome::Taken) => taken += 1,
+            Ok(Outcome::Declined(why)) => *declined.entry(why.clone()).or_default() += 1,
+            Err(e) => failures.push(e.clone()),
+        }
+    }
+    println!(
+        "peer corpus into shader100: {} modules, {taken} on the words, declined: {declined:#?}",
+        outcomes.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(outcomes.len() >= 100, "only {} modules", outcomes.len());
+    assert!(taken >= 100, "only {taken} on the words");
+}
