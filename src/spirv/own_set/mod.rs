@@ -15,6 +15,10 @@
 //! consumer's rules (`kinds`) — while `Tables::check_code` checks the rest as the reader would.
 //! The repairs and the reasons to decline are listed in docs/spirv-mapping.md ("In place into
 //! the module's own set").
+//!
+//! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
+//! NonSemantic.100, each debug instruction pass 2 writes then converted into the other set's
+//! layout (`to_set`; docs/spirv-mapping.md, "Into another set on the module's words").
 
 mod kinds;
 mod order;

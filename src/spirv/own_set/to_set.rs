@@ -59,7 +59,9 @@ pub(super) struct Target {
     /// The module's `OpTypeInt 32 0` (0: none, one is added as `uint`).
     uint: u32,
     uint_added: bool,
-    /// The constants added: value → id, and their instructions.
+    /// The constants added: value → id (`small` for the values below its length, mostly lines
+    /// and columns), and their instructions.
+    small: Vec<u32>,
     constants: HashMap<u32, u32>,
     constant_words: Vec<u32>,
     /// Where the first debug instruction went in the head (the constants go before it).
@@ -130,6 +132,7 @@ impl Target {
             plans,
             uint,
             uint_added: false,
+            small: vec![0; 1 << 14],
             constants: HashMap::default(),
             constant_words: Vec::new(),
             first_debug: None,
@@ -164,7 +167,12 @@ impl Target {
 
     /// The id of the 32-bit unsigned constant `value` (added when new).
     fn constant(&mut self, cx: &mut Cx<'_>, value: u32) -> Result<u32, Declined> {
-        if let Some(&id) = self.constants.get(&value) {
+        let small = self
+            .small
+            .get(value as usize)
+            .copied()
+            .filter(|&id| id != 0);
+        if let Some(id) = small.or_else(|| self.constants.get(&value).copied()) {
             return Ok(id);
         }
         if self.uint == 0 {
@@ -172,7 +180,12 @@ impl Target {
             self.uint_added = true;
         }
         let id = cx.new_id()?;
-        self.constants.insert(value, id);
+        match self.small.get_mut(value as usize) {
+            Some(slot) => *slot = id,
+            None => {
+                self.constants.insert(value, id);
+            }
+        }
         self.constant_words
             .extend([first_word(4, Op::Constant), self.uint, id, value]);
         Ok(id)
@@ -208,10 +221,27 @@ impl Target {
         let Some(&opcode) = out.get(start + 4) else {
             return Ok(());
         };
-        let Some(Some(plan)) = self.plans.get(opcode as usize) else {
+        let Some(plan) = self.plans.get_mut(opcode as usize).and_then(Option::take) else {
             return Err(Declined("an instruction the other set has no place for"));
         };
-        let (layout, from): (&'static Layout, Vec<(From, Mask)>) = (plan.layout, plan.from.clone());
+        let converted = self.convert_by(&plan, cx, opcode, start, out);
+        self.plans[opcode as usize] = Some(plan);
+        converted?;
+        self.special(cx, opcode, start, out)?;
+        out[start] = first_word(out.len() - start, Op::ExtInst);
+        Ok(())
+    }
+
+    /// `convert`'s operands, by `plan`.
+    fn convert_by(
+        &mut self,
+        plan: &Plan,
+        cx: &mut Cx<'_>,
+        opcode: u32,
+        start: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Declined> {
+        let layout = plan.layout;
         self.first_debug.get_or_insert(start);
         self.scratch.clear();
         self.scratch.extend_from_slice(&out[start..]);
@@ -230,7 +260,7 @@ impl Target {
             self.spans.push((i, i + times * width));
             i += times * width;
         }
-        for (k, (f, mask)) in from.iter().enumerate() {
+        for (k, (f, mask)) in plan.from.iter().enumerate() {
             let o = &layout.operands[k];
             match *f {
                 From::Zero => {
@@ -263,8 +293,6 @@ impl Target {
                 }
             }
         }
-        self.special(cx, opcode, start, out)?;
-        out[start] = first_word(out.len() - start, Op::ExtInst);
         Ok(())
     }
 
