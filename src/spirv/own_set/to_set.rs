@@ -35,7 +35,7 @@ const FUNCTION_DEFINITION: u32 = 101;
 
 /// Where one of the other set's operands comes from.
 #[derive(Clone, Copy)]
-enum From {
+enum Source {
     /// The module's operand of this index.
     Operand(usize),
     /// The number 0 (an operand the module's set has not).
@@ -46,7 +46,7 @@ enum From {
 struct Plan {
     layout: &'static Layout,
     /// Per operand of `layout`: its source, and the kinds of id its consumer takes.
-    from: Vec<(From, Mask)>,
+    from: Vec<(Source, Mask)>,
     /// Per operand of the module's layout: whether the other set carries it.
     carried: Vec<bool>,
 }
@@ -75,14 +75,14 @@ pub(super) struct Target {
 
 impl Target {
     /// The conversion from the set `from` (the flavour the module's import names) into `to`,
-    /// if this module does it; the flavour whose layouts and rules the module is read by.
+    /// if this module does that direction.
     pub(super) fn new(from: Flavour, to: Flavour, t: &Tables<'_>) -> Result<Box<Target>, Declined> {
         Self::check_direction(from, to)?;
         let mut plans: Vec<Option<Plan>> = Vec::new();
         for l in Flavour::OpenCl100.layouts() {
             let Some(target) = to
                 .layout(l.opcode)
-                .filter(|_| !DECLINED.contains(&l.opcode))
+                .filter(|_| !NOT_CONVERTED.contains(&l.opcode))
             else {
                 continue;
             };
@@ -90,8 +90,8 @@ impl Target {
             let mut from = Vec::new();
             for o in target.operands {
                 let source = match position(o.name) {
-                    Some(k) => From::Operand(k),
-                    None if DEFAULT_ZERO.contains(&(l.opcode, o.name)) => From::Zero,
+                    Some(k) => Source::Operand(k),
+                    None if DEFAULT_ZERO.contains(&(l.opcode, o.name)) => Source::Zero,
                     // (The instruction is declined.)
                     None => break,
                 };
@@ -263,11 +263,11 @@ impl Target {
         for (k, (f, mask)) in plan.from.iter().enumerate() {
             let o = &layout.operands[k];
             match *f {
-                From::Zero => {
+                Source::Zero => {
                     let zero = self.constant(cx, 0)?;
                     out.push(zero);
                 }
-                From::Operand(s) => {
+                Source::Operand(s) => {
                     let (a, b) = self.spans[s];
                     let w = source.operands[s].w;
                     for at in (a..b).step_by(if w == W::Pair { 2 } else { 1 }) {
@@ -315,7 +315,7 @@ impl Target {
                         let file = cx.t.name(out[start + 5]);
                         cx.diagnostics.push(
                             LossKind::Dropped,
-                            format!("%{} (file {file:?})", out[start + 2]),
+                            format!("%{} (DebugSource {file:?})", out[start + 2]),
                             "checksum: NonSemantic DebugSource has no checksum operand",
                         );
                     }
@@ -355,6 +355,7 @@ impl Target {
         out: &mut Vec<u32>,
         shift: usize,
     ) -> Result<(), Declined> {
+        let mut edits = Vec::with_capacity(3);
         if let Some(at) = self.first_debug.map(|at| at + shift) {
             let mut added = Vec::with_capacity(self.constant_words.len() + 4);
             if self.uint_added {
@@ -365,7 +366,11 @@ impl Target {
                 ));
             }
             added.extend_from_slice(&self.constant_words);
-            out.splice(at..at, added);
+            edits.push(Edit {
+                at,
+                remove: 0,
+                words: added,
+            });
         }
         // The import and the extensions precede everything the pass moved.
         let (mut i, mut import, mut declared) = (5, None, false);
@@ -390,18 +395,36 @@ impl Target {
             i += count.max(1);
         }
         let import = import.ok_or(Declined("the debug import after the memory model"))?;
-        let count = (out[import] >> 16) as usize;
         let mut renamed = vec![0, cx.t.set];
         renamed.extend(words_of(self.to.import_name()));
         renamed[0] = first_word(renamed.len(), Op::ExtInstImport);
-        out.splice(import..import + count, renamed);
+        edits.push(Edit {
+            at: import,
+            remove: (out[import] >> 16) as usize,
+            words: renamed,
+        });
         if !declared && self.to.non_semantic() {
             let mut ext = vec![0];
             ext.extend(words_of(NON_SEMANTIC_INFO));
             ext[0] = first_word(ext.len(), Op::Extension);
-            let at = extension.unwrap_or(import);
-            out.splice(at..at, ext);
+            edits.push(Edit {
+                at: extension.unwrap_or(import),
+                remove: 0,
+                words: ext,
+            });
         }
+        // One copy of the head rather than a move of it per edit.
+        edits.sort_by_key(|e| (e.at, e.remove));
+        let added: usize = edits.iter().map(|e| e.words.len()).sum();
+        let mut head = Vec::with_capacity(out.len() + added);
+        let mut from = 0;
+        for e in edits {
+            head.extend_from_slice(&out[from..e.at]);
+            head.extend(e.words);
+            from = e.at + e.remove;
+        }
+        head.extend_from_slice(&out[from..]);
+        *out = head;
         Ok(())
     }
 
@@ -436,7 +459,7 @@ impl Target {
 /// spirv-val checks it against OpenCL.100's layout), DebugLexicalBlockDiscriminator (a
 /// DebugLexicalBlock there), DebugModuleINTEL (none in NonSemantic), DebugTypeTemplate (a
 /// function declaration's is left out).
-const DECLINED: [u32; 4] = [12, 22, 36, 14];
+const NOT_CONVERTED: [u32; 4] = [12, 22, 36, 14];
 /// Operands the other set has not, by opcode: a member's Parent, a function's Function.
 const DROPPED: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
 /// Operands the module's set has not, written as 0: a basic type's Flags.
