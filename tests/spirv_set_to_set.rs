@@ -164,6 +164,115 @@ fn other_directions_go_through_the_ir() {
     }
 }
 
+/// Text replacements `(from, to)` that make a variant of the fixture.
+type Edits<'a> = &'a [(&'a str, &'a str)];
+
+/// tests/spirv/set_to_set_kernel.spvasm with each `(from, to)` replaced, assembled into `dir`.
+fn variant(dir: &Path, name: &str, edits: Edits) -> PathBuf {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/set_to_set_kernel.spvasm");
+    let mut text = std::fs::read_to_string(fixture).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{name}: no {from:?} in the fixture");
+        text = text.replace(from, to);
+    }
+    let (asm, spv) = (
+        dir.join(format!("{name}.spvasm")),
+        dir.join(format!("{name}.spv")),
+    );
+    std::fs::write(&asm, text).unwrap();
+    common::run_ok(
+        std::process::Command::new(common::tool("spirv-as"))
+            .args(["--target-env", "spv1.0"])
+            .arg(&asm)
+            .arg("-o")
+            .arg(&spv),
+    );
+    common::spirv_val(&spv, "spv1.0");
+    spv
+}
+
+/// The hand-written kernel and its variants: taken (a member after its composite, the module's
+/// `OpTypeInt 32 0` or one added for the numbers, `SPV_KHR_non_semantic_info` declared once)
+/// and judged as the IR path; declined with the reason for a DebugValue of a constant (the IR
+/// path leaves it out of another set) and for a DebugFunction of a declaration.
+#[test]
+fn variants_are_taken_or_declined_with_their_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken: [(&str, Edits); 3] = [
+        ("kernel", &[]),
+        (
+            "no_uint",
+            &[
+                (
+                    "OpCapability Kernel\n",
+                    "OpCapability Kernel\nOpCapability Int64\n",
+                ),
+                ("%uint = OpTypeInt 32 0", "%uint = OpTypeInt 64 0"),
+            ],
+        ),
+        (
+            "declared",
+            &[(
+                "OpCapability Kernel\n",
+                "OpCapability Kernel\nOpExtension \"SPV_KHR_non_semantic_info\"\n",
+            )],
+        ),
+    ];
+    for (name, edits) in taken {
+        let input = variant(dir.path(), name, edits);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let out = dir.path().join(format!("{name}.spv.shader100.words.spv"));
+        let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+        assert_eq!(
+            dis.matches("OpExtension \"SPV_KHR_non_semantic_info\"")
+                .count(),
+            1,
+            "{name}"
+        );
+        assert_eq!(dis.matches("OpTypeInt 32 0").count(), 1, "{name}");
+        assert_eq!(dis.matches("DebugFunctionDefinition").count(), 1, "{name}");
+    }
+    let declined: [(&str, Edits, &str); 2] = [
+        (
+            "value_of_constant",
+            &[(
+                "DebugDeclare %var %x %expr",
+                "DebugValue %var %uint_0 %expr",
+            )],
+            "a DebugValue of a constant",
+        ),
+        (
+            "declaration",
+            &[
+                (
+                    "OpName %fn \"f\"\n",
+                    "OpName %fn \"f\"\nOpDecorate %g LinkageAttributes \"g\" Import\n",
+                ),
+                (
+                    "%fn = OpFunction",
+                    "%dg = OpExtInst %void %1 DebugFunction %fname %dfty %src 1 0 %cu %empty \
+                     FlagIsDefinition 1 %g\n%g = OpFunction %void None %fnty\nOpFunctionEnd\n\
+                     %fn = OpFunction",
+                ),
+            ],
+            "a DebugFunction of a function without a body",
+        ),
+    ];
+    for (name, edits, why) in declined {
+        let input = variant(dir.path(), name, edits);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Declined(got)) => assert_eq!(got, why, "{name}"),
+            Ok(Outcome::Taken) => panic!("{name}: taken"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
 /// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
 /// into NonSemantic.100: every module the words path takes reads back as the IR path's output
 /// and passes spirv-val where the IR path's does; what it declines, it declines with a reason.
