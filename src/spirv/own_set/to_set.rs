@@ -247,7 +247,8 @@ impl Target {
         self.scratch.extend_from_slice(&out[start..]);
         out.truncate(start + 5);
         // The module's operands' spans (its layout; pass 2 checked the counts).
-        let source = cx.t.layouts[opcode as usize].ok_or(Declined("an unknown opcode"))?;
+        let source = (cx.t.layouts.get(opcode as usize).copied().flatten())
+            .ok_or(Declined("a debug opcode the set does not define"))?;
         self.spans.clear();
         let (mut i, end) = (5, self.scratch.len());
         for o in source.operands {
