@@ -194,8 +194,9 @@ fn variant(dir: &Path, name: &str, edits: Edits) -> PathBuf {
 
 /// The hand-written kernel and its variants: taken (a member after its composite, the module's
 /// `OpTypeInt 32 0` or one added for the numbers, `SPV_KHR_non_semantic_info` declared once)
-/// and judged as the IR path; declined with the reason for a DebugValue of a constant (the IR
-/// path leaves it out of another set) and for a DebugFunction of a declaration.
+/// and judged as the IR path; declined with the reason for a function with lines that no
+/// DebugFunction names and for a DebugValue of a constant (the IR path places neither in
+/// another set), and for a DebugFunction of a declaration.
 #[test]
 fn variants_are_taken_or_declined_with_their_reason() {
     let dir = tempfile::tempdir().unwrap();
@@ -237,7 +238,18 @@ fn variants_are_taken_or_declined_with_their_reason() {
         assert_eq!(dis.matches("OpTypeInt 32 0").count(), 1, "{name}");
         assert_eq!(dis.matches("DebugFunctionDefinition").count(), 1, "{name}");
     }
-    let declined: [(&str, Edits, &str); 2] = [
+    let declined: [(&str, Edits, &str); 3] = [
+        (
+            "no_definition",
+            &[
+                (
+                    "%src = OpExtInst",
+                    "%none = OpExtInst %void %1 DebugInfoNone\n%src = OpExtInst",
+                ),
+                ("FlagIsDefinition 1 %fn", "FlagIsDefinition 1 %none"),
+            ],
+            "lines or debug instructions in a function no DebugFunction names",
+        ),
         (
             "value_of_constant",
             &[(
@@ -270,6 +282,21 @@ fn variants_are_taken_or_declined_with_their_reason() {
             Ok(Outcome::Taken) => panic!("{name}: taken"),
             Err(e) => panic!("{e}"),
         }
+    }
+}
+
+/// A fuzz finding: kernel.legacy.spv with an OpFunctionCall turned into an OpFunctionEnd, so that
+/// the rest of the function's code lies between functions. The reader takes it; the IR path
+/// places none of its lines (ledgered as unmatched), so the words path declines it.
+#[test]
+fn code_between_functions_goes_through_the_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    let input =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/fuzz_set_to_set_code_outside.spv");
+    match judge(&input, dir.path(), "shader100") {
+        Ok(Outcome::Declined(why)) => assert_eq!(why, "code between functions"),
+        Ok(Outcome::Taken) => panic!("taken"),
+        Err(e) => panic!("{e}"),
     }
 }
 

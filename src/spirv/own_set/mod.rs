@@ -192,7 +192,19 @@ fn run(
         if checked.constant_values {
             return Err(Declined("a DebugValue of a constant"));
         }
-        edits.extend(to.definitions(&tables)?);
+        let definitions = to.definitions(&tables)?;
+        // The IR path places no line or debug instruction in a function no DebugFunction names
+        // (ledgered as unmatched).
+        let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
+        if checked.outside_functions {
+            return Err(Declined("code between functions"));
+        }
+        if checked.described.iter().any(|f| !defined.contains(f)) {
+            return Err(Declined(
+                "lines or debug instructions in a function no DebugFunction names",
+            ));
+        }
+        edits.extend(definitions);
         edits.sort_by_key(|e| (e.at, e.remove));
     }
     Ok(Rewritten {

@@ -71,6 +71,11 @@ pub(super) struct Checked {
     /// A DebugValue in a function whose value is an integer or boolean constant (the IR path
     /// writes such an event only into the module's own set).
     pub(super) constant_values: bool,
+    /// The OpFunctions whose code holds debug instructions or lines (an OpLine before an
+    /// OpFunction counts for it), each once.
+    pub(super) described: Vec<u32>,
+    /// Code between functions.
+    pub(super) outside_functions: bool,
 }
 
 impl<'a> Tables<'a> {
@@ -232,13 +237,36 @@ impl<'a> Tables<'a> {
             bound_taken: false,
             local_variables: Vec::new(),
             constant_values: false,
+            described: Vec::new(),
+            outside_functions: false,
         };
         let w = &self.w;
         let bound = w.at(3);
+        // The function being walked (0: between functions), and whether lines wait for the next.
+        let (mut function, mut pending) = (0, false);
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
             let debug = opcode == Op::ExtInst as u16 && count >= 5 && w.at(i + 3) == self.set;
+            if i >= self.section_end {
+                let described = debug || opcode == Op::Line as u16 || opcode == Op::NoLine as u16;
+                match grammar::op(opcode) {
+                    Some(Op::Function) if count >= 3 => {
+                        function = w.at(i + 2);
+                        if std::mem::take(&mut pending) {
+                            checked.described.push(function);
+                        }
+                    }
+                    Some(Op::FunctionEnd) => function = 0,
+                    _ if described && function == 0 => pending = true,
+                    // (Which the reader takes, and the IR path places nothing in.)
+                    _ if function == 0 => checked.outside_functions = true,
+                    _ if described && checked.described.last() != Some(&function) => {
+                        checked.described.push(function);
+                    }
+                    _ => {}
+                }
+            }
             if debug {
                 // Its operands are checked by the set's layout; its result type here.
                 if !(1..bound).contains(&w.at(i + 1)) {
