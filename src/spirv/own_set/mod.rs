@@ -192,6 +192,11 @@ fn run(
         if checked.constant_values {
             return Err(Declined("a DebugValue of a constant"));
         }
+        if checked.unusable_values {
+            return Err(Declined(
+                "a DebugDeclare or DebugValue of an id not defined before it in its function",
+            ));
+        }
         let definitions = to.definitions(&tables)?;
         // The IR path places no line or debug instruction in a function no DebugFunction names
         // (ledgered as unmatched).

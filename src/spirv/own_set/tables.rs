@@ -76,6 +76,9 @@ pub(super) struct Checked {
     pub(super) described: Vec<u32>,
     /// Code between functions.
     pub(super) outside_functions: bool,
+    /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
+    /// (which the IR path leaves out of another set).
+    pub(super) unusable_values: bool,
 }
 
 impl<'a> Tables<'a> {
@@ -239,11 +242,12 @@ impl<'a> Tables<'a> {
             constant_values: false,
             described: Vec::new(),
             outside_functions: false,
+            unusable_values: false,
         };
         let w = &self.w;
         let bound = w.at(3);
         // The function being walked (0: between functions), and whether lines wait for the next.
-        let (mut function, mut pending) = (0, false);
+        let (mut function, mut pending, mut function_at) = (0, false, 0);
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
@@ -253,6 +257,7 @@ impl<'a> Tables<'a> {
                 match grammar::op(opcode) {
                     Some(Op::Function) if count >= 3 => {
                         function = w.at(i + 2);
+                        function_at = i;
                         if std::mem::take(&mut pending) {
                             checked.described.push(function);
                         }
@@ -277,9 +282,16 @@ impl<'a> Tables<'a> {
                     if w.at(i + 4) == DebugOp::DebugLocalVariable as u32 {
                         checked.local_variables.push(i as u32);
                     }
-                    if w.at(i + 4) == DebugOp::DebugValue as u32 && count >= 7 {
-                        let k = self.kind_of(w.at(i + 6));
-                        checked.constant_values |= k == K_CONSTANT || k == K_CONSTANT_U32;
+                    let event = [DebugOp::DebugDeclare as u32, DebugOp::DebugValue as u32];
+                    if event.contains(&w.at(i + 4)) && count >= 7 {
+                        let value = w.at(i + 6);
+                        let k = self.kind_of(value);
+                        let constant = k == K_CONSTANT || k == K_CONSTANT_U32;
+                        checked.constant_values |= constant && w.at(i + 4) == event[1];
+                        // (A debug instruction, DebugInfoNone, is no id of the code.)
+                        let d = self.def.get(value as usize).map_or(0, |&d| d as usize);
+                        let usable = d < self.section_end || (function_at < d && d < i);
+                        checked.unusable_values |= k < K_DEBUG && !usable;
                     }
                     self.check_in_function(i)?;
                 }
