@@ -285,18 +285,29 @@ fn variants_are_taken_or_declined_with_their_reason() {
     }
 }
 
-/// A fuzz finding: kernel.legacy.spv with an OpFunctionCall turned into an OpFunctionEnd, so that
-/// the rest of the function's code lies between functions. The reader takes it; the IR path
-/// places none of its lines (ledgered as unmatched), so the words path declines it.
+/// Fuzz findings, each a module the words path took and wrote otherwise than the IR path, now
+/// declined with its reason: kernel.legacy.spv with an OpFunctionCall turned into an
+/// OpFunctionEnd, so that the rest of the function's code lies between functions (the IR path
+/// places none of its lines: unmatched); kernel.ocl100.spv with a pointer's Flags given a bit
+/// OpenCL.100 does not define (the IR path writes no such foreign bit into another set).
 #[test]
-fn code_between_functions_goes_through_the_ir() {
+fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
-    let input =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/fuzz_set_to_set_code_outside.spv");
-    match judge(&input, dir.path(), "shader100") {
-        Ok(Outcome::Declined(why)) => assert_eq!(why, "code between functions"),
-        Ok(Outcome::Taken) => panic!("taken"),
-        Err(e) => panic!("{e}"),
+    for (file, reason) in [
+        ("fuzz_set_to_set_code_outside.spv", "code between functions"),
+        (
+            "fuzz_set_to_set_foreign_flag.spv",
+            "a number the IR path would not write as it is",
+        ),
+    ] {
+        let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/spirv")
+            .join(file);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Declined(why)) => assert_eq!(why, reason, "{file}"),
+            Ok(Outcome::Taken) => panic!("{file}: taken"),
+            Err(e) => panic!("{e}"),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::spec::spirv::{Flavour, Layout, Operand, LLVM_SPIRV14_LAYOUTS, Q, W};
 use crate::spirv::binary::Insn;
 use crate::spirv::grammar::{self, id_layout, id_words, result_word, IdLayout, IdWord, Rest};
-use rspirv::spirv::Op;
+use rspirv::spirv::{Capability, Op};
 
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
@@ -57,6 +57,8 @@ pub(super) struct Tables<'a> {
     pub(super) strings_end: usize,
     /// The module's first OpTypeInt 32 0 (0: none).
     pub(super) uint32: u32,
+    /// The module declares the Kernel capability.
+    pub(super) kernel: bool,
     /// Where the first instruction of the debug set is (word offset; the length if none).
     pub(super) first_debug: usize,
 }
@@ -126,6 +128,7 @@ impl<'a> Tables<'a> {
             empty_string: 0,
             strings_end: 0,
             uint32: 0,
+            kernel: false,
             first_debug: w.len,
         };
         let mut seen_ext_inst = false;
@@ -182,6 +185,9 @@ impl<'a> Tables<'a> {
                     if cx.set != 0 && w.at(i + 3) == cx.set && cx.first_debug == w.len {
                         cx.first_debug = i;
                     }
+                }
+                Some(Op::Capability) if count >= 2 && w.at(i + 1) == Capability::Kernel as u32 => {
+                    cx.kernel = true;
                 }
                 Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), cx.uint32) == (32, 0, 0) => {
                     cx.uint32 = w.at(i + 1);

@@ -20,7 +20,7 @@ use rspirv::spirv::Op;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::LossKind;
-use crate::spec::spirv::{from_set, Flavour, Layout, Q, W};
+use crate::spec::spirv::{from_set, Flavour, Layout, COMPOSITE_TAGS, IMPORTS, Q, W};
 use crate::spirv::binary::first_word;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
@@ -274,6 +274,11 @@ impl Target {
                     for at in (a..b).step_by(if w == W::Pair { 2 } else { 1 }) {
                         let word = self.scratch[at];
                         let value = match (w, o.w) {
+                            (W::Lit, W::Id) if !known(cx.t, opcode, o.name, word) => {
+                                return Err(Declined(
+                                    "a number the IR path would not write as it is",
+                                ))
+                            }
                             (W::Lit, W::Id) => self.constant(cx, word)?,
                             (W::Id, W::Id) => self.id_operand(cx, word, mask)?,
                             // An enumerator's value: an integer constant's id, or a literal
@@ -467,6 +472,23 @@ const DROPPED: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
 const DEFAULT_ZERO: [(u32, &str); 1] = [(2, "Flags")];
 
 const NON_SEMANTIC_INFO: &str = "SPV_KHR_non_semantic_info";
+
+/// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself, so
+/// that the IR path writes it back unchanged: flags the module's set defines, encodings, tags,
+/// qualifiers it numbers, storage classes a Kernel module may name.
+fn known(t: &Tables<'_>, opcode: u32, name: &str, value: u32) -> bool {
+    let f = t.flavour;
+    match (opcode, name) {
+        (_, "Flags") => value & !f.flags().iter().fold(0, |m, (bit, _)| m | bit) == 0,
+        (2, "Encoding") => from_set(f.encodings(), value).is_some(),
+        (10, "Tag") => from_set(COMPOSITE_TAGS, value).is_some(),
+        (34, "Tag") => from_set(IMPORTS, value).is_some(),
+        (4, "Type Qualifier") => from_set(f.qualifiers(), value).is_some(),
+        // UniformConstant, Workgroup, CrossWorkgroup, Function, Generic.
+        (3, "Storage Class") => t.kernel && [0, 4, 5, 7, 8].contains(&value),
+        _ => true,
+    }
+}
 
 /// A string's words, NUL-terminated and padded.
 fn words_of(s: &str) -> Vec<u32> {
