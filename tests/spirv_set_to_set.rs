@@ -196,7 +196,8 @@ fn variant(dir: &Path, name: &str, edits: Edits) -> PathBuf {
 /// `OpTypeInt 32 0` or one added for the numbers, `SPV_KHR_non_semantic_info` declared once)
 /// and judged as the IR path; declined with the reason for a function with lines that no
 /// DebugFunction names and for a DebugValue of a constant (the IR path places neither in
-/// another set), and for a DebugFunction of a declaration.
+/// another set), for a global variable the module names otherwise than its debug info (the IR
+/// path would not keep that binding), and for a DebugFunction of a declaration.
 #[test]
 fn variants_are_taken_or_declined_with_their_reason() {
     let dir = tempfile::tempdir().unwrap();
@@ -238,7 +239,27 @@ fn variants_are_taken_or_declined_with_their_reason() {
         assert_eq!(dis.matches("OpTypeInt 32 0").count(), 1, "{name}");
         assert_eq!(dis.matches("DebugFunctionDefinition").count(), 1, "{name}");
     }
-    let declined: [(&str, Edits, &str); 3] = [
+    let declined: [(&str, Edits, &str); 4] = [
+        (
+            "misnamed_global",
+            &[
+                (
+                    "OpName %fn \"f\"\n",
+                    "OpName %fn \"f\"\nOpName %gv \"other\"\n",
+                ),
+                (
+                    "%fnty = OpTypeFunction %void\n",
+                    "%fnty = OpTypeFunction %void\n%gptr = OpTypePointer CrossWorkgroup %uint\n\
+                     %gv = OpVariable %gptr CrossWorkgroup %uint_0\n",
+                ),
+                (
+                    "%expr = OpExtInst",
+                    "%dgv = OpExtInst %void %1 DebugGlobalVariable %xname %int %src 1 0 %cu \
+                     %empty %gv FlagIsDefinition\n%expr = OpExtInst",
+                ),
+            ],
+            "a global variable the IR path would bind otherwise",
+        ),
         (
             "no_definition",
             &[

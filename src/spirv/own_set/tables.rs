@@ -26,6 +26,8 @@ pub(super) const BEFORE_NAMES: [Op; 13] = [
     Op::ExecutionModeId,
     Op::Line,
 ];
+/// Decoration LinkageAttributes.
+const LINKAGE_ATTRIBUTES: u32 = 41;
 /// The operand index `Tables::ids` gives the name of an enumerator pair (the value has the
 /// pair's own index).
 pub(super) const PAIR_NAME: usize = usize::MAX;
@@ -59,6 +61,8 @@ pub(super) struct Tables<'a> {
     pub(super) uint32: u32,
     /// The module declares the Kernel capability.
     pub(super) kernel: bool,
+    /// (id, word offset) of every OpName and LinkageAttributes decoration, by id.
+    pub(super) names: Vec<(u32, u32)>,
     /// Where the first instruction of the debug set is (word offset; the length if none).
     pub(super) first_debug: usize,
 }
@@ -129,6 +133,7 @@ impl<'a> Tables<'a> {
             strings_end: 0,
             uint32: 0,
             kernel: false,
+            names: Vec::new(),
             first_debug: w.len,
         };
         let mut seen_ext_inst = false;
@@ -186,6 +191,10 @@ impl<'a> Tables<'a> {
                         cx.first_debug = i;
                     }
                 }
+                Some(Op::Name) if count >= 3 => cx.names.push((w.at(i + 1), i as u32)),
+                Some(Op::Decorate) if count >= 4 && w.at(i + 2) == LINKAGE_ATTRIBUTES => {
+                    cx.names.push((w.at(i + 1), i as u32));
+                }
                 Some(Op::Capability) if count >= 2 && w.at(i + 1) == Capability::Kernel as u32 => {
                     cx.kernel = true;
                 }
@@ -235,6 +244,7 @@ impl<'a> Tables<'a> {
         if cx.set == 0 {
             return Err(Declined("no debug set"));
         }
+        cx.names.sort_unstable();
         Ok(cx)
     }
 
@@ -524,6 +534,23 @@ impl<'a> Tables<'a> {
             Some(_) => Ok(after_variables),
             None => Err(Declined("a DebugFunction of a function without a body")),
         }
+    }
+
+    /// The names the module gives `id` (OpName, LinkageAttributes), as the IR writer reads them.
+    pub(super) fn names_of(&self, id: u32) -> impl Iterator<Item = &'a str> + '_ {
+        let from = self.names.partition_point(|&(n, _)| n < id);
+        self.names[from..]
+            .iter()
+            .take_while(move |&&(n, _)| n == id)
+            .filter_map(|&(_, at)| {
+                let (at, (count, opcode)) = (at as usize, self.w.head(at as usize));
+                let text = if opcode == Op::Name as u16 {
+                    at + 2
+                } else {
+                    at + 3
+                };
+                self.w.string(text, at + count)
+            })
     }
 
     /// An OpString's text, for the ledger.

@@ -66,6 +66,8 @@ pub(super) struct Target {
     constant_words: Vec<u32>,
     /// Where the first debug instruction went in the head (the constants go before it).
     first_debug: Option<usize>,
+    /// The names of the module's global OpVariables (once a DebugGlobalVariable of none asks).
+    global_names: Option<rustc_hash::FxHashSet<String>>,
     /// (OpFunction, its DebugFunction, the id of its DebugFunctionDefinition).
     pub(super) definitions: Vec<[u32; 3]>,
     /// The instruction being converted (its words as pass 2 wrote them) and its operands' spans.
@@ -136,6 +138,7 @@ impl Target {
             constants: HashMap::default(),
             constant_words: Vec::new(),
             first_debug: None,
+            global_names: None,
             definitions: Vec::new(),
             scratch: Vec::new(),
             spans: Vec::new(),
@@ -341,6 +344,7 @@ impl Target {
                     return Err(Declined("a DebugFunction of no OpFunction"));
                 }
             }
+            Some(DebugOp::DebugGlobalVariable) => self.global(cx)?,
             Some(DebugOp::DebugOperation) => {
                 let code = self.scratch[5];
                 if from_set(self.to.operations(), code).is_none() {
@@ -350,6 +354,46 @@ impl Target {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A DebugGlobalVariable (in `scratch`) whose Variable the IR path writes as it is: a global
+    /// OpVariable the module names as the debug info does, or none; DebugInfoNone or an
+    /// expression only when no global OpVariable bears its name (the IR path would bind it).
+    fn global(&mut self, cx: &Cx<'_>) -> Result<(), Declined> {
+        let t = cx.t;
+        let (name, linkage, variable) = (self.scratch[5], self.scratch[5 + 6], self.scratch[5 + 7]);
+        let wanted: Vec<String> = [t.name(name), t.name(linkage)]
+            .into_iter()
+            .filter(|n| !n.is_empty())
+            .collect();
+        let named = |id: u32| t.names_of(id).any(|n| wanted.iter().any(|w| w == n));
+        let global = |id: u32| {
+            cx.kind_of(id) == kinds::K_VARIABLE && (t.def[id as usize] as usize) < t.section_end
+        };
+        let none = [
+            DebugOp::DebugInfoNone as u32,
+            DebugOp::DebugExpression as u32,
+        ];
+        let ok = match t.debug_opcode(variable) {
+            None => global(variable) && (t.names_of(variable).next().is_none() || named(variable)),
+            Some(op) if none.contains(&op) => {
+                let names = self.global_names.get_or_insert_with(|| {
+                    t.names
+                        .iter()
+                        .filter(|&&(id, _)| global(id))
+                        .flat_map(|&(id, _)| t.names_of(id).map(str::to_string))
+                        .collect()
+                });
+                !wanted.iter().any(|w| names.contains(w))
+            }
+            Some(_) => false,
+        };
+        match ok {
+            true => Ok(()),
+            false => Err(Declined(
+                "a global variable the IR path would bind otherwise",
+            )),
+        }
     }
 
     /// The head finished: the import renamed, `SPV_KHR_non_semantic_info` declared, the
