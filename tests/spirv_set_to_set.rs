@@ -310,12 +310,21 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// declined with its reason: kernel.legacy.spv with an OpFunctionCall turned into an
 /// OpFunctionEnd, so that the rest of the function's code lies between functions (the IR path
 /// places none of its lines: unmatched); kernel.ocl100.spv with a pointer's Flags given a bit
-/// OpenCL.100 does not define (the IR path writes no such foreign bit into another set).
+/// OpenCL.100 does not define (the IR path writes no such foreign bit into another set);
+/// kernel.ocl100.spv with opcodes the grammar does not know, one of them an OpFunctionEnd's
+/// (the IR path places the rows after them otherwise).
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
     for (file, reason) in [
-        ("fuzz_set_to_set_code_outside.spv", "code between functions"),
+        (
+            "fuzz_set_to_set_code_outside.spv",
+            "code between functions, a function without its end or an unknown opcode",
+        ),
+        (
+            "fuzz_set_to_set_unknown_opcodes.spv",
+            "code between functions, a function without its end or an unknown opcode",
+        ),
         (
             "fuzz_set_to_set_foreign_flag.spv",
             "a number the IR path would not write as it is",

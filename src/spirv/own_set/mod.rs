@@ -202,7 +202,9 @@ fn run(
         // (ledgered as unmatched).
         let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
         if checked.outside_functions {
-            return Err(Declined("code between functions"));
+            return Err(Declined(
+                "code between functions, a function without its end or an unknown opcode",
+            ));
         }
         if checked.described.iter().any(|f| !defined.contains(f)) {
             return Err(Declined(

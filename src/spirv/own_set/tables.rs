@@ -80,7 +80,7 @@ pub(super) struct Checked {
     /// The OpFunctions whose code holds debug instructions or lines (an OpLine before an
     /// OpFunction counts for it), each once.
     pub(super) described: Vec<u32>,
-    /// Code between functions.
+    /// Code between functions, a function without its end, an opcode the grammar does not know.
     pub(super) outside_functions: bool,
     /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
     /// (which the IR path leaves out of another set).
@@ -272,6 +272,8 @@ impl<'a> Tables<'a> {
                 let described = debug || opcode == Op::Line as u16 || opcode == Op::NoLine as u16;
                 match grammar::op(opcode) {
                     Some(Op::Function) if count >= 3 => {
+                        // (A function without its OpFunctionEnd.)
+                        checked.outside_functions |= function != 0;
                         function = w.at(i + 2);
                         function_at = i;
                         if std::mem::take(&mut pending) {
@@ -279,6 +281,9 @@ impl<'a> Tables<'a> {
                         }
                     }
                     Some(Op::FunctionEnd) => function = 0,
+                    // An opcode the grammar does not know: the reader skips it, the IR path's
+                    // positions may not be the words path's.
+                    None => checked.outside_functions = true,
                     _ if described && function == 0 => pending = true,
                     // (Which the reader takes, and the IR path places nothing in.)
                     _ if function == 0 => checked.outside_functions = true,
