@@ -72,8 +72,8 @@ fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
 }
 
 /// The corpus's OpenCL.100 kernel and its `SPIRV.debug` twin into NonSemantic.100: on the
-/// words, read back as the IR path's output, spirv-val clean, the checksums and typedefs
-/// ledgered as the IR path ledgers them.
+/// words, read back as the IR path's output, spirv-val clean, read by llvm-spirv-dpcpp -r as
+/// that output is, the checksums and typedefs ledgered as the IR path ledgers them.
 #[test]
 fn opencl_kernels_into_shader100_on_the_words_equal_the_ir_path() {
     let dir = tempfile::tempdir().unwrap();
@@ -89,6 +89,10 @@ fn opencl_kernels_into_shader100_on_the_words_equal_the_ir_path() {
         }
         let out = dir.path().join(format!("{name}.shader100.words.spv"));
         common::spirv_val(&out, "spv1.4");
+        // The newest translator reads it back as it reads the IR path's output.
+        let ir = dir.path().join(format!("{name}.shader100.ir.spv"));
+        common::dpcpp_reads(&ir).unwrap();
+        common::dpcpp_reads(&out).unwrap();
         let r = convert_report(&input, &out, &["--flavour", "shader100"]);
         assert_eq!(
             in_place(&r),
