@@ -316,7 +316,8 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// places none of its lines: unmatched); kernel.ocl100.spv with a pointer's Flags given a bit
 /// OpenCL.100 does not define (the IR path writes no such foreign bit into another set);
 /// kernel.ocl100.spv with opcodes the grammar does not know, one of them an OpFunctionEnd's
-/// (the IR path places the rows after them otherwise).
+/// (the IR path places the rows after them otherwise); kernel.ocl100.spv with an array count
+/// of 2³²−1 (read back otherwise than through the IR).
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -324,6 +325,10 @@ fn fuzz_findings_go_through_the_ir() {
         (
             "fuzz_set_to_set_code_outside.spv",
             "code between functions, a function without its end or an unknown opcode",
+        ),
+        (
+            "fuzz_set_to_set_array_count.spv",
+            "an array count of 2^31 or more",
         ),
         (
             "fuzz_set_to_set_unknown_opcodes.spv",

@@ -345,6 +345,13 @@ impl Target {
                 }
             }
             Some(DebugOp::DebugGlobalVariable) => self.global(cx)?,
+            // (A count of 2³¹ or more the reader may take for a signed one.)
+            Some(DebugOp::DebugTypeArray) => {
+                let big = |&c: &u32| cx.t.constant(c).map_or(true, |n| n > i32::MAX as u64);
+                if self.scratch[6..].iter().any(big) {
+                    return Err(Declined("an array count of 2^31 or more"));
+                }
+            }
             Some(DebugOp::DebugOperation) => {
                 let code = self.scratch[5];
                 if from_set(self.to.operations(), code).is_none() {
