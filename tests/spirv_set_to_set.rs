@@ -317,7 +317,9 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// OpenCL.100 does not define (the IR path writes no such foreign bit into another set);
 /// kernel.ocl100.spv with opcodes the grammar does not know, one of them an OpFunctionEnd's
 /// (the IR path places the rows after them otherwise); kernel.ocl100.spv with an array count
-/// of 2³²−1 (read back otherwise than through the IR).
+/// of 2³²−1 (read back otherwise than through the IR); kernel.ocl100.spv with an OpExtInst
+/// turned into an OpPhi right after a DebugScope and an OpLine (the IR path moves the scope
+/// and drops the row, ledgered).
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -329,6 +331,10 @@ fn fuzz_findings_go_through_the_ir() {
         (
             "fuzz_set_to_set_array_count.spv",
             "an array count of 2^31 or more",
+        ),
+        (
+            "fuzz_set_to_set_before_phi.spv",
+            "a line or debug instruction right before an OpLabel, OpPhi or OpVariable",
         ),
         (
             "fuzz_set_to_set_unknown_opcodes.spv",

@@ -206,6 +206,11 @@ fn run(
                 "code between functions, a function without its end or an unknown opcode",
             ));
         }
+        if checked.before_anchor {
+            return Err(Declined(
+                "a line or debug instruction right before an OpLabel, OpPhi or OpVariable",
+            ));
+        }
         if checked.described.iter().any(|f| !defined.contains(f)) {
             return Err(Declined(
                 "lines or debug instructions in a function no DebugFunction names",

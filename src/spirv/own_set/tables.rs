@@ -82,6 +82,9 @@ pub(super) struct Checked {
     pub(super) described: Vec<u32>,
     /// Code between functions, a function without its end, an opcode the grammar does not know.
     pub(super) outside_functions: bool,
+    /// A line or debug instruction right before an OpLabel, OpPhi or OpVariable in a function
+    /// (where the IR path moves or drops it).
+    pub(super) before_anchor: bool,
     /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
     /// (which the IR path leaves out of another set).
     pub(super) unusable_values: bool,
@@ -258,18 +261,27 @@ impl<'a> Tables<'a> {
             constant_values: false,
             described: Vec::new(),
             outside_functions: false,
+            before_anchor: false,
             unusable_values: false,
         };
         let w = &self.w;
         let bound = w.at(3);
         // The function being walked (0: between functions), and whether lines wait for the next.
         let (mut function, mut pending, mut function_at) = (0, false, 0);
+        // A line or debug instruction is the last thing before the walk's position.
+        let mut after_debug = false;
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
             let debug = opcode == Op::ExtInst as u16 && count >= 5 && w.at(i + 3) == self.set;
             if i >= self.section_end {
                 let described = debug || opcode == Op::Line as u16 || opcode == Op::NoLine as u16;
+                let anchor_only = matches!(
+                    grammar::op(opcode),
+                    Some(Op::Label | Op::Phi | Op::Variable)
+                );
+                checked.before_anchor |= anchor_only && after_debug && function != 0;
+                after_debug = described && function != 0;
                 match grammar::op(opcode) {
                     Some(Op::Function) if count >= 3 => {
                         // (A function without its OpFunctionEnd.)
