@@ -319,7 +319,8 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// (the IR path places the rows after them otherwise); kernel.ocl100.spv with an array count
 /// of 2³²−1 (read back otherwise than through the IR); kernel.ocl100.spv with an OpExtInst
 /// turned into an OpPhi right after a DebugScope and an OpLine (the IR path moves the scope
-/// and drops the row, ledgered).
+/// and drops the row, ledgered); kernel.ocl100.spv with a pointer in the Generic storage class
+/// and no GenericPointer capability (the IR path writes Function, ledgered).
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -335,6 +336,10 @@ fn fuzz_findings_go_through_the_ir() {
         (
             "fuzz_set_to_set_before_phi.spv",
             "a line or debug instruction right before an OpLabel, OpPhi or OpVariable",
+        ),
+        (
+            "fuzz_set_to_set_generic.spv",
+            "a number the IR path would not write as it is",
         ),
         (
             "fuzz_set_to_set_unknown_opcodes.spv",

@@ -59,8 +59,9 @@ pub(super) struct Tables<'a> {
     pub(super) strings_end: usize,
     /// The module's first OpTypeInt 32 0 (0: none).
     pub(super) uint32: u32,
-    /// The module declares the Kernel capability.
+    /// The module declares the Kernel capability, the GenericPointer capability.
     pub(super) kernel: bool,
+    pub(super) generic: bool,
     /// (id, word offset) of every OpName and LinkageAttributes decoration, by id.
     pub(super) names: Vec<(u32, u32)>,
     /// Where the first instruction of the debug set is (word offset; the length if none).
@@ -136,6 +137,7 @@ impl<'a> Tables<'a> {
             strings_end: 0,
             uint32: 0,
             kernel: false,
+            generic: false,
             names: Vec::new(),
             first_debug: w.len,
         };
@@ -198,8 +200,9 @@ impl<'a> Tables<'a> {
                 Some(Op::Decorate) if count >= 4 && w.at(i + 2) == LINKAGE_ATTRIBUTES => {
                     cx.names.push((w.at(i + 1), i as u32));
                 }
-                Some(Op::Capability) if count >= 2 && w.at(i + 1) == Capability::Kernel as u32 => {
-                    cx.kernel = true;
+                Some(Op::Capability) if count >= 2 => {
+                    cx.kernel |= w.at(i + 1) == Capability::Kernel as u32;
+                    cx.generic |= w.at(i + 1) == Capability::GenericPointer as u32;
                 }
                 Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), cx.uint32) == (32, 0, 0) => {
                     cx.uint32 = w.at(i + 1);

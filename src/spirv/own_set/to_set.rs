@@ -526,7 +526,8 @@ const NON_SEMANTIC_INFO: &str = "SPV_KHR_non_semantic_info";
 
 /// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself, so
 /// that the IR path writes it back unchanged: flags the module's set defines, encodings, tags,
-/// qualifiers it numbers, storage classes a Kernel module may name.
+/// qualifiers it numbers, storage classes a Kernel module may name (Generic only with the
+/// GenericPointer capability).
 fn known(t: &Tables<'_>, opcode: u32, name: &str, value: u32) -> bool {
     let f = t.flavour;
     match (opcode, name) {
@@ -535,8 +536,10 @@ fn known(t: &Tables<'_>, opcode: u32, name: &str, value: u32) -> bool {
         (10, "Tag") => from_set(COMPOSITE_TAGS, value).is_some(),
         (34, "Tag") => from_set(IMPORTS, value).is_some(),
         (4, "Type Qualifier") => from_set(f.qualifiers(), value).is_some(),
-        // UniformConstant, Workgroup, CrossWorkgroup, Function, Generic.
-        (3, "Storage Class") => t.kernel && [0, 4, 5, 7, 8].contains(&value),
+        // UniformConstant, Workgroup, CrossWorkgroup, Function; Generic with GenericPointer.
+        (3, "Storage Class") => {
+            t.kernel && ([0, 4, 5, 7].contains(&value) || value == 8 && t.generic)
+        }
         _ => true,
     }
 }
