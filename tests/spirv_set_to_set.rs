@@ -320,7 +320,9 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// of 2³²−1 (read back otherwise than through the IR); kernel.ocl100.spv with an OpExtInst
 /// turned into an OpPhi right after a DebugScope and an OpLine (the IR path moves the scope
 /// and drops the row, ledgered); kernel.ocl100.spv with a pointer in the Generic storage class
-/// and no GenericPointer capability (the IR path writes Function, ledgered).
+/// and no GenericPointer capability (the IR path writes Function, ledgered); a cut
+/// kernel.ocl100.spv with an OpFunctionEnd before its first function (the IR path places the
+/// row before it nowhere).
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -336,6 +338,10 @@ fn fuzz_findings_go_through_the_ir() {
         (
             "fuzz_set_to_set_before_phi.spv",
             "a line or debug instruction right before an OpLabel, OpPhi or OpVariable",
+        ),
+        (
+            "fuzz_set_to_set_end_before_functions.spv",
+            "code between functions, a function without its end or an unknown opcode",
         ),
         (
             "fuzz_set_to_set_generic.spv",

@@ -201,7 +201,7 @@ fn run(
         // The IR path places no line or debug instruction in a function no DebugFunction names
         // (ledgered as unmatched).
         let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
-        if checked.outside_functions {
+        if checked.outside_functions || tables.misplaced {
             return Err(Declined(
                 "code between functions, a function without its end or an unknown opcode",
             ));

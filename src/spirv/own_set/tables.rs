@@ -62,6 +62,8 @@ pub(super) struct Tables<'a> {
     /// The module declares the Kernel capability, the GenericPointer capability.
     pub(super) kernel: bool,
     pub(super) generic: bool,
+    /// An OpFunctionEnd, OpLabel or OpFunctionParameter before the first OpFunction.
+    pub(super) misplaced: bool,
     /// (id, word offset) of every OpName and LinkageAttributes decoration, by id.
     pub(super) names: Vec<(u32, u32)>,
     /// Where the first instruction of the debug set is (word offset; the length if none).
@@ -138,6 +140,7 @@ impl<'a> Tables<'a> {
             uint32: 0,
             kernel: false,
             generic: false,
+            misplaced: false,
             names: Vec::new(),
             first_debug: w.len,
         };
@@ -208,6 +211,11 @@ impl<'a> Tables<'a> {
                     cx.uint32 = w.at(i + 1);
                 }
                 Some(Op::Function) if cx.section_end == w.len => cx.section_end = i,
+                Some(Op::FunctionEnd | Op::Label | Op::FunctionParameter)
+                    if cx.section_end == w.len =>
+                {
+                    cx.misplaced = true;
+                }
                 Some(Op::TypeVoid) if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
                 Some(Op::String) if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
                     cx.empty_string = w.at(i + 1);
@@ -341,6 +349,8 @@ impl<'a> Tables<'a> {
             }
             i += count;
         }
+        // (The last function without its end.)
+        checked.outside_functions |= function != 0;
         Ok(checked)
     }
 
