@@ -322,7 +322,8 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// and drops the row, ledgered); kernel.ocl100.spv with a pointer in the Generic storage class
 /// and no GenericPointer capability (the IR path writes Function, ledgered); a cut
 /// kernel.ocl100.spv with an OpFunctionEnd before its first function (the IR path places the
-/// row before it nowhere).
+/// row before it nowhere); kernel.ocl100.spv with an OpLoad after a line turned into an
+/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered).
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -337,7 +338,11 @@ fn fuzz_findings_go_through_the_ir() {
         ),
         (
             "fuzz_set_to_set_before_phi.spv",
-            "a line or debug instruction right before an OpLabel, OpPhi or OpVariable",
+            "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
+        ),
+        (
+            "fuzz_set_to_set_parameter_in_body.spv",
+            "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
         ),
         (
             "fuzz_set_to_set_end_before_functions.spv",

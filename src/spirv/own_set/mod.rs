@@ -208,7 +208,7 @@ fn run(
         }
         if checked.before_anchor {
             return Err(Declined(
-                "a line or debug instruction right before an OpLabel, OpPhi or OpVariable",
+                "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
             ));
         }
         if checked.described.iter().any(|f| !defined.contains(f)) {

@@ -85,8 +85,8 @@ pub(super) struct Checked {
     pub(super) described: Vec<u32>,
     /// Code between functions, a function without its end, an opcode the grammar does not know.
     pub(super) outside_functions: bool,
-    /// A line or debug instruction right before an OpLabel, OpPhi or OpVariable in a function
-    /// (where the IR path moves or drops it).
+    /// A line or debug instruction right before an OpLabel, OpPhi, OpVariable or
+    /// OpFunctionParameter in a function (where the IR path moves or drops it).
     pub(super) before_anchor: bool,
     /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
     /// (which the IR path leaves out of another set).
@@ -289,7 +289,7 @@ impl<'a> Tables<'a> {
                 let described = debug || opcode == Op::Line as u16 || opcode == Op::NoLine as u16;
                 let anchor_only = matches!(
                     grammar::op(opcode),
-                    Some(Op::Label | Op::Phi | Op::Variable)
+                    Some(Op::Label | Op::Phi | Op::Variable | Op::FunctionParameter)
                 );
                 checked.before_anchor |= anchor_only && after_debug && function != 0;
                 after_debug = described && function != 0;
