@@ -216,8 +216,9 @@ fn refuse_if_strict(opts: &Options, report: &Report) -> Result<()> {
 }
 
 /// The words path of a SPIR-V input converted in place: rewritten into the set it carries on
-/// its own words (`spirv::own_set`), when `flavour` is none or that set and the rewrite
-/// can vouch for the result. `Err` says why the conversion goes through the IR instead.
+/// its own words (`spirv::own_set`), when `flavour` is none or that set, or converted on them
+/// into `flavour` (`own_set::convert`), when the rewrite can vouch for the result. `Err` says
+/// why the conversion goes through the IR instead.
 pub fn rewrite_on_words(
     bytes: &[u8],
     flavour: Option<Flavour>,
@@ -225,18 +226,26 @@ pub fn rewrite_on_words(
     use crate::spirv::own_set::{self, Declined};
     match own_set::own_flavour(bytes) {
         None => Err(Declined("no debug set, or more than one")),
-        Some(own) if flavour.is_some_and(|f| f != own) => {
-            Err(Declined("another set than the module's"))
-        }
-        Some(own) => own_set::rewrite(bytes, own),
+        Some(own) => match flavour {
+            Some(to) if to != own => own_set::convert(bytes, own, to),
+            _ => own_set::rewrite(bytes, own),
+        },
     }
 }
 
 /// What the report's `in_place` says of a words-path attempt.
-pub fn in_place_note<T>(
-    attempt: &std::result::Result<T, crate::spirv::own_set::Declined>,
+pub fn in_place_note(
+    attempt: &std::result::Result<
+        crate::spirv::own_set::Rewritten,
+        crate::spirv::own_set::Declined,
+    >,
 ) -> String {
     match attempt {
+        Ok(done) if done.from != done.flavour => format!(
+            "from {} into {}, on its words",
+            done.from.cli_name(),
+            done.flavour.cli_name()
+        ),
         Ok(_) => "own set, on its words".into(),
         Err(why) => format!("through the IR: {}", why.0),
     }

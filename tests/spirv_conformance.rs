@@ -104,18 +104,25 @@ const ARRAY_SIZE_LOSS: &str = "array size: the set has none; readers take counts
 /// (`%369 (DebugTypedef "float4")`): the one typedef of that name.
 fn ir_place(lines: &[String], place: &str) -> String {
     let head = place.split(' ').next().unwrap();
-    let Some(name) = place
-        .strip_prefix(head)
-        .and_then(|p| p.strip_prefix(" (DebugTypedef "))
-        .and_then(|p| p.strip_suffix(')'))
-    else {
+    // The words path names SPIR-V ids: `%369 (DebugTypedef "float4")` is the IR's typedef of
+    // that name, `%573 (DebugSource "./kernel.cl")` its file.
+    let named = [("DebugTypedef", "typedef"), ("DebugSource", "file")]
+        .into_iter()
+        .find_map(|(insn, entity)| {
+            let name = place
+                .strip_prefix(head)?
+                .strip_prefix(&format!(" ({insn} "))?
+                .strip_suffix(')')?;
+            Some((entity, name))
+        });
+    let Some((entity, name)) = named else {
         return head.to_string();
     };
     let matching: Vec<&String> = lines
         .iter()
-        .filter(|l| items(l).get(2..4) == Some(&["typedef".to_string(), name.to_string()]))
+        .filter(|l| items(l).get(2..4) == Some(&[entity.to_string(), name.to_string()]))
         .collect();
-    assert_eq!(matching.len(), 1, "{place}: typedefs of that name");
+    assert_eq!(matching.len(), 1, "{place}: {entity}s of that name");
     items(matching[0])[0].clone()
 }
 

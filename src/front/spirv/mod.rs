@@ -20,6 +20,7 @@ mod operands;
 mod reader;
 mod resolve;
 mod scopes;
+pub(crate) use scopes::split_checksum;
 mod types;
 
 use crate::diag::{Diagnostics, LossKind};

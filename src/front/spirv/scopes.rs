@@ -434,7 +434,7 @@ const CHECKSUM_PREFIXES: [(&str, ChecksumKind); 3] = [
 ];
 
 /// `//__CSK_MD5:<hex>[\n<text>]` → (checksum, text); any other text is all text.
-pub(super) fn split_checksum(text: &str) -> (Option<Checksum>, Option<&str>) {
+pub(crate) fn split_checksum(text: &str) -> (Option<Checksum>, Option<&str>) {
     for (prefix, kind) in CHECKSUM_PREFIXES {
         let Some(rest) = text.strip_prefix(prefix) else {
             continue;

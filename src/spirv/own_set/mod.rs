@@ -15,10 +15,15 @@
 //! consumer's rules (`kinds`) — while `Tables::check_code` checks the rest as the reader would.
 //! The repairs and the reasons to decline are listed in docs/spirv-mapping.md ("In place into
 //! the module's own set").
+//!
+//! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
+//! NonSemantic.100, each debug instruction pass 2 writes then converted into the other set's
+//! layout (`to_set`; docs/spirv-mapping.md, "Into another set on the module's words").
 
 mod kinds;
 mod order;
 mod tables;
+mod to_set;
 mod words;
 
 use crate::diag::Diagnostics;
@@ -31,14 +36,24 @@ pub use words::Declined;
 use words::Words;
 
 /// The rewritten module: `head` (header and module-level section, rewritten; little-endian
-/// words), then the input's words from `tail_at` on with `patches` applied (word offset in the
-/// input, new word).
+/// words), then the input's words from `tail_at` on with `edits` applied (in input order).
 pub struct Rewritten {
     pub head: Vec<u32>,
     pub tail_at: usize,
-    pub patches: Vec<(usize, u32)>,
+    pub edits: Vec<Edit>,
     pub diagnostics: Diagnostics,
+    /// The set written, and the set the module carried.
     pub flavour: Flavour,
+    pub from: Flavour,
+}
+
+/// One change to the input's tail: `remove` words from word offset `at` replaced by `words`
+/// (host-order words, written little-endian).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub at: usize,
+    pub remove: usize,
+    pub words: Vec<u32>,
 }
 
 impl Rewritten {
@@ -46,16 +61,23 @@ impl Rewritten {
     pub fn write_to(&self, input: &[u8], out: &mut dyn std::io::Write) -> std::io::Result<()> {
         out.write_all(bytemuck::cast_slice(&self.head))?;
         let mut at = 4 * self.tail_at;
-        for &(word, value) in &self.patches {
-            out.write_all(&input[at..4 * word])?;
-            out.write_all(&value.to_le_bytes())?;
-            at = 4 * word + 4;
+        for e in &self.edits {
+            out.write_all(&input[at..4 * e.at])?;
+            for w in &e.words {
+                out.write_all(&w.to_le_bytes())?;
+            }
+            at = 4 * (e.at + e.remove);
         }
         out.write_all(&input[at..])
     }
     /// The output's length in bytes.
     pub fn output_len(&self, input: &[u8]) -> usize {
-        4 * self.head.len() + input.len() - 4 * self.tail_at
+        let edited: isize = self
+            .edits
+            .iter()
+            .map(|e| e.words.len() as isize - e.remove as isize)
+            .sum();
+        (4 * self.head.len() + input.len() - 4 * self.tail_at).saturating_add_signed(4 * edited)
     }
 }
 
@@ -95,9 +117,37 @@ pub fn rewrite(bytes: &[u8], flavour: Flavour) -> Result<Rewritten, Declined> {
     if flavour == Flavour::Shader200 {
         return as_it_is(bytes, flavour);
     }
+    run(bytes, flavour, flavour, None)
+}
+
+/// Converts the module's debug info in place from the set it carries (`from`) into another
+/// (`to`), on its words (`to_set`); declines what it cannot vouch for, as [`rewrite`] does.
+pub fn convert(bytes: &[u8], from: Flavour, to: Flavour) -> Result<Rewritten, Declined> {
+    // `SPIRV.debug` is read by `OpenCL.DebugInfo.100`'s layouts and spirv-val's rules, which
+    // the other set's consumer applies (llvm-spirv-14's own forms decline).
+    to_set::Target::check_direction(from, to)?;
+    let layouts = match from {
+        Flavour::SpirvDebug => Flavour::OpenCl100,
+        f => f,
+    };
+    run(bytes, layouts, from, Some(to))
+}
+
+/// The passes: `flavour` the layouts the module is read by, `import` its set, `to` the set to
+/// convert into (none: its own).
+fn run(
+    bytes: &[u8],
+    flavour: Flavour,
+    import: Flavour,
+    to: Option<Flavour>,
+) -> Result<Rewritten, Declined> {
     let mut owned = Vec::new();
     let words = Words::new(bytes, &mut owned)?;
-    let tables = Tables::index(words, flavour)?;
+    let tables = Tables::index(words, flavour, import)?;
+    let target = match to {
+        Some(to) => Some(to_set::Target::new(import, to, &tables)?),
+        None => None,
+    };
     let write = || {
         let mut cx = Cx {
             t: &tables,
@@ -105,8 +155,10 @@ pub fn rewrite(bytes: &[u8], flavour: Flavour) -> Result<Rewritten, Declined> {
             empty_string: tables.empty_string,
             new_string: false,
             redirect: Vec::new(),
-            patches: Vec::new(),
+            edits: Vec::new(),
             diagnostics: Diagnostics::default(),
+            next_id: tables.def.len() as u32,
+            to: target,
         };
         cx.order_module_section().map(|head| (head, cx))
     };
@@ -124,18 +176,56 @@ pub fn rewrite(bytes: &[u8], flavour: Flavour) -> Result<Rewritten, Declined> {
     };
     let checked = checked?;
     let (head, mut cx) = written?;
-    if cx.new_string && checked.bound_taken {
-        return Err(Declined("no id free for an OpString"));
+    if cx.new_ids() && checked.bound_taken {
+        return Err(Declined("no id free for a new instruction"));
     }
     if !cx.redirect.is_empty() {
         cx.patch_functions(&checked.local_variables)?;
     }
+    let mut edits = std::mem::take(&mut cx.edits);
+    if let Some(to) = &cx.to {
+        // (Its literals would need converting in the code.)
+        if !checked.local_variables.is_empty() {
+            return Err(Declined("a DebugLocalVariable inside a function"));
+        }
+        // (Which the IR path leaves out of another set.)
+        if checked.constant_values {
+            return Err(Declined("a DebugValue of a constant"));
+        }
+        if checked.unusable_values {
+            return Err(Declined(
+                "a DebugDeclare or DebugValue of an id not defined before it in its function",
+            ));
+        }
+        let definitions = to.definitions(&tables)?;
+        // The IR path places no line or debug instruction in a function no DebugFunction names
+        // (ledgered as unmatched).
+        let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
+        if checked.outside_functions || tables.misplaced {
+            return Err(Declined(
+                "code between functions, a function without its end or an unknown opcode",
+            ));
+        }
+        if checked.before_anchor {
+            return Err(Declined(
+                "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
+            ));
+        }
+        if checked.described.iter().any(|f| !defined.contains(f)) {
+            return Err(Declined(
+                "lines or debug instructions in a function no DebugFunction names",
+            ));
+        }
+        edits.extend(definitions);
+        edits.sort_by_key(|e| (e.at, e.remove));
+    }
     Ok(Rewritten {
         head,
         tail_at: tables.section_end,
-        patches: std::mem::take(&mut cx.patches),
+        edits,
         diagnostics: std::mem::take(&mut cx.diagnostics),
-        flavour,
+        flavour: to.unwrap_or(import),
+        from: import,
     })
 }
 
@@ -147,9 +237,10 @@ fn as_it_is(bytes: &[u8], flavour: Flavour) -> Result<Rewritten, Declined> {
         Ok((_, diagnostics)) if diagnostics.is_empty() => Ok(Rewritten {
             head: Vec::new(),
             tail_at: 0,
-            patches: Vec::new(),
+            edits: Vec::new(),
             diagnostics,
             flavour,
+            from: flavour,
         }),
         Ok(_) => Err(Declined("the reader takes the .200 module with losses")),
         Err(_) => Err(Declined("the reader does not take the .200 module")),

@@ -13,7 +13,9 @@ use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
 use super::kinds::*;
 use super::tables::Tables;
+use super::to_set::Target;
 use super::words::{extend_words, Declined};
+use super::Edit;
 
 /// What `Cx::emit` did.
 pub(super) enum Emitted {
@@ -33,8 +35,13 @@ pub(super) struct Cx<'t> {
     pub(super) new_string: bool,
     /// A dropped typedef's id → its base (0: not redirected); empty until one is dropped.
     pub(super) redirect: Vec<u32>,
-    pub(super) patches: Vec<(usize, u32)>,
+    pub(super) edits: Vec<Edit>,
     pub(super) diagnostics: Diagnostics,
+    /// The next id free (the bound once the pass is done): new ids (the OpString "", and into
+    /// another set its constants and definitions) are taken from the input's bound on.
+    pub(super) next_id: u32,
+    /// Into another set than the module's (`to_set`): what the instructions are converted to.
+    pub(super) to: Option<Box<Target>>,
 }
 
 impl<'t> std::ops::Deref for Cx<'t> {
@@ -74,7 +81,7 @@ impl<'t> Cx<'t> {
     }
 
     /// Pass 2: the module-level section, its debug instructions ordered and repaired; the header
-    /// in front. Fills `patches` for in-function references to dropped typedefs.
+    /// in front. Fills `edits` for in-function references to dropped typedefs.
     pub(super) fn order_module_section(&mut self) -> Result<Vec<u32>, Declined> {
         let end = self.section_end;
         let mut out: Vec<u32> = Vec::with_capacity(end);
@@ -132,8 +139,12 @@ impl<'t> Cx<'t> {
             };
             let string = [first_word(3, Op::String), self.empty_string, 0];
             out.splice(at..at, string);
-            out[3] = self.empty_string + 1;
         }
+        if let Some(mut to) = self.to.take() {
+            to.finish(self, &mut out, if self.new_string { 3 } else { 0 })?;
+            self.to = Some(to);
+        }
+        out[3] = self.next_id;
         if cfg!(target_endian = "big") {
             out.iter_mut().for_each(|w| *w = w.to_le());
         }
@@ -155,8 +166,9 @@ impl<'t> Cx<'t> {
                 "an in-function debug instruction outside functions",
             ));
         }
-        let members_forward =
-            opcode == DebugOp::DebugTypeComposite as u32 && self.flavour != Flavour::Shader100;
+        let members_forward = opcode == DebugOp::DebugTypeComposite as u32
+            && self.flavour != Flavour::Shader100
+            && self.to.as_ref().map_or(true, |to| to.forward_members());
         let start = out.len();
         extend_words(out, &self.w, at, count);
         let (mut unnamed, mut void_parameter, mut absent) = (None, false, false);
@@ -174,7 +186,9 @@ impl<'t> Cx<'t> {
                 undefined = true;
                 return;
             }
-            let may_refer_forward = members_forward && o.name == "Members";
+            // (An operand the other set has no place for is not waited for.)
+            let may_refer_forward = members_forward && o.name == "Members"
+                || self.to.as_ref().is_some_and(|to| !to.carries(opcode, n));
             if !(self.done(target) || may_refer_forward) {
                 waits = Some(target);
                 return;
@@ -219,6 +233,11 @@ impl<'t> Cx<'t> {
             out[start] = first_word(out.len() - start, Op::ExtInst);
         }
         self.repair(id, opcode, start, out)?;
+        if let Some(mut to) = self.to.take() {
+            let converted = to.convert(self, start, out);
+            self.to = Some(to);
+            converted?;
+        }
         Ok(Emitted::Written(id))
     }
 
@@ -393,13 +412,24 @@ impl<'t> Cx<'t> {
     /// (Whether the bound is free is known once the code is checked: `rewrite` sees to it.)
     pub(super) fn empty_string(&mut self) -> Result<u32, Declined> {
         if self.empty_string == 0 {
-            if self.def.len() >= u32::MAX as usize {
-                return Err(Declined("no id free for an OpString"));
-            }
-            self.empty_string = self.def.len() as u32;
+            self.empty_string = self.new_id()?;
             self.new_string = true;
         }
         Ok(self.empty_string)
+    }
+
+    /// A new id (the bound grows by one).
+    pub(super) fn new_id(&mut self) -> Result<u32, Declined> {
+        if self.next_id == u32::MAX {
+            return Err(Declined("no id free for a new instruction"));
+        }
+        self.next_id += 1;
+        Ok(self.next_id - 1)
+    }
+
+    /// Whether the pass added ids.
+    pub(super) fn new_ids(&self) -> bool {
+        self.next_id as usize > self.def.len()
     }
 
     /// In-function references to dropped typedefs, redirected to their bases.
@@ -410,11 +440,15 @@ impl<'t> Cx<'t> {
                 let id = self.w.at(i);
                 let to = self.followed(id);
                 if to != id {
-                    patches.push((i, to));
+                    patches.push(Edit {
+                        at: i,
+                        remove: 1,
+                        words: vec![to],
+                    });
                 }
             })?;
         }
-        self.patches = patches;
+        self.edits.extend(patches);
         Ok(())
     }
 }

@@ -3,7 +3,7 @@
 use crate::spec::spirv::{Flavour, Layout, Operand, LLVM_SPIRV14_LAYOUTS, Q, W};
 use crate::spirv::binary::Insn;
 use crate::spirv::grammar::{self, id_layout, id_words, result_word, IdLayout, IdWord, Rest};
-use rspirv::spirv::Op;
+use rspirv::spirv::{Capability, Op};
 
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
@@ -26,6 +26,8 @@ pub(super) const BEFORE_NAMES: [Op; 13] = [
     Op::ExecutionModeId,
     Op::Line,
 ];
+/// Decoration LinkageAttributes.
+const LINKAGE_ATTRIBUTES: u32 = 41;
 /// The operand index `Tables::ids` gives the name of an enumerator pair (the value has the
 /// pair's own index).
 pub(super) const PAIR_NAME: usize = usize::MAX;
@@ -55,6 +57,17 @@ pub(super) struct Tables<'a> {
     pub(super) empty_string: u32,
     /// Where the module's OpStrings and OpSources end (word offset).
     pub(super) strings_end: usize,
+    /// The module's first OpTypeInt 32 0 (0: none).
+    pub(super) uint32: u32,
+    /// The module declares the Kernel capability, the GenericPointer capability.
+    pub(super) kernel: bool,
+    pub(super) generic: bool,
+    /// An OpFunctionEnd, OpLabel or OpFunctionParameter before the first OpFunction.
+    pub(super) misplaced: bool,
+    /// (id, word offset) of every OpName and LinkageAttributes decoration, by id.
+    pub(super) names: Vec<(u32, u32)>,
+    /// Where the first instruction of the debug set is (word offset; the length if none).
+    pub(super) first_debug: usize,
 }
 
 /// What the checks of the code found (besides a refusal).
@@ -64,11 +77,27 @@ pub(super) struct Checked {
     /// DebugLocalVariables in functions (word offsets): where references to dropped typedefs
     /// may be (NonSemantic declares local variables in the function).
     pub(super) local_variables: Vec<u32>,
+    /// A DebugValue in a function whose value is an integer or boolean constant (the IR path
+    /// writes such an event only into the module's own set).
+    pub(super) constant_values: bool,
+    /// The OpFunctions whose code holds debug instructions or lines (an OpLine before an
+    /// OpFunction counts for it), each once.
+    pub(super) described: Vec<u32>,
+    /// Code between functions, a function without its end, an opcode the grammar does not know.
+    pub(super) outside_functions: bool,
+    /// A line or debug instruction right before an OpLabel, OpPhi, OpVariable or
+    /// OpFunctionParameter in a function (where the IR path moves or drops it).
+    pub(super) before_anchor: bool,
+    /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
+    /// (which the IR path leaves out of another set).
+    pub(super) unusable_values: bool,
 }
 
 impl<'a> Tables<'a> {
     /// Pass 1: every instruction's counts and result id, the debug import, the sections.
-    pub(super) fn index(w: Words<'a>, flavour: Flavour) -> Result<Self, Declined> {
+    /// The module's import must name `import`; it is read by the layouts and rules of
+    /// `flavour` (the same set, or `OpenCL.DebugInfo.100` for `SPIRV.debug` into another set).
+    pub(super) fn index(w: Words<'a>, flavour: Flavour, import: Flavour) -> Result<Self, Declined> {
         let bound = w.at(3) as usize;
         if bound > w.len + 1 {
             return Err(Declined("id bound beyond the module's length"));
@@ -108,6 +137,12 @@ impl<'a> Tables<'a> {
             void: 0,
             empty_string: 0,
             strings_end: 0,
+            uint32: 0,
+            kernel: false,
+            generic: false,
+            misplaced: false,
+            names: Vec::new(),
+            first_debug: w.len,
         };
         let mut seen_ext_inst = false;
         let mut i = 5;
@@ -152,14 +187,35 @@ impl<'a> Tables<'a> {
                         if seen_ext_inst {
                             return Err(Declined("an OpExtInst before the debug import"));
                         }
-                        if f != flavour {
+                        if f != import {
                             return Err(Declined("another debug set than the one asked for"));
                         }
                         cx.set = w.at(i + 1);
                     }
                 }
-                Some(Op::ExtInst) => seen_ext_inst = true,
+                Some(Op::ExtInst) => {
+                    seen_ext_inst = true;
+                    if cx.set != 0 && w.at(i + 3) == cx.set && cx.first_debug == w.len {
+                        cx.first_debug = i;
+                    }
+                }
+                Some(Op::Name) if count >= 3 => cx.names.push((w.at(i + 1), i as u32)),
+                Some(Op::Decorate) if count >= 4 && w.at(i + 2) == LINKAGE_ATTRIBUTES => {
+                    cx.names.push((w.at(i + 1), i as u32));
+                }
+                Some(Op::Capability) if count >= 2 => {
+                    cx.kernel |= w.at(i + 1) == Capability::Kernel as u32;
+                    cx.generic |= w.at(i + 1) == Capability::GenericPointer as u32;
+                }
+                Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), cx.uint32) == (32, 0, 0) => {
+                    cx.uint32 = w.at(i + 1);
+                }
                 Some(Op::Function) if cx.section_end == w.len => cx.section_end = i,
+                Some(Op::FunctionEnd | Op::Label | Op::FunctionParameter)
+                    if cx.section_end == w.len =>
+                {
+                    cx.misplaced = true;
+                }
                 Some(Op::TypeVoid) if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
                 Some(Op::String) if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
                     cx.empty_string = w.at(i + 1);
@@ -202,6 +258,7 @@ impl<'a> Tables<'a> {
         if cx.set == 0 {
             return Err(Declined("no debug set"));
         }
+        cx.names.sort_unstable();
         Ok(cx)
     }
 
@@ -212,13 +269,53 @@ impl<'a> Tables<'a> {
         let mut checked = Checked {
             bound_taken: false,
             local_variables: Vec::new(),
+            constant_values: false,
+            described: Vec::new(),
+            outside_functions: false,
+            before_anchor: false,
+            unusable_values: false,
         };
         let w = &self.w;
         let bound = w.at(3);
+        // The function being walked (0: between functions), and whether lines wait for the next.
+        let (mut function, mut pending, mut function_at) = (0, false, 0);
+        // A line or debug instruction is the last thing before the walk's position.
+        let mut after_debug = false;
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
             let debug = opcode == Op::ExtInst as u16 && count >= 5 && w.at(i + 3) == self.set;
+            if i >= self.section_end {
+                let described = debug || opcode == Op::Line as u16 || opcode == Op::NoLine as u16;
+                let anchor_only = matches!(
+                    grammar::op(opcode),
+                    Some(Op::Label | Op::Phi | Op::Variable | Op::FunctionParameter)
+                );
+                checked.before_anchor |= anchor_only && after_debug && function != 0;
+                after_debug = described && function != 0;
+                match grammar::op(opcode) {
+                    Some(Op::Function) if count >= 3 => {
+                        // (A function without its OpFunctionEnd.)
+                        checked.outside_functions |= function != 0;
+                        function = w.at(i + 2);
+                        function_at = i;
+                        if std::mem::take(&mut pending) {
+                            checked.described.push(function);
+                        }
+                    }
+                    Some(Op::FunctionEnd) => function = 0,
+                    // An opcode the grammar does not know: the reader skips it, the IR path's
+                    // positions may not be the words path's.
+                    None => checked.outside_functions = true,
+                    _ if described && function == 0 => pending = true,
+                    // (Which the reader takes, and the IR path places nothing in.)
+                    _ if function == 0 => checked.outside_functions = true,
+                    _ if described && checked.described.last() != Some(&function) => {
+                        checked.described.push(function);
+                    }
+                    _ => {}
+                }
+            }
             if debug {
                 // Its operands are checked by the set's layout; its result type here.
                 if !(1..bound).contains(&w.at(i + 1)) {
@@ -228,6 +325,17 @@ impl<'a> Tables<'a> {
                     // The one in-function instruction that may name a (dropped) typedef.
                     if w.at(i + 4) == DebugOp::DebugLocalVariable as u32 {
                         checked.local_variables.push(i as u32);
+                    }
+                    let event = [DebugOp::DebugDeclare as u32, DebugOp::DebugValue as u32];
+                    if event.contains(&w.at(i + 4)) && count >= 7 {
+                        let value = w.at(i + 6);
+                        let k = self.kind_of(value);
+                        let constant = k == K_CONSTANT || k == K_CONSTANT_U32;
+                        checked.constant_values |= constant && w.at(i + 4) == event[1];
+                        // (A debug instruction, DebugInfoNone, is no id of the code.)
+                        let d = self.def.get(value as usize).map_or(0, |&d| d as usize);
+                        let usable = d < self.section_end || (function_at < d && d < i);
+                        checked.unusable_values |= k < K_DEBUG && !usable;
                     }
                     self.check_in_function(i)?;
                 }
@@ -241,6 +349,8 @@ impl<'a> Tables<'a> {
             }
             i += count;
         }
+        // (The last function without its end.)
+        checked.outside_functions |= function != 0;
         Ok(checked)
     }
 
@@ -426,6 +536,51 @@ impl<'a> Tables<'a> {
             return Err(Declined("more operands than the layout has"));
         }
         Ok(())
+    }
+
+    /// Where a `DebugFunctionDefinition` of `function` goes: in its entry block, after its
+    /// OpVariables (and the lines and debug instructions among them).
+    pub(super) fn entry_insertion(&self, function: u32) -> Result<usize, Declined> {
+        let w = &self.w;
+        let mut i = self.def[function as usize] as usize;
+        let mut entry = None;
+        let mut after_variables = 0;
+        while i < w.len {
+            let (count, opcode) = w.head(i);
+            match grammar::op(opcode) {
+                Some(Op::Function | Op::FunctionParameter) if entry.is_none() => {}
+                Some(Op::Label) if entry.is_none() => {
+                    entry = Some(i);
+                    after_variables = i + count;
+                }
+                Some(Op::Variable) if entry.is_some() => after_variables = i + count,
+                Some(Op::Line | Op::NoLine) => {}
+                Some(Op::ExtInst) if w.at(i + 3) == self.set => {}
+                _ => break,
+            }
+            i += count;
+        }
+        match entry {
+            Some(_) => Ok(after_variables),
+            None => Err(Declined("a DebugFunction of a function without a body")),
+        }
+    }
+
+    /// The names the module gives `id` (OpName, LinkageAttributes), as the IR writer reads them.
+    pub(super) fn names_of(&self, id: u32) -> impl Iterator<Item = &'a str> + '_ {
+        let from = self.names.partition_point(|&(n, _)| n < id);
+        self.names[from..]
+            .iter()
+            .take_while(move |&&(n, _)| n == id)
+            .filter_map(|&(_, at)| {
+                let (at, (count, opcode)) = (at as usize, self.w.head(at as usize));
+                let text = if opcode == Op::Name as u16 {
+                    at + 2
+                } else {
+                    at + 3
+                };
+                self.w.string(text, at + count)
+            })
     }
 
     /// An OpString's text, for the ledger.

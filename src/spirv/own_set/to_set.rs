@@ -1,0 +1,562 @@
+//! Into another set on the words: the module-level debug instructions, as pass 2 writes them
+//! (ordered and repaired in the module's own set), converted one by one into the other set's
+//! layout; the import renamed (its id kept, so the code's debug instructions keep theirs); the
+//! constants the other set's numbers need added; a `DebugFunctionDefinition` in each defined
+//! function's entry block. Done from the `OpenCL.DebugInfo.100` layout (also under the name
+//! `SPIRV.debug`) into `NonSemantic.Shader.DebugInfo.100`, whose consumers (spirv-val, the reader)
+//! judge both sets by the same rules but for the differences this module handles. Anything else
+//! declines (the IR path converts it).
+//!
+//! Per instruction, the other set's operands are taken by name from the module's: a literal
+//! becomes a 32-bit unsigned `OpConstant` (one per value, the module's `OpTypeInt 32 0` or one
+//! added), an id stays when its kind is one the other set's consumer takes there (a constant of
+//! another integer type becomes the 32-bit one of its value); the operands NonSemantic has no
+//! place for are DebugTypeMember's Parent (the composite lists its members) and DebugFunction's
+//! Function (a `DebugFunctionDefinition` instead); DebugTypeBasic's Flags, which OpenCL.100 has
+//! not, is 0. OpLine/OpNoLine stay: the IR path writes rows read from SPIR-V (which have no end)
+//! as OpLines in every set.
+
+use rspirv::spirv::Op;
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::diag::LossKind;
+use crate::spec::spirv::{from_set, Flavour, Layout, COMPOSITE_TAGS, IMPORTS, Q, W};
+use crate::spirv::binary::first_word;
+use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
+
+use super::kinds::{self, Mask, K_CONSTANT, K_CONSTANT_U32, K_DEBUG, K_FUNCTION};
+use super::order::Cx;
+use super::tables::{Tables, PAIR_NAME};
+use super::words::Declined;
+use super::Edit;
+
+/// The opcode of `DebugFunctionDefinition` (NonSemantic only).
+const FUNCTION_DEFINITION: u32 = 101;
+
+/// Where one of the other set's operands comes from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The module's operand of this index.
+    Operand(usize),
+    /// The number 0 (an operand the module's set has not).
+    Zero,
+}
+
+/// How one debug instruction is converted.
+struct Plan {
+    layout: &'static Layout,
+    /// Per operand of `layout`: its source, and the kinds of id its consumer takes.
+    from: Vec<(Source, Mask)>,
+    /// Per operand of the module's layout: whether the other set carries it.
+    carried: Vec<bool>,
+}
+
+/// The conversion into another set: its plans and what it adds to the module.
+pub(super) struct Target {
+    pub(super) to: Flavour,
+    /// Per opcode of the module's set (dense).
+    plans: Vec<Option<Plan>>,
+    /// The module's `OpTypeInt 32 0` (0: none, one is added as `uint`).
+    uint: u32,
+    uint_added: bool,
+    /// The constants added: value → id (`small` for the values below its length, mostly lines
+    /// and columns), and their instructions.
+    small: Vec<u32>,
+    constants: HashMap<u32, u32>,
+    constant_words: Vec<u32>,
+    /// Where the first debug instruction went in the head (the constants go before it).
+    first_debug: Option<usize>,
+    /// The names of the module's global OpVariables (once a DebugGlobalVariable of none asks).
+    global_names: Option<rustc_hash::FxHashSet<String>>,
+    /// (OpFunction, its DebugFunction, the id of its DebugFunctionDefinition).
+    pub(super) definitions: Vec<[u32; 3]>,
+    /// The instruction being converted (its words as pass 2 wrote them) and its operands' spans.
+    scratch: Vec<u32>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl Target {
+    /// The conversion from the set `from` (the flavour the module's import names) into `to`,
+    /// if this module does that direction.
+    pub(super) fn new(from: Flavour, to: Flavour, t: &Tables<'_>) -> Result<Box<Target>, Declined> {
+        Self::check_direction(from, to)?;
+        let mut plans: Vec<Option<Plan>> = Vec::new();
+        for l in Flavour::OpenCl100.layouts() {
+            let Some(target) = to
+                .layout(l.opcode)
+                .filter(|_| !NOT_CONVERTED.contains(&l.opcode))
+            else {
+                continue;
+            };
+            let position = |name: &str| l.operands.iter().position(|o| o.name == name);
+            let mut from = Vec::new();
+            for o in target.operands {
+                let source = match position(o.name) {
+                    Some(k) => Source::Operand(k),
+                    None if DEFAULT_ZERO.contains(&(l.opcode, o.name)) => Source::Zero,
+                    // (The instruction is declined.)
+                    None => break,
+                };
+                from.push((source, kinds::allowed(to, target, o)));
+            }
+            if from.len() != target.operands.len() {
+                continue;
+            }
+            let carried: Vec<bool> = l
+                .operands
+                .iter()
+                .map(|o| target.operands.iter().any(|t| t.name == o.name))
+                .collect();
+            let dropped_ok = l
+                .operands
+                .iter()
+                .zip(&carried)
+                .all(|(o, &c)| c || DROPPED.contains(&(l.opcode, o.name)));
+            if !dropped_ok {
+                continue;
+            }
+            let at = l.opcode as usize;
+            if plans.len() <= at {
+                plans.resize_with(at + 1, || None);
+            }
+            plans[at] = Some(Plan {
+                layout: target,
+                from,
+                carried,
+            });
+        }
+        let uint = t.uint32;
+        if t.void == 0 {
+            return Err(Declined("no OpTypeVoid for the definitions"));
+        }
+        Ok(Box::new(Target {
+            to,
+            plans,
+            uint,
+            uint_added: false,
+            small: vec![0; 1 << 14],
+            constants: HashMap::default(),
+            constant_words: Vec::new(),
+            first_debug: None,
+            global_names: None,
+            definitions: Vec::new(),
+            scratch: Vec::new(),
+            spans: Vec::new(),
+        }))
+    }
+
+    /// Declines the directions this module does not convert.
+    pub(super) fn check_direction(from: Flavour, to: Flavour) -> Result<(), Declined> {
+        match (from, to) {
+            (Flavour::OpenCl100 | Flavour::SpirvDebug, Flavour::Shader100) => Ok(()),
+            _ => Err(Declined(
+                "a conversion between these sets is not done on the words",
+            )),
+        }
+    }
+
+    /// Whether a composite's Members may refer forward in the other set.
+    pub(super) fn forward_members(&self) -> bool {
+        !self.to.non_semantic()
+    }
+
+    /// Whether the other set has operand `n` of the module's instruction `opcode`.
+    pub(super) fn carries(&self, opcode: u32, n: usize) -> bool {
+        match self.plans.get(opcode as usize) {
+            Some(Some(plan)) => n == PAIR_NAME || plan.carried.get(n).copied().unwrap_or(true),
+            _ => true,
+        }
+    }
+
+    /// The id of the 32-bit unsigned constant `value` (added when new).
+    fn constant(&mut self, cx: &mut Cx<'_>, value: u32) -> Result<u32, Declined> {
+        let small = self
+            .small
+            .get(value as usize)
+            .copied()
+            .filter(|&id| id != 0);
+        if let Some(id) = small.or_else(|| self.constants.get(&value).copied()) {
+            return Ok(id);
+        }
+        if self.uint == 0 {
+            self.uint = cx.new_id()?;
+            self.uint_added = true;
+        }
+        let id = cx.new_id()?;
+        match self.small.get_mut(value as usize) {
+            Some(slot) => *slot = id,
+            None => {
+                self.constants.insert(value, id);
+            }
+        }
+        self.constant_words
+            .extend([first_word(4, Op::Constant), self.uint, id, value]);
+        Ok(id)
+    }
+
+    /// An id operand the other set's consumer takes as it is, or a number as its 32-bit
+    /// constant.
+    fn id_operand(&mut self, cx: &mut Cx<'_>, id: u32, mask: &Mask) -> Result<u32, Declined> {
+        let kind = cx.kind_of(id);
+        if mask[usize::from(kind >> 6)] >> (kind & 63) & 1 == 1 {
+            return Ok(id);
+        }
+        let takes_u32 = mask[0] >> K_CONSTANT_U32 & 1 == 1;
+        match cx.t.constant(id) {
+            // (A value both signed and unsigned types read alike.)
+            Some(v) if takes_u32 && kind == K_CONSTANT && v <= i32::MAX as u64 => {
+                self.constant(cx, v as u32)
+            }
+            _ => Err(Declined(
+                "an operand of a kind the other set's consumer rejects",
+            )),
+        }
+    }
+
+    /// Converts the instruction pass 2 wrote at `out[start..]` into the other set.
+    pub(super) fn convert(
+        &mut self,
+        cx: &mut Cx<'_>,
+        start: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Declined> {
+        // (A typedef the repairs dropped.)
+        let Some(&opcode) = out.get(start + 4) else {
+            return Ok(());
+        };
+        let Some(plan) = self.plans.get_mut(opcode as usize).and_then(Option::take) else {
+            return Err(Declined("an instruction the other set has no place for"));
+        };
+        let converted = self.convert_by(&plan, cx, opcode, start, out);
+        self.plans[opcode as usize] = Some(plan);
+        converted?;
+        self.special(cx, opcode, start, out)?;
+        out[start] = first_word(out.len() - start, Op::ExtInst);
+        Ok(())
+    }
+
+    /// `convert`'s operands, by `plan`.
+    fn convert_by(
+        &mut self,
+        plan: &Plan,
+        cx: &mut Cx<'_>,
+        opcode: u32,
+        start: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Declined> {
+        let layout = plan.layout;
+        self.first_debug.get_or_insert(start);
+        self.scratch.clear();
+        self.scratch.extend_from_slice(&out[start..]);
+        out.truncate(start + 5);
+        // The module's operands' spans (its layout; pass 2 checked the counts).
+        let source = (cx.t.layouts.get(opcode as usize).copied().flatten())
+            .ok_or(Declined("a debug opcode the set does not define"))?;
+        self.spans.clear();
+        let (mut i, end) = (5, self.scratch.len());
+        for o in source.operands {
+            let width = if o.w == W::Pair { 2 } else { 1 };
+            let times = match o.q {
+                Q::One => 1,
+                Q::Opt => usize::from(i < end),
+                Q::Many => (end - i) / width,
+            };
+            self.spans.push((i, i + times * width));
+            i += times * width;
+        }
+        for (k, (f, mask)) in plan.from.iter().enumerate() {
+            let o = &layout.operands[k];
+            match *f {
+                Source::Zero => {
+                    let zero = self.constant(cx, 0)?;
+                    out.push(zero);
+                }
+                Source::Operand(s) => {
+                    let (a, b) = self.spans[s];
+                    let w = source.operands[s].w;
+                    for at in (a..b).step_by(if w == W::Pair { 2 } else { 1 }) {
+                        let word = self.scratch[at];
+                        let value = match (w, o.w) {
+                            (W::Lit, W::Id) if !known(cx.t, opcode, o.name, word) => {
+                                return Err(Declined(
+                                    "a number the IR path would not write as it is",
+                                ))
+                            }
+                            (W::Lit, W::Id) => self.constant(cx, word)?,
+                            (W::Id, W::Id) => self.id_operand(cx, word, mask)?,
+                            // An enumerator's value: an integer constant's id, or a literal
+                            // (as the reader takes it).
+                            (W::Pair, W::Pair) => match cx.kind_of(word) {
+                                K_CONSTANT_U32 | K_CONSTANT => self.id_operand(cx, word, mask)?,
+                                _ => self.constant(cx, word)?,
+                            },
+                            _ => {
+                                return Err(Declined("an operand the other set encodes otherwise"))
+                            }
+                        };
+                        out.push(value);
+                        if w == W::Pair {
+                            out.push(self.scratch[at + 1]);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What the other set holds otherwise: a DebugSource's checksum (none in NonSemantic), a
+    /// function's definition, an operation the set has not.
+    fn special(
+        &mut self,
+        cx: &mut Cx<'_>,
+        opcode: u32,
+        start: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Declined> {
+        match DebugOp::from_u32(opcode) {
+            Some(DebugOp::DebugSource) if out.len() == start + 7 => {
+                let text = cx.t.name(out[start + 6]);
+                match crate::front::spirv::split_checksum(&text) {
+                    (None, _) => {}
+                    (Some(_), None) => {
+                        out.truncate(start + 6);
+                        let file = cx.t.name(out[start + 5]);
+                        cx.diagnostics.push(
+                            LossKind::Dropped,
+                            format!("%{} (DebugSource {file:?})", out[start + 2]),
+                            "checksum: NonSemantic DebugSource has no checksum operand",
+                        );
+                    }
+                    (Some(_), Some(_)) => {
+                        return Err(Declined("a DebugSource text after its checksum"))
+                    }
+                }
+            }
+            Some(DebugOp::DebugFunction) => {
+                // The Function operand, dropped from the words: in the module's words still.
+                let function = self.scratch[5 + 9];
+                if cx.kind_of(function) == K_FUNCTION {
+                    let definition = cx.new_id()?;
+                    self.definitions
+                        .push([function, out[start + 2], definition]);
+                } else if cx.kind_of(function) != K_DEBUG + DebugOp::DebugInfoNone as u8 {
+                    return Err(Declined("a DebugFunction of no OpFunction"));
+                }
+            }
+            Some(DebugOp::DebugGlobalVariable) => self.global(cx)?,
+            // (A count of 2³¹ or more the reader may take for a signed one.)
+            Some(DebugOp::DebugTypeArray) => {
+                let big = |&c: &u32| cx.t.constant(c).map_or(true, |n| n > i32::MAX as u64);
+                if self.scratch[6..].iter().any(big) {
+                    return Err(Declined("an array count of 2^31 or more"));
+                }
+            }
+            Some(DebugOp::DebugOperation) => {
+                let code = self.scratch[5];
+                if from_set(self.to.operations(), code).is_none() {
+                    return Err(Declined("a DebugOperation the other set has not"));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A DebugGlobalVariable (in `scratch`) whose Variable the IR path writes as it is: a global
+    /// OpVariable the module names as the debug info does, or none; DebugInfoNone or an
+    /// expression only when no global OpVariable bears its name (the IR path would bind it).
+    fn global(&mut self, cx: &Cx<'_>) -> Result<(), Declined> {
+        let t = cx.t;
+        let (name, linkage, variable) = (self.scratch[5], self.scratch[5 + 6], self.scratch[5 + 7]);
+        let wanted: Vec<String> = [t.name(name), t.name(linkage)]
+            .into_iter()
+            .filter(|n| !n.is_empty())
+            .collect();
+        let named = |id: u32| t.names_of(id).any(|n| wanted.iter().any(|w| w == n));
+        let global = |id: u32| {
+            cx.kind_of(id) == kinds::K_VARIABLE && (t.def[id as usize] as usize) < t.section_end
+        };
+        let none = [
+            DebugOp::DebugInfoNone as u32,
+            DebugOp::DebugExpression as u32,
+        ];
+        let ok = match t.debug_opcode(variable) {
+            None => global(variable) && (t.names_of(variable).next().is_none() || named(variable)),
+            Some(op) if none.contains(&op) => {
+                let names = self.global_names.get_or_insert_with(|| {
+                    t.names
+                        .iter()
+                        .filter(|&&(id, _)| global(id))
+                        .flat_map(|&(id, _)| t.names_of(id).map(str::to_string))
+                        .collect()
+                });
+                !wanted.iter().any(|w| names.contains(w))
+            }
+            Some(_) => false,
+        };
+        match ok {
+            true => Ok(()),
+            false => Err(Declined(
+                "a global variable the IR path would bind otherwise",
+            )),
+        }
+    }
+
+    /// The head finished: the import renamed, `SPV_KHR_non_semantic_info` declared, the
+    /// constants (and their type) before the first debug instruction.
+    /// (`shift`: words inserted before the first debug instruction since it was written.)
+    pub(super) fn finish(
+        &mut self,
+        cx: &mut Cx<'_>,
+        out: &mut Vec<u32>,
+        shift: usize,
+    ) -> Result<(), Declined> {
+        let mut edits = Vec::with_capacity(3);
+        if let Some(at) = self.first_debug.map(|at| at + shift) {
+            let mut added = Vec::with_capacity(self.constant_words.len() + 4);
+            if self.uint_added {
+                added.extend([first_word(4, Op::TypeInt), self.uint, 32, 0]);
+            } else if cx.t.def[self.uint as usize] as usize > cx.t.first_debug {
+                return Err(Declined(
+                    "the module's OpTypeInt 32 0 follows its debug info",
+                ));
+            }
+            added.extend_from_slice(&self.constant_words);
+            edits.push(Edit {
+                at,
+                remove: 0,
+                words: added,
+            });
+        }
+        // The import and the extensions precede everything the pass moved.
+        let (mut i, mut import, mut declared) = (5, None, false);
+        // Where an extension goes: before the first extension, else the first import.
+        let mut extension = None;
+        while i < out.len() {
+            let count = (out[i] >> 16) as usize;
+            match (out[i] & 0xffff) as u16 {
+                o if o == Op::Extension as u16 => {
+                    declared |= string_words(&out[i + 1..i + count]) == NON_SEMANTIC_INFO;
+                    extension.get_or_insert(i);
+                }
+                o if o == Op::ExtInstImport as u16 => {
+                    extension.get_or_insert(i);
+                    if out[i + 1] == cx.t.set {
+                        import = Some(i);
+                    }
+                }
+                o if o == Op::MemoryModel as u16 => break,
+                _ => {}
+            }
+            i += count.max(1);
+        }
+        let import = import.ok_or(Declined("the debug import after the memory model"))?;
+        let mut renamed = vec![0, cx.t.set];
+        renamed.extend(words_of(self.to.import_name()));
+        renamed[0] = first_word(renamed.len(), Op::ExtInstImport);
+        edits.push(Edit {
+            at: import,
+            remove: (out[import] >> 16) as usize,
+            words: renamed,
+        });
+        if !declared && self.to.non_semantic() {
+            let mut ext = vec![0];
+            ext.extend(words_of(NON_SEMANTIC_INFO));
+            ext[0] = first_word(ext.len(), Op::Extension);
+            edits.push(Edit {
+                at: extension.unwrap_or(import),
+                remove: 0,
+                words: ext,
+            });
+        }
+        // One copy of the head rather than a move of it per edit.
+        edits.sort_by_key(|e| (e.at, e.remove));
+        let added: usize = edits.iter().map(|e| e.words.len()).sum();
+        let mut head = Vec::with_capacity(out.len() + added);
+        let mut from = 0;
+        for e in edits {
+            head.extend_from_slice(&out[from..e.at]);
+            head.extend(e.words);
+            from = e.at + e.remove;
+        }
+        head.extend_from_slice(&out[from..]);
+        *out = head;
+        Ok(())
+    }
+
+    /// The definitions in the functions' entry blocks, after their OpVariables.
+    pub(super) fn definitions(&self, t: &Tables<'_>) -> Result<Vec<Edit>, Declined> {
+        let mut edits = Vec::with_capacity(self.definitions.len());
+        let mut seen = std::collections::HashSet::with_capacity(self.definitions.len());
+        for &[function, debug, id] in &self.definitions {
+            if !seen.insert(function) {
+                return Err(Declined("two DebugFunctions of one OpFunction"));
+            }
+            let at = t.entry_insertion(function)?;
+            edits.push(Edit {
+                at,
+                remove: 0,
+                words: vec![
+                    first_word(7, Op::ExtInst),
+                    t.void,
+                    id,
+                    t.set,
+                    FUNCTION_DEFINITION,
+                    debug,
+                    function,
+                ],
+            });
+        }
+        Ok(edits)
+    }
+}
+
+/// Opcodes not converted: DebugTypeInheritance (the IR writer writes none in NonSemantic:
+/// spirv-val checks it against OpenCL.100's layout), DebugLexicalBlockDiscriminator (a
+/// DebugLexicalBlock there), DebugModuleINTEL (none in NonSemantic), DebugTypeTemplate (a
+/// function declaration's is left out).
+const NOT_CONVERTED: [u32; 4] = [12, 22, 36, 14];
+/// Operands the other set has not, by opcode: a member's Parent, a function's Function.
+const DROPPED: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
+/// Operands the module's set has not, written as 0: a basic type's Flags.
+const DEFAULT_ZERO: [(u32, &str); 1] = [(2, "Flags")];
+
+const NON_SEMANTIC_INFO: &str = "SPV_KHR_non_semantic_info";
+
+/// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself, so
+/// that the IR path writes it back unchanged: flags the module's set defines, encodings, tags,
+/// qualifiers it numbers, storage classes a Kernel module may name (Generic only with the
+/// GenericPointer capability).
+fn known(t: &Tables<'_>, opcode: u32, name: &str, value: u32) -> bool {
+    let f = t.flavour;
+    match (opcode, name) {
+        (_, "Flags") => value & !f.flags().iter().fold(0, |m, (bit, _)| m | bit) == 0,
+        (2, "Encoding") => from_set(f.encodings(), value).is_some(),
+        (10, "Tag") => from_set(COMPOSITE_TAGS, value).is_some(),
+        (34, "Tag") => from_set(IMPORTS, value).is_some(),
+        (4, "Type Qualifier") => from_set(f.qualifiers(), value).is_some(),
+        // UniformConstant, Workgroup, CrossWorkgroup, Function; Generic with GenericPointer.
+        (3, "Storage Class") => {
+            t.kernel && ([0, 4, 5, 7].contains(&value) || value == 8 && t.generic)
+        }
+        _ => true,
+    }
+}
+
+/// A string's words, NUL-terminated and padded.
+fn words_of(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.resize((bytes.len() / 4 + 1) * 4, 0);
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The string in `words` (up to its NUL).
+fn string_words(words: &[u32]) -> String {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}

@@ -1,0 +1,423 @@
+//! The conversion into another set on the module's words (`spirv::own_set::convert`), through
+//! the CLI: each direction asked for either goes the words path and then reads back as the IR
+//! path's output (`dwarv diff`) and passes spirv-val where the IR path's does, or goes through
+//! the IR and the report says why.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::{convert_report, corpus};
+
+fn in_place(report: &serde_json::Value) -> String {
+    report["in_place"].as_str().unwrap_or_default().to_string()
+}
+
+/// The ledger's messages, sorted (places name SPIR-V ids on the words path, IR entities on the
+/// IR path).
+fn messages(report: &serde_json::Value) -> Vec<String> {
+    let mut m: Vec<String> = report["diagnostics"]["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["message"].as_str().unwrap().to_string())
+        .collect();
+    m.sort();
+    m
+}
+
+/// What a conversion did: taken on the words (and judged as the IR path's output), or declined
+/// (the report's reason).
+enum Outcome {
+    Taken,
+    Declined(String),
+}
+
+/// Converts `input` into `flavour` on the words (if taken) and through the IR; `Err` says how
+/// the two differ.
+fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
+    let name = input.file_name().unwrap().to_str().unwrap();
+    let words = dir.join(format!("{name}.{flavour}.words.spv"));
+    let ir = dir.join(format!("{name}.{flavour}.ir.spv"));
+    let w = convert_report(input, &words, &["--flavour", flavour]);
+    let how = in_place(&w);
+    if let Some(why) = how.strip_prefix("through the IR: ") {
+        return Ok(Outcome::Declined(why.to_string()));
+    }
+    if !how.ends_with(&format!("into {flavour}, on its words")) {
+        return Err(format!("{name}: report says {how:?}"));
+    }
+    let i = convert_report(input, &ir, &["--flavour", flavour, "--through-ir"]);
+    let d = common::dwarv(&["diff", words.to_str().unwrap(), ir.to_str().unwrap()]);
+    if !d.status.success() {
+        return Err(format!(
+            "{name} → {flavour}: differs from the IR path's output:\n{}",
+            String::from_utf8_lossy(&d.stdout)
+        ));
+    }
+    if common::spirv_val_result(&ir, "spv1.6").is_ok() {
+        common::spirv_val_result(&words, "spv1.6")
+            .map_err(|e| format!("{name} → {flavour}: spirv-val: {e}"))?;
+    }
+    // The words path ledgers what the IR path does (the IR path may ledger more: what the
+    // words path leaves as it is, the IR path's re-encoding may approximate).
+    let (mine, theirs) = (messages(&w), messages(&i));
+    if let Some(m) = mine.iter().find(|m| !theirs.contains(m)) {
+        return Err(format!(
+            "{name} → {flavour}: ledgered only on the words: {m}"
+        ));
+    }
+    Ok(Outcome::Taken)
+}
+
+/// The corpus's OpenCL.100 kernel and its `SPIRV.debug` twin into NonSemantic.100: on the
+/// words, read back as the IR path's output, spirv-val clean, read by llvm-spirv-dpcpp -r as
+/// that output is, the checksums and typedefs ledgered as the IR path ledgers them.
+#[test]
+fn opencl_kernels_into_shader100_on_the_words_equal_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, from) in [
+        ("kernel.ocl100.spv", "opencl100"),
+        ("kernel.legacy.spv", "spirv-debug"),
+    ] {
+        let input = corpus().join(name);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let out = dir.path().join(format!("{name}.shader100.words.spv"));
+        common::spirv_val(&out, "spv1.4");
+        // The newest translator reads it back as it reads the IR path's output.
+        let ir = dir.path().join(format!("{name}.shader100.ir.spv"));
+        common::dpcpp_reads(&ir).unwrap();
+        common::dpcpp_reads(&out).unwrap();
+        let r = convert_report(&input, &out, &["--flavour", "shader100"]);
+        assert_eq!(
+            in_place(&r),
+            format!("from {from} into shader100, on its words")
+        );
+        assert!(
+            messages(&r)
+                .iter()
+                .any(|m| m.contains("NonSemantic DebugSource has no checksum operand")),
+            "{r}"
+        );
+        // Taken on its own words again: a valid NonSemantic module.
+        let again = dir.path().join(format!("{name}.again.spv"));
+        let r = convert_report(&out, &again, &[]);
+        assert_eq!(in_place(&r), "own set, on its words");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+    }
+}
+
+/// `roundtrip --via spirv --flavour shader100` takes the same path as `convert`.
+#[test]
+fn roundtrip_via_spirv_converts_on_the_words() {
+    let input = corpus().join("kernel.ocl100.spv");
+    let o = common::dwarv(&[
+        "roundtrip",
+        input.to_str().unwrap(),
+        "--via",
+        "spirv",
+        "--flavour",
+        "shader100",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("in place, from opencl100 into shader100, on its words"),
+        "{stderr}"
+    );
+    // The checksums and typedefs: ledgered, and the only differences.
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ledger: dropped"));
+}
+
+/// The directions not converted on the words go through the IR, and the report says why:
+/// NonSemantic into OpenCL.100, anything into or out of `.200`, `.100` into `.200`.
+#[test]
+fn other_directions_go_through_the_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    let shader200 = dir.path().join("every_shader200.spv");
+    common::run_ok(
+        std::process::Command::new(common::tool("spirv-as"))
+            .args(["--target-env", "spv1.0"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/every_shader200.spvasm"))
+            .arg("-o")
+            .arg(&shader200),
+    );
+    let cases: [(PathBuf, &str); 7] = [
+        (corpus().join("kernel.ocl100.spv"), "shader200"),
+        (corpus().join("kernel.legacy.spv"), "shader200"),
+        (corpus().join("particles.spv"), "opencl100"),
+        (corpus().join("particles.spv"), "shader200"),
+        (corpus().join("shade.spv"), "spirv-debug"),
+        (shader200.clone(), "opencl100"),
+        (shader200.clone(), "shader100"),
+    ];
+    for (input, flavour) in cases {
+        let out = dir.path().join("out.spv");
+        let r = convert_report(&input, &out, &["--flavour", flavour]);
+        assert_eq!(
+            in_place(&r),
+            "through the IR: a conversion between these sets is not done on the words",
+            "{} → {flavour}",
+            input.display()
+        );
+    }
+}
+
+/// Text replacements `(from, to)` that make a variant of the fixture.
+type Edits<'a> = &'a [(&'a str, &'a str)];
+
+/// tests/spirv/set_to_set_kernel.spvasm with each `(from, to)` replaced, assembled into `dir`.
+fn variant(dir: &Path, name: &str, edits: Edits) -> PathBuf {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/set_to_set_kernel.spvasm");
+    let mut text = std::fs::read_to_string(fixture).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{name}: no {from:?} in the fixture");
+        text = text.replace(from, to);
+    }
+    let (asm, spv) = (
+        dir.join(format!("{name}.spvasm")),
+        dir.join(format!("{name}.spv")),
+    );
+    std::fs::write(&asm, text).unwrap();
+    common::run_ok(
+        std::process::Command::new(common::tool("spirv-as"))
+            .args(["--target-env", "spv1.0"])
+            .arg(&asm)
+            .arg("-o")
+            .arg(&spv),
+    );
+    common::spirv_val(&spv, "spv1.0");
+    spv
+}
+
+/// The hand-written kernel and its variants: taken (a member after its composite, the module's
+/// `OpTypeInt 32 0` or one added for the numbers, `SPV_KHR_non_semantic_info` declared once)
+/// and judged as the IR path; declined with the reason for a function with lines that no
+/// DebugFunction names and for a DebugValue of a constant (the IR path places neither in
+/// another set), for a global variable the module names otherwise than its debug info (the IR
+/// path would not keep that binding), and for a DebugFunction of a declaration.
+#[test]
+fn variants_are_taken_or_declined_with_their_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken: [(&str, Edits); 3] = [
+        ("kernel", &[]),
+        (
+            "no_uint",
+            &[
+                (
+                    "OpCapability Kernel\n",
+                    "OpCapability Kernel\nOpCapability Int64\n",
+                ),
+                ("%uint = OpTypeInt 32 0", "%uint = OpTypeInt 64 0"),
+            ],
+        ),
+        (
+            "declared",
+            &[(
+                "OpCapability Kernel\n",
+                "OpCapability Kernel\nOpExtension \"SPV_KHR_non_semantic_info\"\n",
+            )],
+        ),
+    ];
+    for (name, edits) in taken {
+        let input = variant(dir.path(), name, edits);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let out = dir.path().join(format!("{name}.spv.shader100.words.spv"));
+        let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+        assert_eq!(
+            dis.matches("OpExtension \"SPV_KHR_non_semantic_info\"")
+                .count(),
+            1,
+            "{name}"
+        );
+        assert_eq!(dis.matches("OpTypeInt 32 0").count(), 1, "{name}");
+        assert_eq!(dis.matches("DebugFunctionDefinition").count(), 1, "{name}");
+    }
+    let declined: [(&str, Edits, &str); 4] = [
+        (
+            "misnamed_global",
+            &[
+                (
+                    "OpName %fn \"f\"\n",
+                    "OpName %fn \"f\"\nOpName %gv \"other\"\n",
+                ),
+                (
+                    "%fnty = OpTypeFunction %void\n",
+                    "%fnty = OpTypeFunction %void\n%gptr = OpTypePointer CrossWorkgroup %uint\n\
+                     %gv = OpVariable %gptr CrossWorkgroup %uint_0\n",
+                ),
+                (
+                    "%expr = OpExtInst",
+                    "%dgv = OpExtInst %void %1 DebugGlobalVariable %xname %int %src 1 0 %cu \
+                     %empty %gv FlagIsDefinition\n%expr = OpExtInst",
+                ),
+            ],
+            "a global variable the IR path would bind otherwise",
+        ),
+        (
+            "no_definition",
+            &[
+                (
+                    "%src = OpExtInst",
+                    "%none = OpExtInst %void %1 DebugInfoNone\n%src = OpExtInst",
+                ),
+                ("FlagIsDefinition 1 %fn", "FlagIsDefinition 1 %none"),
+            ],
+            "lines or debug instructions in a function no DebugFunction names",
+        ),
+        (
+            "value_of_constant",
+            &[(
+                "DebugDeclare %var %x %expr",
+                "DebugValue %var %uint_0 %expr",
+            )],
+            "a DebugValue of a constant",
+        ),
+        (
+            "declaration",
+            &[
+                (
+                    "OpName %fn \"f\"\n",
+                    "OpName %fn \"f\"\nOpDecorate %g LinkageAttributes \"g\" Import\n",
+                ),
+                (
+                    "%fn = OpFunction",
+                    "%dg = OpExtInst %void %1 DebugFunction %fname %dfty %src 1 0 %cu %empty \
+                     FlagIsDefinition 1 %g\n%g = OpFunction %void None %fnty\nOpFunctionEnd\n\
+                     %fn = OpFunction",
+                ),
+            ],
+            "a DebugFunction of a function without a body",
+        ),
+    ];
+    for (name, edits, why) in declined {
+        let input = variant(dir.path(), name, edits);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Declined(got)) => assert_eq!(got, why, "{name}"),
+            Ok(Outcome::Taken) => panic!("{name}: taken"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// Fuzz findings, each a module the words path took and wrote otherwise than the IR path, now
+/// declined with its reason: kernel.legacy.spv with an OpFunctionCall turned into an
+/// OpFunctionEnd, so that the rest of the function's code lies between functions (the IR path
+/// places none of its lines: unmatched); kernel.ocl100.spv with a pointer's Flags given a bit
+/// OpenCL.100 does not define (the IR path writes no such foreign bit into another set);
+/// kernel.ocl100.spv with opcodes the grammar does not know, one of them an OpFunctionEnd's
+/// (the IR path places the rows after them otherwise); kernel.ocl100.spv with an array count
+/// of 2³²−1 (read back otherwise than through the IR); kernel.ocl100.spv with an OpExtInst
+/// turned into an OpPhi right after a DebugScope and an OpLine (the IR path moves the scope
+/// and drops the row, ledgered); kernel.ocl100.spv with a pointer in the Generic storage class
+/// and no GenericPointer capability (the IR path writes Function, ledgered); a cut
+/// kernel.ocl100.spv with an OpFunctionEnd before its first function (the IR path places the
+/// row before it nowhere); kernel.ocl100.spv with an OpLoad after a line turned into an
+/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered).
+#[test]
+fn fuzz_findings_go_through_the_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, reason) in [
+        (
+            "fuzz_set_to_set_code_outside.spv",
+            "code between functions, a function without its end or an unknown opcode",
+        ),
+        (
+            "fuzz_set_to_set_array_count.spv",
+            "an array count of 2^31 or more",
+        ),
+        (
+            "fuzz_set_to_set_before_phi.spv",
+            "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
+        ),
+        (
+            "fuzz_set_to_set_parameter_in_body.spv",
+            "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
+        ),
+        (
+            "fuzz_set_to_set_end_before_functions.spv",
+            "code between functions, a function without its end or an unknown opcode",
+        ),
+        (
+            "fuzz_set_to_set_generic.spv",
+            "a number the IR path would not write as it is",
+        ),
+        (
+            "fuzz_set_to_set_unknown_opcodes.spv",
+            "code between functions, a function without its end or an unknown opcode",
+        ),
+        (
+            "fuzz_set_to_set_foreign_flag.spv",
+            "a number the IR path would not write as it is",
+        ),
+    ] {
+        let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/spirv")
+            .join(file);
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Declined(why)) => assert_eq!(why, reason, "{file}"),
+            Ok(Outcome::Taken) => panic!("{file}: taken"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
+/// into NonSemantic.100: every module the words path takes reads back as the IR path's output
+/// and passes spirv-val where the IR path's does; what it declines, it declines with a reason.
+#[test]
+fn peer_corpus_into_shader100_on_the_words_equals_the_ir_path() {
+    let Some(src) = common::peer() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let modules = common::build_peer(&src, tmp.path());
+    let work = std::sync::Mutex::new(modules.clone());
+    let outcomes = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some(p) = work.lock().unwrap().pop() else {
+                    break;
+                };
+                // Only the OpenCL.100 family; a module the reader refuses is no input here.
+                let r = common::dwarv(&["validate", p.to_str().unwrap()]);
+                let own = std::fs::read(&p).unwrap();
+                let opencl = dwarv::unstable::spirv::own_set::own_flavour(&own).is_some_and(|f| {
+                    matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug)
+                });
+                if !r.status.success() || !opencl {
+                    continue;
+                }
+                let o = judge(&p, tmp.path(), "shader100");
+                outcomes.lock().unwrap().push((p, o));
+            });
+        }
+    });
+    let outcomes = outcomes.into_inner().unwrap();
+    let mut declined: BTreeMap<String, usize> = BTreeMap::new();
+    let mut taken = 0;
+    let mut failures = Vec::new();
+    for (_, o) in &outcomes {
+        match o {
+            Ok(Outcome::Taken) => taken += 1,
+            Ok(Outcome::Declined(why)) => *declined.entry(why.clone()).or_default() += 1,
+            Err(e) => failures.push(e.clone()),
+        }
+    }
+    println!(
+        "peer corpus into shader100: {} modules, {taken} on the words, declined: {declined:#?}",
+        outcomes.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(outcomes.len() >= 100, "only {} modules", outcomes.len());
+    assert!(taken >= 100, "only {taken} on the words");
+}
