@@ -19,8 +19,10 @@ pub struct Func {
 #[derive(Clone, Copy, Debug)]
 pub struct Def {
     pub opcode: Option<Op>,
-    pub func: Option<usize>,
-    pub index: usize,
+    /// The function (index in `CodeInfo::funcs`) and the instruction index: `u32`, as every
+    /// word offset of a module is, so that the table of a large module stays small.
+    pub func: Option<u32>,
+    pub index: u32,
 }
 
 /// What the writer knows about the base module (empty for a standalone module).
@@ -100,8 +102,8 @@ impl CodeInfo {
                     id,
                     Def {
                         opcode,
-                        func,
-                        index: i,
+                        func: func.map(|f| f as u32),
+                        index: i as u32,
                     },
                 );
             }

@@ -627,8 +627,8 @@ fn usable(w: &Writer, id: u32, at: usize, declare: bool) -> bool {
     match d.func {
         None => true,
         Some(f) => {
-            let g = &w.code.funcs[f];
-            d.index < at && g.first < at && at < g.end
+            let g = &w.code.funcs[f as usize];
+            (d.index as usize) < at && g.first < at && at < g.end
         }
     }
 }

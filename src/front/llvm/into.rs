@@ -536,16 +536,12 @@ pub(crate) fn apply(
     }
     // Lines and scope runs: one row per SPIR-V instruction (the last LLVM instruction tied to it
     // wins), runs of equal rows merged.
-    let lines = std::mem::take(&mut m.lines);
-    // Room for the rows of dbg calls too (`uncovered`: at most one per event).
-    let events_n = m.events.len();
-    let (mut lost_lines, mut rows) = (0, Vec::with_capacity(lines.len() + events_n));
-    for r in lines {
-        match range(r.range) {
-            Some(rg) => rows.push(LineRow { range: rg, ..r }),
-            None => lost_lines += 1,
-        }
-    }
+    // Rewritten in place (a copy of the table per step was a tenth of the run's page faults),
+    // with room for the rows of dbg calls (`uncovered`: at most one per event).
+    let mut lost_lines = 0;
+    let mut rows = std::mem::take(&mut m.lines);
+    rows.retain_mut(|r| tie_range(&mut r.range, &range, &mut lost_lines));
+    rows.reserve(m.events.len());
     // As llvm-spirv does, the location of a dbg call also stands for the instruction it precedes
     // when that one has none of its own (the stores of parameters at -O0).
     let mut covered: Intervals = rows.iter().filter_map(|r| spirv_span(r.range)).collect();
@@ -561,14 +557,9 @@ pub(crate) fn apply(
     });
     rows.extend(extra);
     m.lines = merge(rows, |r| r.range, |r, rg| r.range = rg);
-    let runs = std::mem::take(&mut m.scope_runs);
-    let mut kept = Vec::with_capacity(runs.len() + events_n);
-    for r in runs {
-        match range(r.range) {
-            Some(rg) => kept.push(ScopeRun { range: rg, ..r }),
-            None => lost_lines += 1,
-        }
-    }
+    let mut kept = std::mem::take(&mut m.scope_runs);
+    kept.retain_mut(|r| tie_range(&mut r.range, &range, &mut lost_lines));
+    kept.reserve(m.events.len());
     let mut in_scope: Intervals = kept.iter().filter_map(|r| spirv_span(r.range)).collect();
     // Likewise its scope, so that the scope is not left and entered again around the parameter
     // stores (a DebugNoScope/DebugScope pair each).
@@ -798,47 +789,67 @@ impl Intervals {
     }
 }
 
+/// Whether a row's or run's range is tied to the code (then rewritten onto it); one not tied is
+/// counted in `lost`.
+fn tie_range(
+    r: &mut CodeRange,
+    tie: &impl Fn(CodeRange) -> Option<CodeRange>,
+    lost: &mut usize,
+) -> bool {
+    match tie(*r) {
+        Some(rg) => {
+            *r = rg;
+            true
+        }
+        None => {
+            *lost += 1;
+            false
+        }
+    }
+}
+
 /// Sorts rows by start, keeps one row per start (the last), extends a row over the next when
-/// they are equal but for the range and adjacent, and cuts a row where the next one starts.
+/// they are equal but for the range and adjacent, and cuts a row where the next one starts; in
+/// place, each row against the last one kept.
 fn merge<T: Clone + PartialEq>(
     mut rows: Vec<T>,
     get: impl Fn(&T) -> CodeRange,
     set: impl Fn(&mut T, CodeRange),
 ) -> Vec<T> {
     rows.sort_by_key(|r| get(r).start);
-    let mut out: Vec<T> = Vec::with_capacity(rows.len());
-    for r in rows {
-        if let Some(last) = out.last_mut() {
-            let (lr, rr) = (get(last), get(&r));
-            if lr.start == rr.start {
-                *last = r;
-                continue;
-            }
-            let mut probe = r.clone();
-            set(&mut probe, lr);
-            if probe == *last && lr.end >= rr.start {
-                set(
-                    last,
-                    CodeRange {
-                        start: lr.start,
-                        end: rr.end.max(lr.end),
-                    },
-                );
-                continue;
-            }
-            if lr.end > rr.start {
-                set(
-                    last,
-                    CodeRange {
-                        start: lr.start,
-                        end: rr.start,
-                    },
-                );
-            }
+    rows.dedup_by(|r, last| {
+        let (lr, rr) = (get(last), get(r));
+        if lr.start == rr.start {
+            // The later row wins.
+            std::mem::swap(r, last);
+            return true;
         }
-        out.push(r);
-    }
-    out
+        let mut probe = r.clone();
+        set(&mut probe, lr);
+        if probe == *last && lr.end >= rr.start {
+            let end = rr.end.max(lr.end);
+            set(
+                last,
+                CodeRange {
+                    start: lr.start,
+                    end,
+                },
+            );
+            return true;
+        }
+        if lr.end > rr.start {
+            let end = rr.start;
+            set(
+                last,
+                CodeRange {
+                    start: lr.start,
+                    end,
+                },
+            );
+        }
+        false
+    });
+    rows
 }
 
 #[cfg(test)]
