@@ -323,7 +323,10 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// and no GenericPointer capability (the IR path writes Function, ledgered); a cut
 /// kernel.ocl100.spv with an OpFunctionEnd before its first function (the IR path places the
 /// row before it nowhere); kernel.ocl100.spv with an OpLoad after a line turned into an
-/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered).
+/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered); an OpDecorate
+/// stating 91 words, whose words past the bound the code may use as ids: the words path's new
+/// constants took those ids, and one of them then counted as code in the output's normal form,
+/// moving every line row by 4 words (new ids must stay below the lowest such word).
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -359,6 +362,10 @@ fn fuzz_findings_go_through_the_ir() {
         (
             "fuzz_set_to_set_foreign_flag.spv",
             "a number the IR path would not write as it is",
+        ),
+        (
+            "fuzz_set_to_set_taken_ids.spv",
+            "no id free for a new instruction",
         ),
     ] {
         let input = Path::new(env!("CARGO_MANIFEST_DIR"))

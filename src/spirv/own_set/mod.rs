@@ -176,7 +176,7 @@ fn run(
     };
     let checked = checked?;
     let (head, mut cx) = written?;
-    if cx.new_ids() && checked.bound_taken {
+    if cx.new_ids() && cx.next_id > checked.lowest_taken {
         return Err(Declined("no id free for a new instruction"));
     }
     if !cx.redirect.is_empty() {

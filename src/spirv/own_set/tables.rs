@@ -72,8 +72,9 @@ pub(super) struct Tables<'a> {
 
 /// What the checks of the code found (besides a refusal).
 pub(super) struct Checked {
-    /// A word that may be an id equals the bound: no new id can be allocated.
-    pub(super) bound_taken: bool,
+    /// The lowest word at or above the bound that the code may use as an id (`u32::MAX`: none):
+    /// new ids from the bound on must stay below it, or the code would seem to use one of them.
+    pub(super) lowest_taken: u32,
     /// DebugLocalVariables in functions (word offsets): where references to dropped typedefs
     /// may be (NonSemantic declares local variables in the function).
     pub(super) local_variables: Vec<u32>,
@@ -267,7 +268,7 @@ impl<'a> Tables<'a> {
     /// instruction, every OpLine's file, the debug instructions in functions.
     pub(super) fn check_code(&self) -> Result<Checked, Declined> {
         let mut checked = Checked {
-            bound_taken: false,
+            lowest_taken: u32::MAX,
             local_variables: Vec::new(),
             constant_values: false,
             described: Vec::new(),
@@ -340,7 +341,7 @@ impl<'a> Tables<'a> {
                     self.check_in_function(i)?;
                 }
             } else {
-                self.check_code_ids(i, count, opcode, &mut checked.bound_taken)?;
+                self.check_code_ids(i, count, opcode, &mut checked.lowest_taken)?;
                 if opcode == Op::Line as u16
                     && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
                 {
@@ -362,10 +363,15 @@ impl<'a> Tables<'a> {
         at: usize,
         count: usize,
         opcode: u16,
-        bound_taken: &mut bool,
+        lowest_taken: &mut u32,
     ) -> Result<(), Declined> {
         let bound = self.def.len() as u32;
         let out_of_bound = |id: u32| id == 0 || id >= bound;
+        let mut maybe = |id: u32| {
+            if id >= bound {
+                *lowest_taken = (*lowest_taken).min(id);
+            }
+        };
         let operands = &self.w.words[at + 1..at + count];
         let mut walk = false;
         match id_layout(opcode) {
@@ -388,12 +394,12 @@ impl<'a> Tables<'a> {
                         return Err(Declined("an id out of bound in the code"));
                     }
                     Rest::Ids | Rest::Literals => {}
-                    Rest::Beyond => *bound_taken |= tail.contains(&bound),
+                    Rest::Beyond => tail.iter().for_each(|&w| maybe(w)),
                     // Volatile, Aligned (a literal), Nontemporal, NonPrivatePointer: no id.
                     Rest::MemoryAccess => {
                         walk = tail.first().is_some_and(|m| m & !0x27 != 0);
                         // (Literals after it count as possible ids, as `id_words` has it.)
-                        *bound_taken |= tail.contains(&bound);
+                        tail.iter().for_each(|&w| maybe(w));
                     }
                     // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; a
                     // decoration beyond those `id_words` knows may.
@@ -401,7 +407,7 @@ impl<'a> Tables<'a> {
                         walk = tail
                             .first()
                             .is_some_and(|&d| matches!(d, 27 | 46 | 47 | 5634) || d >= 5000);
-                        *bound_taken |= tail.contains(&bound);
+                        tail.iter().for_each(|&w| maybe(w));
                     }
                 }
             }
@@ -415,7 +421,7 @@ impl<'a> Tables<'a> {
             };
             id_words(&insn, |id, role| match role {
                 IdWord::Use => bad |= out_of_bound(id),
-                IdWord::Maybe => *bound_taken |= id == bound,
+                IdWord::Maybe => maybe(id),
                 IdWord::Result => {}
             });
             if bad {
