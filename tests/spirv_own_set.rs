@@ -98,7 +98,9 @@ fn strict_refuses_a_ledgered_repair() {
 /// follow the reader's rules); an OpString without its NUL (the operands the reader decodes are
 /// now checked too); an OpLine before the functions naming no OpString (every OpLine is); an
 /// OpExtInstImport of one word (the words path panicked looking for its name); a DebugOperation
-/// with more operands than its operation takes; a DebugScope whose scope is a composite. Each gets the reader's error (exit 2, no output).
+/// with more operands than its operation takes; a DebugScope whose scope is a composite; a
+/// member whose Parent is a typedef of its composite (the words path, dropping the typedef,
+/// repaired it into a valid module). Each gets the reader's error (exit 2, no output).
 #[test]
 fn damaged_input_gets_the_readers_error() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,6 +136,10 @@ fn damaged_input_gets_the_readers_error() {
         (
             "fuzz_own_set_enum_twice.spv",
             "enumerator \"BLEND_NONE\" appears twice",
+        ),
+        (
+            "fuzz_own_set_typedef_parent.spv",
+            "its parent t18 (type \"transform_t\") is not a composite",
         ),
     ] {
         let input = Path::new(env!("CARGO_MANIFEST_DIR"))

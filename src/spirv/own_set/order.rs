@@ -179,6 +179,12 @@ impl<'t> Cx<'t> {
             }
             let k = start + (i - at);
             let target = self.followed(out[k]);
+            // A dropped typedef where the reader takes no typedef (a member's Parent): the
+            // redirect would repair what the reader refuses.
+            if target != out[k] && !self.allows(opcode, n, self.t.kind_of(out[k])) {
+                wrong = true;
+                return;
+            }
             out[k] = target;
             // (The input's words: an id at the bound is none, even once a string takes it.)
             let kind = self.t.kind_of(target);
