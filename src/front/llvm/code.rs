@@ -58,7 +58,7 @@ impl Lower<'_> {
     fn lines(&mut self) {
         let locs = &self.m.locations;
         // At most one row and run per location: reserved up front rather than grown by copying
-        // (a page fault per page copied, on a large module a tenth of the run's system time).
+        // (each growth copies into freshly faulted pages).
         self.ir.lines.reserve(locs.len());
         self.ir.scope_runs.reserve(locs.len());
         let mut i = 0;
