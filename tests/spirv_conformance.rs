@@ -8,7 +8,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use dwarv::ir::diff::{diff, Change, DiffOptions};
@@ -767,21 +767,9 @@ fn peer_corpus_rewritten_in_place_into_every_flavour_validates() {
         }
     };
     let modules = common::build_peer(src, &dir);
-    let work: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(modules.clone());
-    let outcomes = std::sync::Mutex::new(Vec::new());
     let cache = CodeCache::default();
-    std::thread::scope(|s| {
-        for _ in 0..4 {
-            s.spawn(|| loop {
-                let Some(p) = work.lock().unwrap().pop() else {
-                    break;
-                };
-                let o = peer_module(&p, &dir, &cache);
-                outcomes.lock().unwrap().push(o);
-            });
-        }
-    });
-    let mut outcomes = outcomes.into_inner().unwrap();
+    let mut outcomes =
+        common::in_parallel(modules.clone(), 4, |p| Some(peer_module(&p, &dir, &cache)));
     outcomes.sort_by(|a, b| a.name.cmp(&b.name));
     let code_ok = outcomes.iter().filter(|o| o.code_env.is_some()).count();
     let kernels = outcomes.iter().filter(|o| o.kernel).count();

@@ -387,29 +387,18 @@ fn peer_corpus_into_shader100_on_the_words_equals_the_ir_path() {
     let Some(src) = common::peer() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let modules = common::build_peer(&src, tmp.path());
-    let work = std::sync::Mutex::new(modules.clone());
-    let outcomes = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some(p) = work.lock().unwrap().pop() else {
-                    break;
-                };
-                // Only the OpenCL.100 family; a module the reader refuses is no input here.
-                let r = common::dwarv(&["validate", p.to_str().unwrap()]);
-                let own = std::fs::read(&p).unwrap();
-                let opencl = dwarv::unstable::spirv::own_set::own_flavour(&own).is_some_and(|f| {
-                    matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug)
-                });
-                if !r.status.success() || !opencl {
-                    continue;
-                }
-                let o = judge(&p, tmp.path(), "shader100");
-                outcomes.lock().unwrap().push((p, o));
-            });
+    let outcomes = common::in_parallel(modules.clone(), 2, |p| {
+        // Only the OpenCL.100 family; a module the reader refuses is no input here.
+        let r = common::dwarv(&["validate", p.to_str().unwrap()]);
+        let own = std::fs::read(&p).unwrap();
+        let opencl = dwarv::unstable::spirv::own_set::own_flavour(&own)
+            .is_some_and(|f| matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug));
+        if !r.status.success() || !opencl {
+            return None;
         }
+        let o = judge(&p, tmp.path(), "shader100");
+        Some((p, o))
     });
-    let outcomes = outcomes.into_inner().unwrap();
     let mut declined: BTreeMap<String, usize> = BTreeMap::new();
     let mut taken = 0;
     let mut failures = Vec::new();

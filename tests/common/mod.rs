@@ -202,22 +202,36 @@ pub fn build_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
             .is_ok_and(|s| s.success())
     };
     // Four workers: the compilers dominate, and the inputs are independent.
-    let work = std::sync::Mutex::new(inputs);
-    let made = std::sync::Mutex::new(Vec::new());
+    let mut made: Vec<PathBuf> = in_parallel(inputs, 4, |p| Some(build_one(src, out, &p, &quiet)))
+        .into_iter()
+        .flatten()
+        .collect();
+    made.sort();
+    made
+}
+
+/// `f` of every item, on `workers` threads (the items are independent); the results that are
+/// `Some`, in no particular order.
+pub fn in_parallel<T: Send, R: Send>(
+    items: Vec<T>,
+    workers: usize,
+    f: impl Fn(T) -> Option<R> + Sync,
+) -> Vec<R> {
+    let work = std::sync::Mutex::new(items);
+    let done = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
-        for _ in 0..4 {
+        for _ in 0..workers {
             s.spawn(|| loop {
-                let Some(p) = work.lock().unwrap().pop() else {
+                let Some(item) = work.lock().unwrap().pop() else {
                     break;
                 };
-                let files = build_one(src, out, &p, &quiet);
-                made.lock().unwrap().extend(files);
+                if let Some(r) = f(item) {
+                    done.lock().unwrap().push(r);
+                }
             });
         }
     });
-    let mut made = made.into_inner().unwrap();
-    made.sort();
-    made
+    done.into_inner().unwrap()
 }
 
 /// One peer input → the SPIR-V modules made from it.
