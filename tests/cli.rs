@@ -367,10 +367,10 @@ fn usage_errors_exit_2() {
 fn roundtrip_via_dwarf_diffs_and_prints_the_losses() {
     let o = dwarv(&["roundtrip", "corpus/ir/glsl_shader.dwir", "--via", "dwarf"]);
     assert_eq!(code(&o), 1, "{}", text(&o.stderr));
-    // Events of inlined code have no encoding in dwarv's SPIR-V attributes: the loss is
-    // printed with the differences.
+    // An event whose scope is not its variable's has no encoding in dwarv's attributes: the
+    // loss is printed with the differences.
     assert!(
-        text(&o.stdout).contains("ledger: dropped: v15: an event: it is in inlined code"),
+        text(&o.stdout).contains("ledger: dropped: v15: an event: its scope is not the variable's"),
         "{}",
         text(&o.stdout)
     );

@@ -232,6 +232,10 @@ fn each_device_image_round_trips_through_dwarf() {
         ("packaged.bin", "gfx90a"),
         ("spirv.bundle", "generic"),
         ("packaged.bin", "openmp-spirv64-unknown-unknown--generic"),
+        // Device bitcode: LLVM IR through DWARF and back (docs/dwarf.md, "LLVM IR ⇄ DWARF").
+        ("bitcode.bundle", "hip-spir64-unknown-unknown--generic"),
+        ("bitcode-z.bundle", "hip-spir64-unknown-unknown--generic"),
+        ("clang19-rdc.o", "hip-amdgcn-amd-amdhsa--gfx90a"),
     ] {
         ok(&[
             "roundtrip",

@@ -108,7 +108,9 @@ pub const DW_AT_DWARV_LANGUAGE: DwAt = DwAt(0x3d27);
 /// element's), when the IR gives one.
 pub const DW_AT_DWARV_VECTOR_BITS: DwAt = DwAt(0x3d28);
 /// A definition of a declaration (DW_AT_specification) whose own scope is its unit, not the
-/// declaration's scope (SPIR-V puts member function definitions in the compilation unit).
+/// declaration's scope (SPIR-V puts member function definitions in the compilation unit); a
+/// type other than a composite, enum or typedef whose scope is its unit (LLVM lets a pointer
+/// name one; readers give such types none).
 pub const DW_AT_DWARV_UNIT_SCOPE: DwAt = DwAt(0x3d29);
 /// Flags of the declaration a definition (DW_AT_specification) does not have (IR flag bits);
 /// a reader gives a definition its declaration's flags otherwise.
@@ -124,6 +126,29 @@ pub const DW_AT_DWARV_LOCAL: DwAt = DwAt(0x3d2c);
 /// section offset, which cannot be written elsewhere): the view list's bytes, a ULEB pair
 /// (begin view, end view) per entry of the list, as a block.
 pub const DW_AT_DWARV_LOCVIEWS: DwAt = DwAt(0x3d2d);
+/// Marks a unit written from LLVM IR (string: the module's target triple): its addresses are
+/// LLVM instruction numbers (`back::dwarf::records`).
+pub const DW_AT_DWARV_LLVM: DwAt = DwAt(0x3d2e);
+/// A unit's LLVM-only fields DWARF has no attribute for, when not the default (block of ULEB
+/// pairs `field value`: 0 nameTableKind, 1 splitDebugInlining, 2 debugInfoForProfiling,
+/// 3 rangesBaseAddress).
+pub const DW_AT_DWARV_UNIT_FIELDS: DwAt = DwAt(0x3d2f);
+/// The entity is the k-th (from 1) of its owner's retained list: LLVM's retainedNodes of the
+/// function it is in, or retainedTypes/enums of its unit (udata k).
+pub const DW_AT_DWARV_RETAINED: DwAt = DwAt(0x3d30);
+/// A child DIE of a composite that is not one of its elements (LLVM scopes a nested type to
+/// its struct without listing it).
+pub const DW_AT_DWARV_NOT_ELEMENT: DwAt = DwAt(0x3d31);
+/// An inlined subroutine's number, by which the records of its code name it (udata; see
+/// `back::dwarf::records`).
+pub const DW_AT_DWARV_INLINED: DwAt = DwAt(0x3d32);
+/// The exact scope runs of a scope in inlined code (block of ULEB `start end inlined` triples).
+pub const DW_AT_DWARV_INLINED_RUNS: DwAt = DwAt(0x3d33);
+/// A function without a signature type (the reader would build one from the DIE).
+pub const DW_AT_DWARV_NO_SIGNATURE: DwAt = DwAt(0x3d34);
+/// A function whose DW_AT_ranges/low_pc the writer derived from its scope runs: not the
+/// function's own ranges (LLVM gives a function's ranges only for its definition's body).
+pub const DW_AT_DWARV_DERIVED_RANGES: DwAt = DwAt(0x3d35);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

@@ -357,6 +357,10 @@ pub(super) struct Index {
     pub nested: HashMap<Handle<crate::ir::Scope>, Vec<Ref>>,
     /// Declare/value events of each variable.
     pub events: HashMap<Handle<crate::ir::Variable>, Vec<usize>>,
+    /// The retained lists each entity is on: (the owner, its place from 1).
+    pub retained: HashMap<Ref, Vec<(Ref, u64)>>,
+    /// Scope runs of each scope (indexes into `scope_runs`).
+    pub runs_of: HashMap<Ref, Vec<usize>>,
 }
 
 impl Index {
@@ -404,6 +408,25 @@ impl Index {
         }
         for (k, e) in m.events.iter().enumerate() {
             x.events.entry(e.var).or_default().push(k);
+        }
+        for (k, r) in m.scope_runs.iter().enumerate() {
+            x.runs_of.entry(r.scope).or_default().push(k);
+        }
+        let lists = m
+            .units
+            .iter()
+            .map(|(h, u)| (Ref::Unit(h), &u.retained))
+            .chain(m.scopes.iter().filter_map(|(h, s)| match &s.kind {
+                ScopeKind::Function(f) => Some((Ref::Scope(h), &f.retained)),
+                _ => None,
+            }));
+        for (owner, list) in lists {
+            for (k, r) in list.iter().enumerate() {
+                x.retained
+                    .entry(*r)
+                    .or_default()
+                    .push((owner, k as u64 + 1));
+            }
         }
         x
     }

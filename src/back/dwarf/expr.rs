@@ -329,7 +329,9 @@ pub(super) fn events_location(
         Some(list) => list.iter().map(|&k| &m.events[k]).collect(),
         None => return None,
     };
-    if evs.is_empty() {
+    // LLVM instruction numbers are no addresses, nor LLVM values registers: DW_AT_dwarv_events
+    // keeps the events of an LLVM module (one ledger line for all, `records::unit_attrs`).
+    if evs.is_empty() || m.source.format == crate::ir::SourceFormat::Llvm {
         return None;
     }
     evs.sort_by_key(|e| addr(e.pos));

@@ -73,8 +73,8 @@ pub(super) fn rows(b: &mut Builder) -> bool {
     let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); b.units.len()];
     for (i, r) in m.lines.iter().enumerate() {
         per_unit[owner.unit_of(addr(r.range.start))].push(i);
-        // SPIR-V modules keep spans in DW_AT_dwarv_line_spans (`spirv`).
-        let spans_kept = super::spirv::from_spirv(m);
+        // SPIR-V and LLVM modules keep spans in DW_AT_dwarv_line_spans (`records`).
+        let spans_kept = super::records::exact(m);
         if !spans_kept && (r.end_line.is_some_and(|l| l != r.at.line) || r.end_column.is_some()) {
             b.diags.push(
                 LossKind::Dropped,

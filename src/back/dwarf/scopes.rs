@@ -145,6 +145,13 @@ impl Builder<'_, '_> {
         if !declared.is_some_and(|x| x.linkage == f.linkage) {
             self.set_str(d, dw::DW_AT_linkage_name, f.linkage.as_deref());
         }
+        if f.ty.is_none() && super::records::exact(m) {
+            self.set(
+                d,
+                vendor::DW_AT_DWARV_NO_SIGNATURE,
+                AttributeValue::FlagPresent,
+            );
+        }
         if let Some(ty) = f.ty.filter(|t| !declared.is_some_and(|x| x.ty == Some(*t))) {
             if let TypeKind::Function { ret, .. } = &m.types.get(ty).kind {
                 self.set_ref(d, dw::DW_AT_type, ret.map(Ref::Type));
@@ -242,6 +249,13 @@ impl Builder<'_, '_> {
     ) {
         if f.ranges.is_empty() && !decl {
             let r = self.run_ranges.get(&s).cloned().unwrap_or_default();
+            if !r.is_empty() && super::records::exact(self.m) {
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_DERIVED_RANGES,
+                    AttributeValue::FlagPresent,
+                );
+            }
             self.set_ranges(d, &r);
         } else {
             self.set_ranges(d, &f.ranges);

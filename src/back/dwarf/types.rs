@@ -7,7 +7,7 @@ use gimli::write::AttributeValue;
 use gimli::{constants as dw, DwTag};
 
 use super::builder::{raw_attr, Builder, Die};
-use super::spirv;
+use super::records;
 
 use crate::diag::LossKind;
 use crate::ir::{Bound, Flags, Handle, Module, PtrKind, Ref, TemplateParamKind, Type, TypeKind};
@@ -622,8 +622,9 @@ pub(super) fn type_tag(ty: &Type, amd: bool, m: &Module) -> DwTag {
 
 /// Function types referenced only as functions' signatures (see `Builder::signature_only`).
 pub(super) fn signature_only(m: &Module) -> FxHashSet<Handle<Type>> {
-    // SPIR-V function types are written as they are (the reader takes them back exactly).
-    if spirv::from_spirv(m) {
+    // Function types of code-less sources are written as they are (the reader takes them
+    // back exactly).
+    if records::exact(m) {
         return Default::default();
     }
     let mut sig: FxHashSet<Handle<Type>> = m

@@ -10,7 +10,7 @@ use gimli::write::{AttributeValue, Dwarf, EndianVec, Sections, UnitEntryId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
 use super::builder::{Builder, DieMap, Index, Offsets, SectionList, Settings};
-use super::{frame, line, macros, scopes, spirv, types};
+use super::{frame, line, macros, records, scopes, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::Flags;
@@ -59,7 +59,7 @@ pub(super) fn build_once(
         used_refs: false,
         encoded: HashMap::default(),
         run_ranges: scopes::run_ranges(m),
-        event_exprs: spirv::event_exprs(m),
+        event_exprs: records::event_exprs(m),
         signature_only: types::signature_only(m),
         concrete: HashMap::default(),
         split: FxHashSet::default(),
@@ -599,7 +599,8 @@ impl Builder<'_, '_> {
             );
         }
         self.set_extra(d, Ref::Unit(h), &u.extra);
-        spirv::unit_attrs(self, d, ui);
+        records::unit_fields(self, d, u);
+        records::unit_attrs(self, d, ui);
         // Retained types are children of the unit already; nothing more to say.
     }
 
@@ -650,20 +651,25 @@ impl Builder<'_, '_> {
             Ref::Var(v) => {
                 let code = self.var_code_die(d, v);
                 self.fill_var(d, code, v);
-                spirv::events(self, code, v);
+                records::events(self, code, v);
             }
-            Ref::Inlined(i) => self.fill_inlined(d, i),
+            Ref::Inlined(i) => {
+                self.fill_inlined(d, i);
+                records::inlined_die(self, d, i);
+            }
             Ref::Label(l) => self.fill_label(d, l),
             Ref::Import(i) => self.fill_import(d, i),
             Ref::CallSite(c) => self.fill_call_site(d, c),
             _ => {}
         }
+        records::retained(self, d, r);
+        records::not_element(self, d, r);
         match r {
             Ref::Scope(_) => {
-                spirv::runs(self, d, r);
-                spirv::no_scope(self, d, r);
+                records::runs(self, d, r);
+                records::no_scope(self, d, r);
             }
-            Ref::Type(_) => spirv::no_scope(self, d, r),
+            Ref::Type(_) | Ref::Var(_) => records::no_scope(self, d, r),
             _ => {}
         }
     }

@@ -25,8 +25,8 @@ mod expr;
 mod frame;
 mod line;
 mod macros;
+mod records;
 mod scopes;
-mod spirv;
 mod types;
 mod unit;
 mod vars;
@@ -63,9 +63,10 @@ fn read_inner(bytes: &[u8]) -> DResult<(Verified, Diagnostics)> {
     m.info.machine = Some(elf.machine);
     m.info.address_size = Some(elf.address_size);
     let mut diag = Diagnostics::default();
-    let encodings = unit::read_units(&elf, &mut m, &mut diag)?;
-    frame::read_frame(&elf, &encodings, &mut m)?;
-    spirv::apply(&mut m)?;
+    let read = unit::read_units(&elf, &mut m, &mut diag)?;
+    frame::read_frame(&elf, &read.encodings, &mut m)?;
+    records::apply(&mut m, &read.numbered_inlined)?;
+    records::apply_everywhere(&mut m)?;
     // dwarv's own attributes, by concern.
     unit::own_attributes(&mut m);
     types::own_attributes(&mut m);

@@ -62,17 +62,23 @@ impl Walker<'_> {
                     None => ScopeKind::LexicalBlock { ranges },
                 }
             }
-            dw::DW_TAG_namespace => ScopeKind::Namespace {
-                export_symbols: flags.has(Flags::EXPORT_SYMBOLS),
-            },
-            dw::DW_TAG_module => ScopeKind::Module {
-                // The two attributes are read the other way round from how LLVM numbers them and
-                // the writer writes them (0x3e00 is DW_AT_LLVM_include_path): kept as found.
-                config_macros: self.string(&mut at, dw::DW_AT_LLVM_include_path)?,
-                include_path: self.string(&mut at, dw::DW_AT_LLVM_config_macros)?,
-                api_notes: self.string(&mut at, vendor::DW_AT_LLVM_APINOTES)?,
-                is_decl: flags.has(Flags::FWD_DECL),
-            },
+            dw::DW_TAG_namespace => {
+                // An inline namespace: the kind says it (as LLVM's DINamespace does), not a flag.
+                let export_symbols = flags.has(Flags::EXPORT_SYMBOLS);
+                flags = flags.without(Flags::EXPORT_SYMBOLS);
+                ScopeKind::Namespace { export_symbols }
+            }
+            dw::DW_TAG_module => {
+                // A declaration: the kind says it (LLVM's DIModule isDecl), not a flag.
+                let is_decl = flags.has(Flags::FWD_DECL);
+                flags = flags.without(Flags::FWD_DECL);
+                ScopeKind::Module {
+                    config_macros: self.string(&mut at, dw::DW_AT_LLVM_config_macros)?,
+                    include_path: self.string(&mut at, dw::DW_AT_LLVM_include_path)?,
+                    api_notes: self.string(&mut at, vendor::DW_AT_LLVM_APINOTES)?,
+                    is_decl,
+                }
+            }
             _ => ScopeKind::CommonBlock { declaration: None },
         };
         let s = self.m.scopes.get_mut(h);
@@ -128,16 +134,21 @@ impl Walker<'_> {
             .filter(|_| ret.is_none());
         // dwarv names the function type when it has a DIE of its own.
         let named = self.type_ref(at, vendor::DW_AT_DWARV_FUNCTION_TYPE)?;
-        let sig = named.or(declared).unwrap_or_else(|| {
-            let sig = self.m.types.push(Type::new(TypeKind::Function {
-                ret,
-                params: Vec::new(),
-                variadic: false,
-                calling_convention: 0,
-            }));
-            frame.sig = Some(sig);
-            sig
-        });
+        let unsigned = at.die.take(vendor::DW_AT_DWARV_NO_SIGNATURE).is_some();
+        let sig = match (unsigned, named.or(declared)) {
+            (true, _) => None,
+            (false, Some(t)) => Some(t),
+            (false, None) => {
+                let sig = self.m.types.push(Type::new(TypeKind::Function {
+                    ret,
+                    params: Vec::new(),
+                    variadic: false,
+                    calling_convention: 0,
+                }));
+                frame.sig = Some(sig);
+                Some(sig)
+            }
+        };
         // The `this` parameter: a flag on the variable, as LLVM states it.
         if let Some(Ref::Var(v)) = self.reference(at, dw::DW_AT_object_pointer)? {
             self.object_pointers.push(v);
@@ -158,7 +169,7 @@ impl Walker<'_> {
         let code = self.function_code(at)?;
         Ok(FunctionInfo {
             linkage,
-            ty: Some(sig),
+            ty: sig,
             unit: Some(at.cur.unit),
             scope_line: None,
             target: None,
@@ -232,6 +243,9 @@ impl Walker<'_> {
                 .map(CodePos::Addr),
             _ => None,
         };
+        if let Some(n) = at.die.udata(vendor::DW_AT_DWARV_INLINED) {
+            self.numbered_inlined.push((n, h));
+        }
         let ia = self.m.inlined.get_mut(h);
         ia.at = decl_at;
         ia.scope = scope_of(at.parent);
@@ -449,6 +463,9 @@ pub(super) fn own_attributes(m: &mut crate::ir::Module) {
         if let ScopeKind::Function(f) | ScopeKind::FunctionDecl(f) = &mut s.kind {
             if no_unit {
                 f.unit = None;
+            }
+            if take_flag(e, vendor::DW_AT_DWARV_DERIVED_RANGES) {
+                f.ranges.clear();
             }
             if let Some(l) = take_u(e, vendor::DW_AT_DWARV_SCOPE_LINE) {
                 f.scope_line = Some(l as u32);

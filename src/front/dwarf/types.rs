@@ -6,7 +6,8 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use super::walker::{
-    function_mut, own_flags, take_flag, take_str, take_u, At, DResult, Die, Filled, Frame, Walker,
+    binding, function_mut, own_flags, take_flag, take_str, take_u, At, DResult, Die, Filled, Frame,
+    Walker,
 };
 use crate::ir::{
     AddrSpace, Bound, CompositeTag, Encoding, Enumerator, Flags, Handle, Memory, PtrKind,
@@ -42,8 +43,10 @@ impl Walker<'_> {
         } else {
             self.type_ref(&mut at, dw::DW_AT_type)?
         };
-        // DW_CC_pass_by_reference / _by_value are flags; other conventions stay raw.
+        // DW_CC_pass_by_reference / _by_value are flags; other conventions stay raw. A
+        // subroutine type's convention is the function type's own (LLVM's DISubroutineType cc).
         match at.die.peek(dw::DW_AT_calling_convention) {
+            _ if tag == dw::DW_TAG_subroutine_type => {}
             Some(4) => flags = flags.with(Flags::PASS_BY_REFERENCE),
             Some(5) => flags = flags.with(Flags::PASS_BY_VALUE),
             _ => {}
@@ -69,10 +72,12 @@ impl Walker<'_> {
         // Template parameters have no scope (LLVM shares them between templates); the
         // composite's or function's template list says where they belong.
         let template = matches!(kind, TypeKind::TemplateParam { .. });
+        // dwarv marks the other types that name their unit.
+        let unit_scoped = at.die.take(vendor::DW_AT_DWARV_UNIT_SCOPE).is_some();
         let scope = common
             .parent
             .and_then(|p| p.ent)
-            .filter(|p| !template && (file_level || !matches!(p, Ref::Unit(_))));
+            .filter(|p| !template && (file_level || unit_scoped || !matches!(p, Ref::Unit(_))));
         let ty = self.m.types.get_mut(h);
         ty.kind = kind;
         ty.name = common.name;
@@ -117,7 +122,11 @@ impl Walker<'_> {
                 ret: self.type_ref(&mut at, dw::DW_AT_type)?,
                 params: Vec::new(),
                 variadic: false,
-                calling_convention: 0,
+                calling_convention: at
+                    .die
+                    .udata(dw::DW_AT_calling_convention)
+                    .and_then(|c| u8::try_from(c).ok())
+                    .unwrap_or(0),
             },
             dw::DW_TAG_enumeration_type => TypeKind::Enum {
                 underlying: self.type_ref(&mut at, dw::DW_AT_type)?,
@@ -523,6 +532,10 @@ pub(super) fn own_attributes(m: &mut crate::ir::Module) {
                     *identifier = Some(id);
                 }
             }
+            // A template argument that is an LLVM value (`ptr @f`) or a SPIR-V id.
+            TypeKind::TemplateParam {
+                value: v @ None, ..
+            } => *v = binding(e),
             _ => {}
         }
     }

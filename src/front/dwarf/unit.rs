@@ -24,7 +24,14 @@ use crate::ir::{
 };
 use crate::spec::dwarf_vendor as vendor;
 
-pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<Encodings> {
+/// What reading the units gives besides the module: each unit's encoding, and the inlined
+/// subroutines dwarv's records number.
+pub struct ReadUnits {
+    pub encodings: Encodings,
+    pub numbered_inlined: Vec<(u64, Handle<InlinedAt>)>,
+}
+
+pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<ReadUnits> {
     let sections =
         gimli::DwarfSections::load(|id| -> Result<&[u8], DErr> { Ok(elf.section(id.name())) })?;
     let dwarf = sections.borrow(|s| gimli::EndianSlice::new(s, gimli::LittleEndian));
@@ -46,6 +53,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         object_pointers: Vec::new(),
         exprs: HashMap::default(),
         pending: Default::default(),
+        numbered_inlined: Vec::new(),
     };
     let mut units = Vec::new();
     let mut headers = u.dwarf.units();
@@ -92,7 +100,10 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         var.flags = var.flags.with(Flags::OBJECT_POINTER);
     }
     complete_from_declarations(w.m);
-    Ok(w.encodings)
+    Ok(ReadUnits {
+        encodings: w.encodings,
+        numbered_inlined: w.numbered_inlined,
+    })
 }
 
 /// An out-of-line definition (DW_AT_specification) states only what differs from its
@@ -607,6 +618,10 @@ impl Walker<'_> {
         at.die.mark(dw::DW_AT_GNU_dwo_id);
         let sysroot = self.string(&mut at, dw::DW_AT_LLVM_isysroot)?;
         let sdk = self.string(&mut at, vendor::DW_AT_APPLE_SDK)?;
+        let runtime_version = at
+            .die
+            .udata(dw::DW_AT_APPLE_major_runtime_vers)
+            .unwrap_or(0);
         let flags = self.flags(at.die);
         let kind = match at.unit.header.type_() {
             gimli::UnitType::Compilation => crate::ir::UnitKind::COMPILE,
@@ -630,6 +645,7 @@ impl Walker<'_> {
             sdk,
             augmentation,
             ranges,
+            runtime_version: u32::try_from(runtime_version).unwrap_or(u32::MAX),
             ..std::mem::take(un)
         };
         Ok(Vec::new())

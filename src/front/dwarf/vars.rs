@@ -2,7 +2,7 @@
 
 use gimli::constants as dw;
 
-use super::walker::{binding, own_flags, take_u, At, DResult, Filled, Walker};
+use super::walker::{binding, own_flags, take_flag, take_u, At, DResult, Filled, Walker};
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{Handle, Location, RawAttr, Ref, TypeKind, VarKind, Variable};
 use crate::spec::dwarf_vendor as vendor;
@@ -151,6 +151,9 @@ pub(super) fn own_attributes(m: &mut crate::ir::Module) {
     for var in m.vars.values_mut() {
         let e = &mut var.extra;
         own_flags(e, &mut var.flags);
+        if take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE) {
+            var.scope = None;
+        }
         if let Some(n) = take_u(e, vendor::DW_AT_DWARV_ARG_NUMBER) {
             if let VarKind::Param(k) = &mut var.kind {
                 *k = n as u32;

@@ -101,6 +101,8 @@ pub(super) struct Walker<'m> {
     /// one entity per distinct expression is what LLVM and SPIR-V modules hold too.
     pub exprs: HashMap<u64, HashMap<Vec<u8>, Handle<Expr>>>,
     pub pending: PendingBlocks,
+    /// Inlined subroutines by the number dwarv's records name them by (`DW_AT_dwarv_inlined`).
+    pub numbered_inlined: Vec<(u64, Handle<InlinedAt>)>,
 }
 
 /// The .debug_info offset of a reference attribute.
