@@ -308,12 +308,9 @@ fn newer_clang_corpus_converts_to_every_flavour_and_validates() {
 
 /// LLVM IR through DWARF and back is exact (`roundtrip --via dwarf` exit 0) except for these,
 /// by cause (docs/dwarf.md, "LLVM IR ⇄ DWARF"). The test fails when one of them passes too.
-const DWARF_ROUNDTRIP_KNOWN: [&str; 27] = [
+const DWARF_ROUNDTRIP_KNOWN: [&str; 22] = [
     // No compile unit: the DWARF writer refuses (issue 19 finding 3).
     "Generic/2010-03-12-llc-crash.ll",
-    // Inlined code whose call site has no scope run of its own: written as an inlined
-    // subroutine without DW_AT_abstract_origin, which the reader refuses (issue 19 finding 5).
-    "Generic/PR20038.ll",
     // Lexical block files (DILexicalBlockFile, discriminators) have no DIE: their runs become
     // their blocks' ranges (ledgered).
     "Generic/debug-info-eis-option.ll",
@@ -324,12 +321,10 @@ const DWARF_ROUNDTRIP_KNOWN: [&str; 27] = [
     "Generic/linear-dbg-value.ll",
     // Template parameters one declaration and its definition share: a copy under each DIE.
     "Generic/templ-func-decl.ll",
-    "NonSemantic/Shader200/DebugInfoStringType.ll",
     // A line row without a file.
     "X86/dbg-value-frame-index.ll",
     "X86/discriminator2.ll",
     "X86/lexical-block-file-inline.ll",
-    "X86/mi-print.ll",
     "X86/type_units_with_addresses.ll",
     // Packed bit fields (DWARF 2 bit offsets without a storage size).
     "bitfields_packed.ll",
@@ -337,7 +332,6 @@ const DWARF_ROUNDTRIP_KNOWN: [&str; 27] = [
     // Macros without line rows: no line program for their files.
     "main/DebugMacroDef.ll",
     "main/DebugMacroUndefinedUndef.ll",
-    "main/Generic/PR20038.ll",
     "main/Generic/discriminator.ll",
     // An imported entity retained by a function it is inlined into (ledgered).
     "main/Generic/imported-name-inlined.ll",
@@ -346,7 +340,6 @@ const DWARF_ROUNDTRIP_KNOWN: [&str; 27] = [
     "main/NonSemantic/Shader200/DebugInfoTargetFunction.ll",
     "main/X86/dbg-value-frame-index.ll",
     "main/X86/discriminator2.ll",
-    "main/X86/mi-print.ll",
     "main/X86/type_units_with_addresses.ll",
 ];
 

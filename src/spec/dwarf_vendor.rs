@@ -139,7 +139,8 @@ pub const DW_AT_DWARV_RETAINED: DwAt = DwAt(0x3d30);
 /// A child DIE of a composite that is not one of its elements (LLVM scopes a nested type to
 /// its struct without listing it).
 pub const DW_AT_DWARV_NOT_ELEMENT: DwAt = DwAt(0x3d31);
-/// An inlined subroutine's number, by which the records of its code name it (udata; see
+/// An inlined subroutine's number n, by which the records of its code name it, as 2n + 1 when
+/// the IR states the inlined function, 2n when the writer derived it (udata; see
 /// `back::dwarf::records`).
 pub const DW_AT_DWARV_INLINED: DwAt = DwAt(0x3d32);
 /// The exact scope runs of a scope in inlined code (block of ULEB `start end inlined` triples).

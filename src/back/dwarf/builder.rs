@@ -361,6 +361,8 @@ pub(super) struct Index {
     pub retained: HashMap<Ref, Vec<(Ref, u64)>>,
     /// Scope runs of each scope (indexes into `scope_runs`).
     pub runs_of: HashMap<Ref, Vec<usize>>,
+    /// Declare/value events inlined at each call (indexes into `events`).
+    pub events_at: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
 }
 
 impl Index {
@@ -408,6 +410,9 @@ impl Index {
         }
         for (k, e) in m.events.iter().enumerate() {
             x.events.entry(e.var).or_default().push(k);
+            if let Some(i) = e.inlined {
+                x.events_at.entry(i).or_default().push(k);
+            }
         }
         for (k, r) in m.scope_runs.iter().enumerate() {
             x.runs_of.entry(r.scope).or_default().push(k);

@@ -356,13 +356,15 @@ fn inlined_number(b: &Builder, ia: Handle<crate::ir::InlinedAt>) -> Option<u64> 
     b.dies.get(&Ref::Inlined(ia)).map(|_| ia.index() as u64)
 }
 
-/// Numbers an inlined subroutine's DIE for the records of its code.
+/// Numbers an inlined subroutine's DIE for the records of its code: 2n, + 1 when the IR states
+/// the inlined function (`InlinedAt::origin`) rather than the writer deriving it.
 pub(super) fn inlined_die(b: &mut Builder, d: Die, ia: Handle<crate::ir::InlinedAt>) {
     if exact(b.m) {
+        let own = b.m.inlined.get(ia).origin.is_some();
         b.set(
             d,
             vendor::DW_AT_DWARV_INLINED,
-            AttributeValue::Udata(ia.index() as u64),
+            AttributeValue::Udata(2 * ia.index() as u64 + u64::from(own)),
         );
     }
 }

@@ -421,7 +421,8 @@ impl Builder<'_, '_> {
 
     /// The function inlined at `i`: its own `origin`, else the function of its first scope run,
     /// else the function around the call sites nested in it (their calls are inlined code of
-    /// the function inlined here).
+    /// the function inlined here), else the function of a variable with an event there (LLVM:
+    /// a call inlined at -O0 whose only instruction left is a dbg.declare).
     pub(super) fn inlined_origin(
         &self,
         i: Handle<crate::ir::InlinedAt>,
@@ -452,6 +453,15 @@ impl Builder<'_, '_> {
                             .scope
                             .and_then(|s| enclosing_function(m, s))
                     })
+                })
+            })
+            .or_else(|| {
+                self.index.events_at.get(&i)?.iter().find_map(|&k| {
+                    let e = &m.events[k];
+                    match e.scope.map(Ref::Scope).or(m.vars.get(e.var).scope) {
+                        Some(Ref::Scope(s)) => enclosing_function(m, s),
+                        _ => None,
+                    }
                 })
             })
     }

@@ -131,7 +131,14 @@ pub(super) fn apply(
         flavour: (format == SourceFormat::Spirv || !flavour.is_empty()).then_some(flavour),
     };
     positions(m, at);
-    let inlined: HashMap<u64, Handle<ir::InlinedAt>> = numbered_inlined.iter().copied().collect();
+    // 2n + 1 when the inlined function is the IR's own, not derived by the writer.
+    let mut inlined: HashMap<u64, Handle<ir::InlinedAt>> = HashMap::default();
+    for &(v, h) in numbered_inlined {
+        inlined.insert(v / 2, h);
+        if v % 2 == 0 {
+            m.inlined.get_mut(h).origin = None;
+        }
+    }
     // Ranges and runs derived from the scope runs give way to the runs themselves. An LLVM
     // function's range is its own (its instructions), not derived.
     m.scope_runs.clear();
