@@ -617,6 +617,7 @@ mod tests {
     use super::*;
 
     const W: Positions = Positions::SpirvWords;
+    const L: Positions = Positions::LlvmInstructions;
 
     fn module_with_var() -> (ir::Module, Handle<ir::Variable>) {
         let mut m = ir::Module::default();
@@ -664,6 +665,65 @@ mod tests {
         )
         .is_err());
         assert!(m.events.is_empty());
+    }
+
+    #[test]
+    fn bad_llvm_and_inlined_records_are_errors_not_panics() {
+        // An unknown expression segment; a truncated DWARF segment; an LLVM code past the
+        // LLVM range; a truncated operand.
+        assert!(expr_ops(&[7]).is_err());
+        assert!(expr_ops(&[0, 5, 0x10]).is_err());
+        assert!(expr_ops(&[1, 0xff, 0xff, 0x0f, 0]).is_err());
+        assert!(expr_ops(&[1, 5, 1]).is_err());
+        // llvm_arg 1, then DW_OP_stack_value.
+        let ops = expr_ops(&[1, 5, 1, 1, 0, 1, 0x9f]).unwrap();
+        assert_eq!(ops.len(), 2);
+        assert_eq!(ops[0].code, ir::OpCode(0x1005));
+        // An inlined run naming no numbered subroutine; an LLVM operand longer than the block.
+        let (mut m, v) = module_with_var();
+        let s = m.scopes.push(ir::Scope::new(ScopeKind::LexicalBlock {
+            ranges: Vec::new(),
+        }));
+        let none = HashMap::default();
+        assert!(inlined_runs(&mut m, &[1, 2, 9], s, L, &none).is_err());
+        assert!(events(&mut m, &[1, 4, 1, 3, 9, b'%'], v, &[], L, &none).is_err());
+        // An event inlined at a call that has no number.
+        assert!(events(&mut m, &[1, 4, 0, 0, 0, 2, 5, 0], v, &[], L, &none).is_err());
+        assert!(m.events.is_empty() && m.scope_runs.is_empty());
+    }
+
+    #[test]
+    fn llvm_events_and_inlined_runs_read_as_written() {
+        let (mut m, v) = module_with_var();
+        let s = m.scopes.push(ir::Scope::new(ScopeKind::LexicalBlock {
+            ranges: Vec::new(),
+        }));
+        let ia = m.inlined.push(ir::InlinedAt {
+            at: Loc::default(),
+            scope: None,
+            parent: None,
+            origin: None,
+            entry_pc: None,
+        });
+        let numbered: HashMap<u64, Handle<ir::InlinedAt>> = [(3, ia)].into_iter().collect();
+        inlined_runs(&mut m, &[10, 12, 3], s, L, &numbered).unwrap();
+        assert_eq!(m.scope_runs[0].range.start, CodePos::Llvm(10));
+        assert_eq!(m.scope_runs[0].inlined, Some(ia));
+        // A declare at instruction 7 of `%x`, no expression, no indexes, inlined at call 3.
+        events(
+            &mut m,
+            &[0, 7, 1, 3, 2, b'%', b'x', 0, 0, 2, 3, 0],
+            v,
+            &[],
+            L,
+            &numbered,
+        )
+        .unwrap();
+        let e = &m.events[0];
+        assert_eq!(
+            (e.pos, &e.values, e.inlined),
+            (CodePos::Llvm(7), &vec![Value::Llvm("%x".into())], Some(ia))
+        );
     }
 
     #[test]
