@@ -5,7 +5,7 @@
 //! that `diff --ignore-code-positions` of the results shows only disagreements between the two
 //! readers. `dwarv diff prog.ll prog.o --crosscheck` runs it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ir::prune::{self, PruneError};
 use crate::ir::text::{render, Namer, PrintOptions};
@@ -26,7 +26,7 @@ pub fn normalise(llvm: &Module, dwarf: &Module) -> Result<(Module, Module), Prun
             f.retained.clear();
         }
     }
-    let l = prune::remove(&l, &without_code(&l))?;
+    let l = prune::remove(&l, &without_code(&l, &folded_away(&l, dwarf)))?;
     let mut l = prune::remove(&l, &not_emitted(&l))?;
     let mut d = dwarf.clone();
     llvm_side(&mut l, line_table_md5);
@@ -42,10 +42,38 @@ pub fn normalise(llvm: &Module, dwarf: &Module) -> Result<(Module, Module), Prun
     Ok((l, d))
 }
 
+/// Functions without an out-of-line body (inlined only) that the DWARF side has no definition
+/// of, by linkage name (else name): code generation folded every instruction inlined from them
+/// (HIP's `threadIdx.x` accessors become a read of a register the kernel starts with), so the
+/// backend had no inlined_subroutine and no abstract DIE to write. The DWARF side is the
+/// evidence: the IR still has their scope runs.
+fn folded_away(l: &Module, d: &Module) -> HashSet<Handle<crate::ir::Scope>> {
+    let key = |s: &crate::ir::Scope| {
+        let f = s.function()?;
+        Some(f.linkage.clone().or_else(|| s.name.clone()))
+    };
+    let written: HashSet<Option<String>> = d
+        .scopes
+        .values()
+        .filter(|s| matches!(s.kind, ScopeKind::Function(_)))
+        .filter_map(key)
+        .collect();
+    l.scopes
+        .iter()
+        .filter(|(_, s)| matches!(&s.kind, ScopeKind::Function(f) if f.binding.is_none()))
+        .filter(|(_, s)| key(s).is_some_and(|k| !written.contains(&k)))
+        .map(|(h, _)| h)
+        .collect()
+}
+
 /// LLVM's LexicalScopes skip debug intrinsics: a lexical block, or a function that has no
 /// out-of-line body, whose code is nothing but dbg.declare/value calls (no scope run in the
-/// LLVM IR, itself or inlined) gets no DIE, nor do the blocks and variables in it.
-fn without_code(m: &Module) -> HashMap<Ref, Option<Ref>> {
+/// LLVM IR, itself or inlined) gets no DIE, nor do the blocks and variables in it; nor do the
+/// `folded` functions ([`folded_away`]).
+fn without_code(
+    m: &Module,
+    folded: &HashSet<Handle<crate::ir::Scope>>,
+) -> HashMap<Ref, Option<Ref>> {
     let parent_scope = |s: Handle<crate::ir::Scope>| match m.scopes.get(s).parent {
         Some(Ref::Scope(p)) => Some(p),
         _ => None,
@@ -75,7 +103,7 @@ fn without_code(m: &Module) -> HashMap<Ref, Option<Ref>> {
             ScopeKind::LexicalBlock { .. } => false,
             _ => true,
         };
-        !kept && !has_code[s.index()]
+        (!kept && !has_code[s.index()]) || folded.contains(&s)
     };
     // The function itself, or the function a block is in.
     let in_gone = |mut s: Handle<crate::ir::Scope>| {

@@ -693,20 +693,10 @@ fn crosscheck_of_the_device_bitcode_against_the_code_object_in_the_bundle() {
     assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
     // -O1: the threadIdx.x accessors (HIP's __HIP_ThreadIdx::operator() and the conversion
     // operator of its __X) are inlined into code that reads a register the kernel starts with:
-    // no instruction, so no inlined_subroutine and no abstract DIE. Known and pinned: 5
-    // differences, all of them those two functions and their parameters.
+    // no instruction, so no inlined_subroutine and no abstract DIE; the cross-check takes the
+    // DWARF side's word for it (crosscheck::folded_away).
     let o = pair("device.bc", "clang19.o");
-    let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}{err}");
-    assert!(err.contains("(5 difference(s))"), "{out}{err}");
-    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("only in")).collect();
-    assert_eq!(heads.len(), 5, "{out}");
-    assert!(
-        heads
-            .iter()
-            .all(|l| l.starts_with("only in A:") && l.contains("__HIP_ThreadIdx")),
-        "{out}"
-    );
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
 }
 
 #[test]
