@@ -438,6 +438,14 @@ fn damaged_containers_exit_2_naming_the_entry() {
         &["total size"],
     );
     damaged(&z[..z.len() / 2], "cut.bundle", &["total size"]);
+    // A stream that inflates to the stated size but not to the bundle the hash (v2: at 16)
+    // was taken of.
+    let hash = u64::from_le_bytes(z[16..24].try_into().unwrap());
+    damaged(
+        &with_u64(&z, 16, hash ^ 1),
+        "hash.bundle",
+        &["compressed bundle at 0x0", "MD5"],
+    );
     // In a host object: the entry count of the bundle in .hip_fatbin.
     let o = std::fs::read(b.path("hipcc.o")).unwrap();
     let at = o

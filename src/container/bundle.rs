@@ -109,6 +109,8 @@ pub struct Compressed {
     /// The compressed bundle's size, header included (from v2 on; v1: the rest of the input).
     pub total: u64,
     pub uncompressed: u64,
+    /// The first 8 bytes (little-endian) of the MD5 of the plain bundle, as clang writes it.
+    pub hash: u64,
     /// Where the compressed stream starts.
     pub data_at: usize,
 }
@@ -132,7 +134,7 @@ pub fn compressed_header(b: &[u8], place: &str) -> Result<Compressed, Damage> {
             )))
         }
     };
-    let _hash = r.u64("the hash")?;
+    let hash = r.u64("the hash")?;
     let data_at = r.pos();
     if total < data_at as u64 || total > b.len() as u64 {
         return Err(r.damage(format!(
@@ -146,6 +148,7 @@ pub fn compressed_header(b: &[u8], place: &str) -> Result<Compressed, Damage> {
         method,
         total,
         uncompressed,
+        hash,
         data_at,
     })
 }
@@ -196,6 +199,16 @@ pub fn inflate(b: &[u8], h: &Compressed, place: &str) -> Result<Vec<u8>, Damage>
             },
             out.len().min(h.uncompressed as usize),
             h.uncompressed
+        )));
+    }
+    // clang checks the hash only when asked (-verbose); a damaged payload that still inflates
+    // to its stated size is caught here.
+    let digest = <md5::Md5 as md5::Digest>::digest(&out);
+    let hash = u64::from_le_bytes(digest[..8].try_into().unwrap_or_default());
+    if hash != h.hash {
+        return Err(damage(format!(
+            "the inflated bundle's MD5 starts {hash:#018x}, the header states {:#018x}",
+            h.hash
         )));
     }
     Ok(out)

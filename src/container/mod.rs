@@ -521,7 +521,8 @@ mod tests {
                 b.extend_from_slice(&(plain.len() as u64).to_le_bytes());
             }
         }
-        b.extend_from_slice(&0u64.to_le_bytes()); // hash (not checked)
+        let md5 = <md5::Md5 as md5::Digest>::digest(plain);
+        b.extend_from_slice(&md5[..8]);
         b.extend_from_slice(&data);
         b
     }
