@@ -61,6 +61,30 @@ pub struct WriteOptions<'a> {
     pub base: Base<'a>,
 }
 
+/// `m` with its file paths as every set writes them — the directory joined into the name
+/// (DebugSource has no directory operand; the writer ledgers it) — and files with equal paths
+/// one: what a module read back from SPIR-V is compared with (`roundtrip --via spirv`).
+pub fn paths_as_written(m: &Module) -> Result<Module, crate::ir::prune::PruneError> {
+    let mut m = m.clone();
+    for f in m.files.values_mut() {
+        f.name = scopes::file_name(f);
+        f.directory = None;
+    }
+    let mut first: std::collections::HashMap<&crate::ir::File, Ref> = Default::default();
+    let mut dead = std::collections::HashMap::new();
+    for (h, f) in m.files.iter() {
+        match first.get(f) {
+            Some(&kept) => {
+                dead.insert(Ref::File(h), Some(kept));
+            }
+            None => {
+                first.insert(f, Ref::File(h));
+            }
+        }
+    }
+    crate::ir::prune::remove(&m, &dead)
+}
+
 /// Languages whose standalone modules are Kernel modules.
 pub fn kernel_language(l: Language) -> bool {
     [
@@ -179,7 +203,11 @@ fn write_here(
     };
     let kernel = match &bin {
         Some(_) => code.kernel,
-        None => m.units.values().any(|u| kernel_language(u.language)),
+        // LLVM IR is what llvm-spirv translates: Kernel modules, whatever the language.
+        None => {
+            m.source.format == crate::ir::SourceFormat::Llvm
+                || m.units.values().any(|u| kernel_language(u.language))
+        }
     };
     code.kernel = kernel;
     if bin.is_none() {
@@ -239,7 +267,7 @@ fn write_here(
     let bytes = match bin {
         Some(b) => module::weave(w.e, b, inserts),
         None => {
-            let out = module::standalone(w.e, kernel);
+            let out = module::standalone(w.e, kernel, m.info.address_size);
             let mut bytes = Vec::with_capacity(out.len() * 4);
             for w in &out {
                 bytes.extend_from_slice(&w.to_le_bytes());

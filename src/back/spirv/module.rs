@@ -45,10 +45,10 @@ pub fn standalone_version(kernel: bool) -> u32 {
     }
 }
 
-/// A module holding only debug info: Kernel + Physical64/OpenCL (with Linkage, as it has no
-/// entry point) for OpenCL-ish languages, Shader + Logical/GLSL450 with an empty GLCompute `main`
-/// otherwise.
-pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
+/// A module holding only debug info: Kernel + Physical64/OpenCL (Physical32 for 4-byte
+/// addresses; with Linkage, as it has no entry point) for LLVM IR and OpenCL-ish languages,
+/// Shader + Logical/GLSL450 with an empty GLCompute `main` otherwise.
+pub fn standalone(mut e: Emitter, kernel: bool, address_size: Option<u8>) -> Vec<u32> {
     let mut tail = Vec::new();
     let mut head = Vec::new();
     let mut entry = Vec::new();
@@ -72,10 +72,11 @@ pub fn standalone(mut e: Emitter, kernel: bool) -> Vec<u32> {
     }
     head.extend(import(&e));
     if kernel {
-        let model = [
-            AddressingModel::Physical64 as u32,
-            MemoryModel::OpenCL as u32,
-        ];
+        let addressing = match address_size {
+            Some(4) => AddressingModel::Physical32,
+            _ => AddressingModel::Physical64,
+        };
+        let model = [addressing as u32, MemoryModel::OpenCL as u32];
         head.extend(insn(Op::MemoryModel, &model));
     } else {
         let model = [AddressingModel::Logical as u32, MemoryModel::GLSL450 as u32];
