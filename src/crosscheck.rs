@@ -608,22 +608,7 @@ fn file_paths(m: &mut Module) {
 /// (name and compilation directory) and the one of its subprograms (the absolute name alone)
 /// are one line-table entry in DWARF (HIP device code has both).
 fn unify_files(m: &Module) -> Result<Module, PruneError> {
-    let mut first: HashMap<&crate::ir::File, Ref> = HashMap::new();
-    let mut dead: HashMap<Ref, Option<Ref>> = HashMap::new();
-    for (h, f) in m.files.iter() {
-        match first.get(f) {
-            Some(&kept) => {
-                dead.insert(Ref::File(h), Some(kept));
-            }
-            None => {
-                first.insert(f, Ref::File(h));
-            }
-        }
-    }
-    if dead.is_empty() {
-        return Ok(m.clone());
-    }
-    prune::remove(m, &dead)
+    prune::merge_equal_files(m)
 }
 
 /// Files no declarative entity names: a DWARF line table lists every file of the unit (clang

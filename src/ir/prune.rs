@@ -18,6 +18,27 @@ pub enum PruneError {
     Reparse(#[from] text::ParseError),
 }
 
+/// A module whose equal files (same name, directory, checksum and text) are one: the first of
+/// them takes the others' references.
+pub fn merge_equal_files(m: &Module) -> Result<Module, PruneError> {
+    let mut first: HashMap<&crate::ir::File, Ref> = HashMap::new();
+    let mut dead: HashMap<Ref, Option<Ref>> = HashMap::new();
+    for (h, f) in m.files.iter() {
+        match first.get(f) {
+            Some(&kept) => {
+                dead.insert(Ref::File(h), Some(kept));
+            }
+            None => {
+                first.insert(f, Ref::File(h));
+            }
+        }
+    }
+    if dead.is_empty() {
+        return Ok(m.clone());
+    }
+    remove(m, &dead)
+}
+
 /// A module without the entities of `dead`: each maps to the entity its references move to
 /// (followed transitively; `None`: nothing may refer to it any more). Line rows, scope runs and
 /// events that name a removed entity without a replacement are dropped with it.

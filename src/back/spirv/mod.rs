@@ -70,19 +70,7 @@ pub fn paths_as_written(m: &Module) -> Result<Module, crate::ir::prune::PruneErr
         f.name = scopes::file_name(f);
         f.directory = None;
     }
-    let mut first: std::collections::HashMap<&crate::ir::File, Ref> = Default::default();
-    let mut dead = std::collections::HashMap::new();
-    for (h, f) in m.files.iter() {
-        match first.get(f) {
-            Some(&kept) => {
-                dead.insert(Ref::File(h), Some(kept));
-            }
-            None => {
-                first.insert(f, Ref::File(h));
-            }
-        }
-    }
-    crate::ir::prune::remove(&m, &dead)
+    crate::ir::prune::merge_equal_files(&m)
 }
 
 /// Languages whose standalone modules are Kernel modules.
