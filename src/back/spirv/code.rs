@@ -396,6 +396,21 @@ fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
             }
         }
     }
+    if standalone {
+        // What functions and globals are bound to (an LLVM value, a symbol, another module's
+        // id) is code too.
+        let functions = w.m.scopes.values();
+        let functions = functions.filter(|s| s.function().is_some_and(|f| f.binding.is_some()));
+        let globals = w.m.vars.values().filter(|v| v.binding.is_some());
+        let (nf, ng) = (functions.count(), globals.count());
+        if nf + ng > 0 {
+            w.ledger.push(
+                LossKind::Unmatched,
+                "module",
+                format!("{nf} function and {ng} variable binding(s) {unmatched}"),
+            );
+        }
+    }
 }
 
 /// Whether a record at `pos` placed at insertion index `i` lands elsewhere: after the OpLabel,

@@ -68,6 +68,22 @@ pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
         w.ledger
             .dropped(r, "producer: the set has no operand for it");
     }
+    // LLVM's bookkeeping of a unit: no set has an operand for it.
+    let llvm_only = [
+        ("name table kind", u.name_table != 0),
+        ("split debug inlining", u.split_debug_inlining),
+        ("debug info for profiling", u.debug_info_for_profiling),
+        ("ranges base address", u.ranges_base_address),
+        ("emission kind", u.emission != crate::ir::EmissionKind::FULL),
+        ("retained types", !u.retained.is_empty()),
+    ];
+    let lost: Vec<&str> = llvm_only.iter().filter(|f| f.1).map(|f| f.0).collect();
+    if !lost.is_empty() {
+        w.ledger.dropped(
+            r,
+            format!("{}: no set has an operand for it", lost.join(", ")),
+        );
+    }
     let producer = match producer_operand {
         true => V::Str(fit(w, r, u.producer.as_deref().unwrap_or(""), "producer")),
         false => V::Absent,
