@@ -37,7 +37,8 @@ enum Outcome {
 }
 
 /// Converts `input` into `flavour` on the words (if taken) and through the IR; `Err` says how
-/// the two differ.
+/// the two differ (`dwarv diff`, spirv-val and, into OpenCL.100, llvm-spirv-14 -r where the IR
+/// path's output passes, the ledger).
 fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
     let name = input.file_name().unwrap().to_str().unwrap();
     let words = dir.join(format!("{name}.{flavour}.words.spv"));
@@ -61,6 +62,11 @@ fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
     if common::spirv_val_result(&ir, "spv1.6").is_ok() {
         common::spirv_val_result(&words, "spv1.6")
             .map_err(|e| format!("{name} → {flavour}: spirv-val: {e}"))?;
+    }
+    // (OpenCL.100's other consumer.)
+    if flavour == "opencl100" && common::llvm_spirv_reads(&ir).is_ok() {
+        common::llvm_spirv_reads(&words)
+            .map_err(|e| format!("{name} → {flavour}: llvm-spirv-14 -r: {e}"))?;
     }
     // The words path ledgers what the IR path does (the IR path may ledger more: what the
     // words path leaves as it is, the IR path's re-encoding may approximate).
@@ -112,6 +118,41 @@ fn opencl_kernels_into_shader100_on_the_words_equal_the_ir_path() {
         assert_eq!(in_place(&r), "own set, on its words");
         assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
     }
+}
+
+/// The corpus's `SPIRV.debug` kernel into OpenCL.DebugInfo.100 (the same layouts: the import
+/// renamed, the own-set repairs of OpenCL.100 made): on the words, read back as the IR path's
+/// output, spirv-val clean, read by llvm-spirv-14 -r as that output is, ledgered as the IR path
+/// ledgers it; taken on its own words again, it comes back byte for byte.
+#[test]
+fn spirv_debug_kernel_into_opencl100_on_the_words_equals_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus().join("kernel.legacy.spv");
+    match judge(&input, dir.path(), "opencl100") {
+        Ok(Outcome::Taken) => {}
+        Ok(Outcome::Declined(why)) => panic!("declined: {why}"),
+        Err(e) => panic!("{e}"),
+    }
+    let out = dir.path().join("kernel.legacy.spv.opencl100.words.spv");
+    common::spirv_val(&out, "spv1.4");
+    let ir = dir.path().join("kernel.legacy.spv.opencl100.ir.spv");
+    common::llvm_spirv_reads(&ir).unwrap();
+    common::llvm_spirv_reads(&out).unwrap();
+    let r = convert_report(&input, &out, &["--flavour", "opencl100"]);
+    assert_eq!(
+        in_place(&r),
+        "from spirv-debug into opencl100, on its words"
+    );
+    let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+    assert!(
+        dis.contains("OpExtInstImport \"OpenCL.DebugInfo.100\""),
+        "{dis}"
+    );
+    assert!(!dis.contains("SPIRV.debug") && !dis.contains("DebugFunctionDefinition"));
+    let again = dir.path().join("kernel.legacy.again.spv");
+    let r = convert_report(&out, &again, &[]);
+    assert_eq!(in_place(&r), "own set, on its words");
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
 }
 
 /// `roundtrip --via spirv --flavour shader100` takes the same path as `convert`.
@@ -456,10 +497,11 @@ fn new_ids_skip_the_words_the_code_may_use_as_ids() {
 }
 
 /// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
-/// into NonSemantic.100: every module the words path takes reads back as the IR path's output
-/// and passes spirv-val where the IR path's does; what it declines, it declines with a reason.
+/// into NonSemantic.100, and its `SPIRV.debug` modules into OpenCL.100: every module the words
+/// path takes reads back as the IR path's output and passes spirv-val where the IR path's does;
+/// what it declines, it declines with a reason.
 #[test]
-fn peer_corpus_into_shader100_on_the_words_equals_the_ir_path() {
+fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
     let Some(src) = common::peer() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let modules = common::build_peer(&src, tmp.path());
@@ -467,30 +509,36 @@ fn peer_corpus_into_shader100_on_the_words_equals_the_ir_path() {
         // Only the OpenCL.100 family; a module the reader refuses is no input here.
         let r = common::dwarv(&["validate", p.to_str().unwrap()]);
         let own = std::fs::read(&p).unwrap();
-        let opencl = dwarv::unstable::spirv::own_set::own_flavour(&own)
-            .is_some_and(|f| matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug));
-        if !r.status.success() || !opencl {
+        let from = dwarv::unstable::spirv::own_set::own_flavour(&own)
+            .filter(|f| matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug));
+        if !r.status.success() || from.is_none() {
             return None;
         }
-        let o = judge(&p, tmp.path(), "shader100");
-        Some((p, o))
-    });
-    let mut declined: BTreeMap<String, usize> = BTreeMap::new();
-    let mut taken = 0;
-    let mut failures = Vec::new();
-    for (_, o) in &outcomes {
-        match o {
-            Ok(Outcome::Taken) => taken += 1,
-            Ok(Outcome::Declined(why)) => *declined.entry(why.clone()).or_default() += 1,
-            Err(e) => failures.push(e.clone()),
+        let mut o = vec![("shader100", judge(&p, tmp.path(), "shader100"))];
+        if from == Some(dwarv::Flavour::SpirvDebug) {
+            o.push(("opencl100", judge(&p, tmp.path(), "opencl100")));
         }
+        Some(o)
+    });
+    let mut failures = Vec::new();
+    // The floors: what the words path takes (136 into shader100: 116 while new ids had to stay
+    // below every word the code may use as an id).
+    for (to, floor) in [("shader100", 136), ("opencl100", 69)] {
+        let mut declined: BTreeMap<String, usize> = BTreeMap::new();
+        let (mut modules, mut taken) = (0, 0);
+        for (_, o) in outcomes.iter().flatten().filter(|(t, _)| *t == to) {
+            modules += 1;
+            match o {
+                Ok(Outcome::Taken) => taken += 1,
+                Ok(Outcome::Declined(why)) => *declined.entry(why.clone()).or_default() += 1,
+                Err(e) => failures.push(e.clone()),
+            }
+        }
+        println!(
+            "peer corpus into {to}: {modules} modules, {taken} on the words, declined: {declined:#?}"
+        );
+        assert!(taken >= floor, "into {to}: only {taken} on the words");
     }
-    println!(
-        "peer corpus into shader100: {} modules, {taken} on the words, declined: {declined:#?}",
-        outcomes.len()
-    );
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(outcomes.len() >= 100, "only {} modules", outcomes.len());
-    // 136 of 281 (116 while new ids had to stay below every word the code may use as an id).
-    assert!(taken >= 136, "only {taken} on the words");
 }
