@@ -366,7 +366,9 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// and no GenericPointer capability (the IR path writes Function, ledgered); a cut
 /// kernel.ocl100.spv with an OpFunctionEnd before its first function (the IR path places the
 /// row before it nowhere); kernel.ocl100.spv with an OpLoad after a line turned into an
-/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered). (The finding
+/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered);
+/// kernel.ocl100.spv with an OpSelectionMerge of six words right before an OpLine (the IR path
+/// places the line before the merge: its row started 6 words earlier). (The finding
 /// of new ids the code may use is taken now: `new_ids_skip_the_words_the_code_may_use_as_ids`.)
 #[test]
 fn fuzz_findings_go_through_the_ir() {
@@ -403,6 +405,10 @@ fn fuzz_findings_go_through_the_ir() {
         (
             "fuzz_set_to_set_foreign_flag.spv",
             "a number the IR path would not write as it is",
+        ),
+        (
+            "fuzz_set_to_set_after_merge.spv",
+            "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
         ),
     ] {
         let input = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -219,6 +219,11 @@ fn run(
                 "code between functions, a function without its end or an unknown opcode",
             ));
         }
+        if checked.after_merge {
+            return Err(Declined(
+                "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
+            ));
+        }
         if checked.before_anchor {
             return Err(Declined(
                 "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",

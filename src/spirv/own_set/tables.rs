@@ -90,6 +90,10 @@ pub(super) struct Checked {
     /// A line or debug instruction right before an OpLabel, OpPhi, OpVariable or
     /// OpFunctionParameter in a function (where the IR path moves or drops it).
     pub(super) before_anchor: bool,
+    /// A line or debug instruction right after an OpLoopMerge or OpSelectionMerge in a function,
+    /// anchored at an instruction that is no merge (the IR path places it before the merge: only
+    /// a branch stays with its merge; llvm-spirv-14's second OpLoopMerge keeps what precedes it).
+    pub(super) after_merge: bool,
     /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
     /// (which the IR path leaves out of another set).
     pub(super) unusable_values: bool,
@@ -275,6 +279,7 @@ impl<'a> Tables<'a> {
             described: Vec::new(),
             outside_functions: false,
             before_anchor: false,
+            after_merge: false,
             unusable_values: false,
         };
         let w = &self.w;
@@ -283,6 +288,9 @@ impl<'a> Tables<'a> {
         let (mut function, mut pending, mut function_at) = (0, false, 0);
         // A line or debug instruction is the last thing before the walk's position.
         let mut after_debug = false;
+        // The last code instruction before the walk's position is a merge instruction, and lines
+        // or debug instructions follow it.
+        let (mut after_merge, mut merge_run) = (false, false);
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
@@ -295,6 +303,17 @@ impl<'a> Tables<'a> {
                 );
                 checked.before_anchor |= anchor_only && after_debug && function != 0;
                 after_debug = described && function != 0;
+                let merge = matches!(
+                    grammar::op(opcode),
+                    Some(Op::LoopMerge | Op::SelectionMerge)
+                );
+                if described {
+                    merge_run |= after_merge;
+                } else {
+                    checked.after_merge |= merge_run && !merge;
+                    merge_run = false;
+                    after_merge = merge && function != 0;
+                }
                 match grammar::op(opcode) {
                     Some(Op::Function) if count >= 3 => {
                         // (A function without its OpFunctionEnd.)
