@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::{convert_report, corpus};
+use dwarv::unstable::spirv::binary::Module;
+use dwarv::unstable::spirv::normal::NormalForm;
 
 fn in_place(report: &serde_json::Value) -> String {
     report["in_place"].as_str().unwrap_or_default().to_string()
@@ -35,7 +37,8 @@ enum Outcome {
 }
 
 /// Converts `input` into `flavour` on the words (if taken) and through the IR; `Err` says how
-/// the two differ.
+/// the two differ (`dwarv diff`, spirv-val and, into OpenCL.100, llvm-spirv-14 -r where the IR
+/// path's output passes, the ledger).
 fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
     let name = input.file_name().unwrap().to_str().unwrap();
     let words = dir.join(format!("{name}.{flavour}.words.spv"));
@@ -59,6 +62,11 @@ fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
     if common::spirv_val_result(&ir, "spv1.6").is_ok() {
         common::spirv_val_result(&words, "spv1.6")
             .map_err(|e| format!("{name} → {flavour}: spirv-val: {e}"))?;
+    }
+    // (OpenCL.100's other consumer.)
+    if flavour == "opencl100" && common::llvm_spirv_reads(&ir).is_ok() {
+        common::llvm_spirv_reads(&words)
+            .map_err(|e| format!("{name} → {flavour}: llvm-spirv-14 -r: {e}"))?;
     }
     // The words path ledgers what the IR path does (the IR path may ledger more: what the
     // words path leaves as it is, the IR path's re-encoding may approximate).
@@ -110,6 +118,41 @@ fn opencl_kernels_into_shader100_on_the_words_equal_the_ir_path() {
         assert_eq!(in_place(&r), "own set, on its words");
         assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
     }
+}
+
+/// The corpus's `SPIRV.debug` kernel into OpenCL.DebugInfo.100 (the same layouts: the import
+/// renamed, the own-set repairs of OpenCL.100 made): on the words, read back as the IR path's
+/// output, spirv-val clean, read by llvm-spirv-14 -r as that output is, ledgered as the IR path
+/// ledgers it; taken on its own words again, it comes back byte for byte.
+#[test]
+fn spirv_debug_kernel_into_opencl100_on_the_words_equals_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = corpus().join("kernel.legacy.spv");
+    match judge(&input, dir.path(), "opencl100") {
+        Ok(Outcome::Taken) => {}
+        Ok(Outcome::Declined(why)) => panic!("declined: {why}"),
+        Err(e) => panic!("{e}"),
+    }
+    let out = dir.path().join("kernel.legacy.spv.opencl100.words.spv");
+    common::spirv_val(&out, "spv1.4");
+    let ir = dir.path().join("kernel.legacy.spv.opencl100.ir.spv");
+    common::llvm_spirv_reads(&ir).unwrap();
+    common::llvm_spirv_reads(&out).unwrap();
+    let r = convert_report(&input, &out, &["--flavour", "opencl100"]);
+    assert_eq!(
+        in_place(&r),
+        "from spirv-debug into opencl100, on its words"
+    );
+    let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+    assert!(
+        dis.contains("OpExtInstImport \"OpenCL.DebugInfo.100\""),
+        "{dis}"
+    );
+    assert!(!dis.contains("SPIRV.debug") && !dis.contains("DebugFunctionDefinition"));
+    let again = dir.path().join("kernel.legacy.again.spv");
+    let r = convert_report(&out, &again, &[]);
+    assert_eq!(in_place(&r), "own set, on its words");
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
 }
 
 /// `roundtrip --via spirv --flavour shader100` takes the same path as `convert`.
@@ -323,10 +366,10 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// and no GenericPointer capability (the IR path writes Function, ledgered); a cut
 /// kernel.ocl100.spv with an OpFunctionEnd before its first function (the IR path places the
 /// row before it nowhere); kernel.ocl100.spv with an OpLoad after a line turned into an
-/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered); an OpDecorate
-/// stating 91 words, whose words past the bound the code may use as ids: the words path's new
-/// constants took those ids, and one of them then counted as code in the output's normal form,
-/// moving every line row by 4 words (new ids must stay below the lowest such word).
+/// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered);
+/// kernel.ocl100.spv with an OpSelectionMerge of six words right before an OpLine (the IR path
+/// places the line before the merge: its row started 6 words earlier). (The finding
+/// of new ids the code may use is taken now: `new_ids_skip_the_words_the_code_may_use_as_ids`.)
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -364,8 +407,8 @@ fn fuzz_findings_go_through_the_ir() {
             "a number the IR path would not write as it is",
         ),
         (
-            "fuzz_set_to_set_taken_ids.spv",
-            "no id free for a new instruction",
+            "fuzz_set_to_set_after_merge.spv",
+            "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
         ),
     ] {
         let input = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -379,11 +422,92 @@ fn fuzz_findings_go_through_the_ir() {
     }
 }
 
-/// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
-/// into NonSemantic.100: every module the words path takes reads back as the IR path's output
-/// and passes spirv-val where the IR path's does; what it declines, it declines with a reason.
+/// A module's ids, bound and normal form.
+fn ids_and_normal_form(path: &Path) -> (Vec<u32>, u32, NormalForm) {
+    let bytes = std::fs::read(path).unwrap();
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let m = Module::parse(&words).unwrap();
+    let ids = m.insns.iter().filter_map(|i| i.result_id()).collect();
+    (ids, m.bound, NormalForm::compute(&m).unwrap())
+}
+
+/// Modules whose code holds words just past the bound that the grammar lets be ids (literals an
+/// unknown or conservative layout reports as possible ids), so that the new constants and
+/// definitions must pass over them: taken on the words, judged as the IR path, and no new id is
+/// one of those words (one would count as used, keep its constant in the output's normal form
+/// and move every code position after it). The fuzz finding: an OpDecorate stating 91 words,
+/// with 612 among the possible ids past the bound 572 (declined while new ids had to stay below
+/// the lowest such word); the hand-written kernel with `OpExecutionMode LocalSize 32 1 1`, 32
+/// being three past its bound, and the same with 300 000 OpNops in its function (a module of
+/// more than 1 MiB, whose debug info is written while its code is checked: written again once
+/// the code turns out to use such words).
 #[test]
-fn peer_corpus_into_shader100_on_the_words_equals_the_ir_path() {
+fn new_ids_skip_the_words_the_code_may_use_as_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let fuzz =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/fuzz_set_to_set_taken_ids.spv");
+    let local_size = variant(
+        dir.path(),
+        "local_size",
+        &[(
+            "OpMemoryModel Physical32 OpenCL\n",
+            "OpMemoryModel Physical32 OpenCL\nOpEntryPoint Kernel %fn \"f\"\n\
+             OpExecutionMode %fn LocalSize 32 1 1\n",
+        )],
+    );
+    let nops = "OpNop\n".repeat(300_000) + "OpReturn\n";
+    let large = variant(
+        dir.path(),
+        "local_size_large",
+        &[
+            (
+                "OpMemoryModel Physical32 OpenCL\n",
+                "OpMemoryModel Physical32 OpenCL\nOpEntryPoint Kernel %fn \"f\"\n\
+                 OpExecutionMode %fn LocalSize 32 1 1\n",
+            ),
+            ("OpReturn\n", &nops),
+        ],
+    );
+    assert!(std::fs::metadata(&large).unwrap().len() > 1 << 20);
+    for input in [fuzz, local_size, large] {
+        let name = input.file_name().unwrap().to_str().unwrap().to_string();
+        match judge(&input, dir.path(), "shader100") {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let (ids, bound, normal) = ids_and_normal_form(&input);
+        let out = dir.path().join(format!("{name}.shader100.words.spv"));
+        let (out_ids, out_bound, out_normal) = ids_and_normal_form(&out);
+        let passed: Vec<u32> = (normal.taken.iter().copied())
+            .filter(|&t| t >= bound && t < out_bound)
+            .collect();
+        assert!(
+            !passed.is_empty(),
+            "{name}: no possible id among the new ones"
+        );
+        let new: Vec<u32> = out_ids.into_iter().filter(|id| !ids.contains(id)).collect();
+        assert!(
+            new.iter().all(|&id| id >= bound && id < out_bound),
+            "{name}"
+        );
+        assert!(
+            new.iter().all(|id| !passed.contains(id)),
+            "{name}: a new id among {passed:?}"
+        );
+        assert_eq!(out_normal.len, normal.len, "{name}: the code moved");
+    }
+}
+
+/// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
+/// into NonSemantic.100, and its `SPIRV.debug` modules into OpenCL.100: every module the words
+/// path takes reads back as the IR path's output and passes spirv-val where the IR path's does;
+/// what it declines, it declines with a reason.
+#[test]
+fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
     let Some(src) = common::peer() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let modules = common::build_peer(&src, tmp.path());
@@ -391,29 +515,36 @@ fn peer_corpus_into_shader100_on_the_words_equals_the_ir_path() {
         // Only the OpenCL.100 family; a module the reader refuses is no input here.
         let r = common::dwarv(&["validate", p.to_str().unwrap()]);
         let own = std::fs::read(&p).unwrap();
-        let opencl = dwarv::unstable::spirv::own_set::own_flavour(&own)
-            .is_some_and(|f| matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug));
-        if !r.status.success() || !opencl {
+        let from = dwarv::unstable::spirv::own_set::own_flavour(&own)
+            .filter(|f| matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug));
+        if !r.status.success() || from.is_none() {
             return None;
         }
-        let o = judge(&p, tmp.path(), "shader100");
-        Some((p, o))
-    });
-    let mut declined: BTreeMap<String, usize> = BTreeMap::new();
-    let mut taken = 0;
-    let mut failures = Vec::new();
-    for (_, o) in &outcomes {
-        match o {
-            Ok(Outcome::Taken) => taken += 1,
-            Ok(Outcome::Declined(why)) => *declined.entry(why.clone()).or_default() += 1,
-            Err(e) => failures.push(e.clone()),
+        let mut o = vec![("shader100", judge(&p, tmp.path(), "shader100"))];
+        if from == Some(dwarv::Flavour::SpirvDebug) {
+            o.push(("opencl100", judge(&p, tmp.path(), "opencl100")));
         }
+        Some(o)
+    });
+    let mut failures = Vec::new();
+    // The floors: what the words path takes (136 into shader100: 116 while new ids had to stay
+    // below every word the code may use as an id).
+    for (to, floor) in [("shader100", 136), ("opencl100", 69)] {
+        let mut declined: BTreeMap<String, usize> = BTreeMap::new();
+        let (mut modules, mut taken) = (0, 0);
+        for (_, o) in outcomes.iter().flatten().filter(|(t, _)| *t == to) {
+            modules += 1;
+            match o {
+                Ok(Outcome::Taken) => taken += 1,
+                Ok(Outcome::Declined(why)) => *declined.entry(why.clone()).or_default() += 1,
+                Err(e) => failures.push(e.clone()),
+            }
+        }
+        println!(
+            "peer corpus into {to}: {modules} modules, {taken} on the words, declined: {declined:#?}"
+        );
+        assert!(taken >= floor, "into {to}: only {taken} on the words");
     }
-    println!(
-        "peer corpus into shader100: {} modules, {taken} on the words, declined: {declined:#?}",
-        outcomes.len()
-    );
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(outcomes.len() >= 100, "only {} modules", outcomes.len());
-    assert!(taken >= 100, "only {taken} on the words");
 }

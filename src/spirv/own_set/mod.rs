@@ -144,11 +144,12 @@ fn run(
     let mut owned = Vec::new();
     let words = Words::new(bytes, &mut owned)?;
     let tables = Tables::index(words, flavour, import)?;
-    let target = match to {
-        Some(to) => Some(to_set::Target::new(import, to, &tables)?),
-        None => None,
+    let target = || match to {
+        Some(to) => to_set::Target::new(import, to, &tables).map(Some),
+        None => Ok(None),
     };
-    let write = || {
+    let first = target()?;
+    let write = |taken, target| {
         let mut cx = Cx {
             t: &tables,
             written: vec![0; tables.def.len().div_ceil(64)],
@@ -158,27 +159,39 @@ fn run(
             edits: Vec::new(),
             diagnostics: Diagnostics::default(),
             next_id: tables.def.len() as u32,
+            taken,
+            taken_at: 0,
             to: target,
         };
         cx.order_module_section().map(|head| (head, cx))
     };
-    // A large module's code is checked on a second core while its debug info is written.
-    let (checked, written) = match bytes.len() >= PARALLEL_FROM {
-        true => std::thread::scope(|s| {
-            let checks = s.spawn(|| tables.check_code());
-            let written = write();
-            let checked = checks
-                .join()
-                .unwrap_or(Err(Declined("the checks of the code failed")));
-            (checked, written)
-        }),
-        false => (tables.check_code(), write()),
+    // A large module's code is checked on a second core while its debug info is written, its
+    // new ids taken from the bound on as if the code used none of them; written again, skipping
+    // them, in the rare module where it does (a literal the grammar lets be an id).
+    let checked;
+    let (head, mut cx) = match bytes.len() >= PARALLEL_FROM {
+        true => {
+            let (checks, written) = std::thread::scope(|s| {
+                let checks = s.spawn(|| tables.check_code());
+                let written = write(&[], first);
+                let checks = checks
+                    .join()
+                    .unwrap_or(Err(Declined("the checks of the code failed")));
+                (checks, written)
+            });
+            checked = checks?;
+            let (head, cx) = written?;
+            // (Every word `taken` holds is at or above the bound.)
+            match checked.taken.first() {
+                Some(&t) if t < cx.next_id => write(&checked.taken, target()?)?,
+                _ => (head, cx),
+            }
+        }
+        false => {
+            checked = tables.check_code()?;
+            write(&checked.taken, first)?
+        }
     };
-    let checked = checked?;
-    let (head, mut cx) = written?;
-    if cx.new_ids() && cx.next_id > checked.lowest_taken {
-        return Err(Declined("no id free for a new instruction"));
-    }
     if !cx.redirect.is_empty() {
         cx.patch_functions(&checked.local_variables)?;
     }
@@ -204,6 +217,11 @@ fn run(
         if checked.outside_functions || tables.misplaced {
             return Err(Declined(
                 "code between functions, a function without its end or an unknown opcode",
+            ));
+        }
+        if checked.after_merge {
+            return Err(Declined(
+                "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
             ));
         }
         if checked.before_anchor {

@@ -38,8 +38,13 @@ pub(super) struct Cx<'t> {
     pub(super) edits: Vec<Edit>,
     pub(super) diagnostics: Diagnostics,
     /// The next id free (the bound once the pass is done): new ids (the OpString "", and into
-    /// another set its constants and definitions) are taken from the input's bound on.
+    /// another set its constants and definitions) are taken from the input's bound on, skipping
+    /// `taken`.
     pub(super) next_id: u32,
+    /// The words past the input's bound that the code may use as ids (`Checked::taken`; sorted),
+    /// and how many of them `next_id` has passed.
+    pub(super) taken: &'t [u32],
+    pub(super) taken_at: usize,
     /// Into another set than the module's (`to_set`): what the instructions are converted to.
     pub(super) to: Option<Box<Target>>,
 }
@@ -415,7 +420,6 @@ impl<'t> Cx<'t> {
     }
 
     /// The id of an OpString "": the module's own, else one added (`new_string`).
-    /// (Whether the bound is free is known once the code is checked: `rewrite` sees to it.)
     pub(super) fn empty_string(&mut self) -> Result<u32, Declined> {
         if self.empty_string == 0 {
             self.empty_string = self.new_id()?;
@@ -424,18 +428,14 @@ impl<'t> Cx<'t> {
         Ok(self.empty_string)
     }
 
-    /// A new id (the bound grows by one).
+    /// A new id, none of the words the code may use as ids (the bound grows past it).
     pub(super) fn new_id(&mut self) -> Result<u32, Declined> {
+        self.next_id = free_from(self.taken, &mut self.taken_at, self.next_id);
         if self.next_id == u32::MAX {
             return Err(Declined("no id free for a new instruction"));
         }
         self.next_id += 1;
         Ok(self.next_id - 1)
-    }
-
-    /// Whether the pass added ids.
-    pub(super) fn new_ids(&self) -> bool {
-        self.next_id as usize > self.def.len()
     }
 
     /// In-function references to dropped typedefs, redirected to their bases.
@@ -456,5 +456,40 @@ impl<'t> Cx<'t> {
         }
         self.edits.extend(patches);
         Ok(())
+    }
+}
+
+/// The first id from `id` on that `taken` (sorted) has not (`u32::MAX` at the end of the id
+/// space). `at` counts the words of `taken` passed: ids only grow, so those are passed for good.
+fn free_from(taken: &[u32], at: &mut usize, mut id: u32) -> u32 {
+    let rest = &taken[*at..];
+    let mut k = rest.partition_point(|&t| t < id);
+    while rest.get(k) == Some(&id) && id < u32::MAX {
+        id += 1;
+        k += 1;
+    }
+    *at += k;
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::free_from;
+
+    /// New ids pass over runs of taken words, and each taken word once.
+    #[test]
+    fn new_ids_skip_the_taken_words() {
+        let taken = [29, 30, 32, 40, u32::MAX - 1, u32::MAX];
+        let (mut at, mut next, mut given) = (0, 29, Vec::new());
+        for _ in 0..5 {
+            let id = free_from(&taken, &mut at, next);
+            given.push(id);
+            next = id + 1;
+        }
+        assert_eq!(given, [31, 33, 34, 35, 36]);
+        assert_eq!(at, 3);
+        assert_eq!(free_from(&taken, &mut at, 40), 41);
+        assert_eq!(free_from(&taken, &mut at, u32::MAX - 1), u32::MAX);
+        assert_eq!(at, taken.len() - 1);
     }
 }

@@ -72,9 +72,10 @@ pub(super) struct Tables<'a> {
 
 /// What the checks of the code found (besides a refusal).
 pub(super) struct Checked {
-    /// The lowest word at or above the bound that the code may use as an id (`u32::MAX`: none):
-    /// new ids from the bound on must stay below it, or the code would seem to use one of them.
-    pub(super) lowest_taken: u32,
+    /// The words at or above the bound that the code may use as ids (`IdWord::Maybe`, as
+    /// `NormalForm::taken` has them), sorted: new ids skip them, or the code would seem to use
+    /// one of them (and an instruction defining it would count as code in the normal form).
+    pub(super) taken: Vec<u32>,
     /// DebugLocalVariables in functions (word offsets): where references to dropped typedefs
     /// may be (NonSemantic declares local variables in the function).
     pub(super) local_variables: Vec<u32>,
@@ -89,6 +90,10 @@ pub(super) struct Checked {
     /// A line or debug instruction right before an OpLabel, OpPhi, OpVariable or
     /// OpFunctionParameter in a function (where the IR path moves or drops it).
     pub(super) before_anchor: bool,
+    /// A line or debug instruction right after an OpLoopMerge or OpSelectionMerge in a function,
+    /// anchored at an instruction that is no merge (the IR path places it before the merge: only
+    /// a branch stays with its merge; llvm-spirv-14's second OpLoopMerge keeps what precedes it).
+    pub(super) after_merge: bool,
     /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
     /// (which the IR path leaves out of another set).
     pub(super) unusable_values: bool,
@@ -268,12 +273,13 @@ impl<'a> Tables<'a> {
     /// instruction, every OpLine's file, the debug instructions in functions.
     pub(super) fn check_code(&self) -> Result<Checked, Declined> {
         let mut checked = Checked {
-            lowest_taken: u32::MAX,
+            taken: Vec::new(),
             local_variables: Vec::new(),
             constant_values: false,
             described: Vec::new(),
             outside_functions: false,
             before_anchor: false,
+            after_merge: false,
             unusable_values: false,
         };
         let w = &self.w;
@@ -282,6 +288,9 @@ impl<'a> Tables<'a> {
         let (mut function, mut pending, mut function_at) = (0, false, 0);
         // A line or debug instruction is the last thing before the walk's position.
         let mut after_debug = false;
+        // The last code instruction before the walk's position is a merge instruction, and lines
+        // or debug instructions follow it.
+        let (mut after_merge, mut merge_run) = (false, false);
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);
@@ -294,6 +303,17 @@ impl<'a> Tables<'a> {
                 );
                 checked.before_anchor |= anchor_only && after_debug && function != 0;
                 after_debug = described && function != 0;
+                let merge = matches!(
+                    grammar::op(opcode),
+                    Some(Op::LoopMerge | Op::SelectionMerge)
+                );
+                if described {
+                    merge_run |= after_merge;
+                } else {
+                    checked.after_merge |= merge_run && !merge;
+                    merge_run = false;
+                    after_merge = merge && function != 0;
+                }
                 match grammar::op(opcode) {
                     Some(Op::Function) if count >= 3 => {
                         // (A function without its OpFunctionEnd.)
@@ -341,7 +361,7 @@ impl<'a> Tables<'a> {
                     self.check_in_function(i)?;
                 }
             } else {
-                self.check_code_ids(i, count, opcode, &mut checked.lowest_taken)?;
+                self.check_code_ids(i, count, opcode, &mut checked.taken)?;
                 if opcode == Op::Line as u16
                     && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
                 {
@@ -352,24 +372,27 @@ impl<'a> Tables<'a> {
         }
         // (The last function without its end.)
         checked.outside_functions |= function != 0;
+        checked.taken.sort_unstable();
+        checked.taken.dedup();
         Ok(checked)
     }
 
     /// The ids a code instruction uses are below the bound (as the reader checks, by the
-    /// grammar: `spirv::grammar::id_words`); a word that may be an id and equals the bound keeps
-    /// the bound from being allocated.
+    /// grammar: `spirv::grammar::id_words`); the words that may be ids and are at or above the
+    /// bound go into `taken` (the words `id_words` reports as `Maybe`, which the output's normal
+    /// form counts as uses: new ids skip them).
     pub(super) fn check_code_ids(
         &self,
         at: usize,
         count: usize,
         opcode: u16,
-        lowest_taken: &mut u32,
+        taken: &mut Vec<u32>,
     ) -> Result<(), Declined> {
         let bound = self.def.len() as u32;
         let out_of_bound = |id: u32| id == 0 || id >= bound;
         let mut maybe = |id: u32| {
             if id >= bound {
-                *lowest_taken = (*lowest_taken).min(id);
+                taken.push(id);
             }
         };
         let operands = &self.w.words[at + 1..at + count];
@@ -396,18 +419,22 @@ impl<'a> Tables<'a> {
                     Rest::Ids | Rest::Literals => {}
                     Rest::Beyond => tail.iter().for_each(|&w| maybe(w)),
                     // Volatile, Aligned (a literal), Nontemporal, NonPrivatePointer: no id.
-                    Rest::MemoryAccess => {
-                        walk = tail.first().is_some_and(|m| m & !0x27 != 0);
-                        // (Literals after it count as possible ids, as `id_words` has it.)
-                        tail.iter().for_each(|&w| maybe(w));
-                    }
+                    Rest::MemoryAccess => match tail.first() {
+                        Some(m) if m & !0x27 != 0 => walk = true,
+                        // The words after the mask and Aligned's literal are possible ids (a
+                        // second memory operand), as `id_words` has them.
+                        Some(m) => (tail.get(1 + (m >> 1 & 1) as usize..))
+                            .unwrap_or(&[])
+                            .iter()
+                            .for_each(|&w| maybe(w)),
+                        None => {}
+                    },
                     // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; a
-                    // decoration beyond those `id_words` knows may.
+                    // decoration beyond those `id_words` knows may (the others take literals).
                     Rest::Decoration => {
                         walk = tail
                             .first()
                             .is_some_and(|&d| matches!(d, 27 | 46 | 47 | 5634) || d >= 5000);
-                        tail.iter().for_each(|&w| maybe(w));
                     }
                 }
             }

@@ -4,8 +4,15 @@
 //! constants the other set's numbers need added; a `DebugFunctionDefinition` in each defined
 //! function's entry block. Done from the `OpenCL.DebugInfo.100` layout (also under the name
 //! `SPIRV.debug`) into `NonSemantic.Shader.DebugInfo.100`, whose consumers (spirv-val, the reader)
-//! judge both sets by the same rules but for the differences this module handles. Anything else
-//! declines (the IR path converts it).
+//! judge both sets by the same rules but for the differences this module handles; and from
+//! `SPIRV.debug` into `OpenCL.DebugInfo.100`, read by the same layouts: the import renamed, the
+//! own-set repairs of OpenCL.100 made, every instruction keeping its words (its literals checked
+//! as for NonSemantic: the IR path writes them as they are), no definition added. Anything else
+//! declines (the IR path converts it): NonSemantic into the OpenCL.100 family changes the
+//! functions' code as well (DebugFunctionDefinitions go, DebugLines become OpLines, the
+//! in-function instructions' constants become literals), beyond the edits this module makes
+//! there; OpenCL.100 into `SPIRV.debug` is judged by llvm-spirv-14 alone (spirv-val does not
+//! know the set), whose own forms the own-set rules decline rather than write.
 //!
 //! Per instruction, the other set's operands are taken by name from the module's: a literal
 //! becomes a 32-bit unsigned `OpConstant` (one per value, the module's `OpTypeInt 32 0` or one
@@ -54,6 +61,9 @@ struct Plan {
 /// The conversion into another set: its plans and what it adds to the module.
 pub(super) struct Target {
     pub(super) to: Flavour,
+    /// The other set has the module's layouts (`SPIRV.debug` into `OpenCL.DebugInfo.100`): the
+    /// instructions keep their words, only checked as the IR path would write them.
+    same_layouts: bool,
     /// Per opcode of the module's set (dense).
     plans: Vec<Option<Plan>>,
     /// The module's `OpTypeInt 32 0` (0: none, one is added as `uint`).
@@ -131,6 +141,7 @@ impl Target {
         }
         Ok(Box::new(Target {
             to,
+            same_layouts: to == Flavour::OpenCl100,
             plans,
             uint,
             uint_added: false,
@@ -148,7 +159,8 @@ impl Target {
     /// Declines the directions this module does not convert.
     pub(super) fn check_direction(from: Flavour, to: Flavour) -> Result<(), Declined> {
         match (from, to) {
-            (Flavour::OpenCl100 | Flavour::SpirvDebug, Flavour::Shader100) => Ok(()),
+            (Flavour::OpenCl100 | Flavour::SpirvDebug, Flavour::Shader100)
+            | (Flavour::SpirvDebug, Flavour::OpenCl100) => Ok(()),
             _ => Err(Declined(
                 "a conversion between these sets is not done on the words",
             )),
@@ -224,6 +236,21 @@ impl Target {
         let Some(&opcode) = out.get(start + 4) else {
             return Ok(());
         };
+        if self.same_layouts {
+            self.scratch.clear();
+            self.scratch.extend_from_slice(&out[start..]);
+            let source = self.source_spans(cx, opcode)?;
+            for (o, &(a, b)) in source.operands.iter().zip(&self.spans) {
+                if o.w == W::Lit
+                    && !self.scratch[a..b]
+                        .iter()
+                        .all(|&v| known(cx.t, opcode, o.name, v))
+                {
+                    return Err(Declined("a number the IR path would not write as it is"));
+                }
+            }
+            return self.special(cx, opcode, start, out);
+        }
         let Some(plan) = self.plans.get_mut(opcode as usize).and_then(Option::take) else {
             return Err(Declined("an instruction the other set has no place for"));
         };
@@ -249,21 +276,7 @@ impl Target {
         self.scratch.clear();
         self.scratch.extend_from_slice(&out[start..]);
         out.truncate(start + 5);
-        // The module's operands' spans (its layout; pass 2 checked the counts).
-        let source = (cx.t.layouts.get(opcode as usize).copied().flatten())
-            .ok_or(Declined("a debug opcode the set does not define"))?;
-        self.spans.clear();
-        let (mut i, end) = (5, self.scratch.len());
-        for o in source.operands {
-            let width = if o.w == W::Pair { 2 } else { 1 };
-            let times = match o.q {
-                Q::One => 1,
-                Q::Opt => usize::from(i < end),
-                Q::Many => (end - i) / width,
-            };
-            self.spans.push((i, i + times * width));
-            i += times * width;
-        }
+        let source = self.source_spans(cx, opcode)?;
         for (k, (f, mask)) in plan.from.iter().enumerate() {
             let o = &layout.operands[k];
             match *f {
@@ -305,6 +318,26 @@ impl Target {
         Ok(())
     }
 
+    /// The module's layout of `opcode`, and its operands' spans in `scratch` (pass 2 checked the
+    /// counts).
+    fn source_spans(&mut self, cx: &Cx<'_>, opcode: u32) -> Result<&'static Layout, Declined> {
+        let source = (cx.t.layouts.get(opcode as usize).copied().flatten())
+            .ok_or(Declined("a debug opcode the set does not define"))?;
+        self.spans.clear();
+        let (mut i, end) = (5, self.scratch.len());
+        for o in source.operands {
+            let width = if o.w == W::Pair { 2 } else { 1 };
+            let times = match o.q {
+                Q::One => 1,
+                Q::Opt => usize::from(i < end),
+                Q::Many => (end - i) / width,
+            };
+            self.spans.push((i, i + times * width));
+            i += times * width;
+        }
+        Ok(source)
+    }
+
     /// What the other set holds otherwise: a DebugSource's checksum (none in NonSemantic), a
     /// function's definition, an operation the set has not.
     fn special(
@@ -315,7 +348,7 @@ impl Target {
         out: &mut Vec<u32>,
     ) -> Result<(), Declined> {
         match DebugOp::from_u32(opcode) {
-            Some(DebugOp::DebugSource) if out.len() == start + 7 => {
+            Some(DebugOp::DebugSource) if out.len() == start + 7 && self.to.non_semantic() => {
                 let text = cx.t.name(out[start + 6]);
                 match crate::front::spirv::split_checksum(&text) {
                     (None, _) => {}
@@ -337,7 +370,11 @@ impl Target {
                 // The Function operand, dropped from the words: in the module's words still.
                 let function = self.scratch[5 + 9];
                 if cx.kind_of(function) == K_FUNCTION {
-                    let definition = cx.new_id()?;
+                    // (Into a set that keeps the Function operand, no definition is added.)
+                    let definition = match self.to.non_semantic() {
+                        true => cx.new_id()?,
+                        false => 0,
+                    };
                     self.definitions
                         .push([function, out[start + 2], definition]);
                 } else if cx.kind_of(function) != K_DEBUG + DebugOp::DebugInfoNone as u8 {
@@ -494,6 +531,9 @@ impl Target {
                 return Err(Declined("two DebugFunctions of one OpFunction"));
             }
             let at = t.entry_insertion(function)?;
+            if id == 0 {
+                continue;
+            }
             edits.push(Edit {
                 at,
                 remove: 0,
