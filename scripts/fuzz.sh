@@ -50,6 +50,13 @@ if [ ! -s "$seeds/saxpy.hip.o" ]; then
     --image=file="$seeds/kernel.gfx90a.o",triple=amdgcn-amd-amdhsa,arch=gfx90a,kind=hip \
     --image=file="$seeds/kernel.O0.bc",triple=spir64-unknown-unknown,arch=generic,kind=openmp
 fi
+# dwarv's own DWARF of LLVM IR and SPIR-V (the records of code-less sources: DW_AT_dwarv_llvm
+# and _spirv_set, inlined code) for the DWARF targets.
+for f in kernel.O2.bc frag.O2.bc prog.O2.ll particles.spv; do
+  [ -s "$seeds/$f.dwarv.o" ] || (cd "$repo" && cargo run -q --release --bin dwarv -- \
+    convert "$seeds/$f" --to dwarf -o "$seeds/$f.dwarv.o" 2>/dev/null) ||
+    echo "fuzz.sh: no dwarv DWARF seed from $f" >&2
+done
 seed_files() {
   case "$1" in
     container_*) ls "$seeds"/saxpy.hip.o "$seeds"/*.bundle "$seeds"/kernel.offload ;;

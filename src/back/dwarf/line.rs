@@ -71,8 +71,10 @@ pub(super) fn rows(b: &mut Builder) -> bool {
     let m = b.m;
     let owner = UnitMap::new(b);
     let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); b.units.len()];
+    let mut fileless = 0;
     for (i, r) in m.lines.iter().enumerate() {
         per_unit[owner.unit_of(addr(r.range.start))].push(i);
+        fileless += usize::from(r.at.file.is_none());
         // SPIR-V and LLVM modules keep spans in DW_AT_dwarv_line_spans (`records`).
         let spans_kept = super::records::exact(m);
         if !spans_kept && (r.end_line.is_some_and(|l| l != r.at.line) || r.end_column.is_some()) {
@@ -82,6 +84,14 @@ pub(super) fn rows(b: &mut Builder) -> bool {
                 "end line/column of a line row (DWARF rows have no span)",
             );
         }
+    }
+    if fileless > 0 {
+        // A DWARF row always names a file: the reader cannot tell it was not said.
+        b.diags.push(
+            LossKind::Approximated,
+            "module",
+            format!("{fileless} line row(s) without a file: written in their unit's file"),
+        );
     }
     for (u, mut idx) in per_unit.into_iter().enumerate() {
         idx.sort_by_key(|&i| (addr(m.lines[i].range.start), i));
