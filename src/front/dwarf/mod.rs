@@ -64,7 +64,7 @@ fn read_inner(bytes: &[u8]) -> DResult<(Verified, Diagnostics)> {
     m.info.address_size = Some(elf.address_size);
     let mut diag = Diagnostics::default();
     let encodings = unit::read_units(&elf, &mut m, &mut diag)?;
-    frame::read_frame(&elf, &encodings, &mut m)?;
+    frame::read_frame(&elf, &encodings, &mut m, &mut diag)?;
     spirv::apply(&mut m)?;
     // dwarv's own attributes, by concern.
     unit::own_attributes(&mut m);
