@@ -465,6 +465,15 @@ fn a_declaration_without_file_or_line_has_no_place() {
     assert_exact_round_trip(&m);
 }
 
+/// DW_AT_low_pc + a DW_AT_high_pc size past 2^64 (a dwarf_reader fuzz finding: gimli adds them
+/// unchecked, a panic where overflow checks are on): a clean error naming both.
+#[test]
+fn a_high_pc_size_that_overflows_is_an_error() {
+    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_high_pc_overflow.o")).unwrap();
+    let e = read(&b, "overflow.o").expect_err("refused");
+    assert!(e.to_string().contains("overflows"), "{e}");
+}
+
 fn raw_options() -> dwarv::unstable::back::dwarf::WriteOptions<'static> {
     dwarv::unstable::back::dwarf::WriteOptions {
         dwarf_version: None,

@@ -433,3 +433,52 @@ fn expressions_naming_base_types_keep_their_targets() {
         }
     }
 }
+
+/// Enumerators of 2^63 and above in an enumeration whose underlying type is an unsigned typedef
+/// (`enum : uint64_t`, as {fmt} has): clang and gcc write them as DW_FORM_data8; dwarv writes
+/// udata (it wrote a 16-byte block its reader refused). C++ of this test's own, clang-14,
+/// clang-19 and gcc-12, DWARF 4 and 5: `roundtrip --via dwarf` exits 0 and the written object
+/// verifies.
+#[test]
+fn unsigned_64_bit_enumerators_round_trip() {
+    let dir = tmp("enum64");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("enum64.cpp");
+    std::fs::write(
+        &src,
+        "#include <stdint.h>\n\
+         enum T : uint64_t { TX = 1ULL << 63, TY = 3, TMAX = ~0ULL };\n\
+         typedef const unsigned long long cu;\n\
+         enum class U : cu { UX = 1ULL << 63 };\n\
+         enum Anon { AX = 1ULL << 63 };\n\
+         enum N : long long { NX = -(1LL << 62) };\n\
+         T t = TX; U u = U::UX; Anon a = AX; N n = NX;\n\
+         int f(int x) { return x + (int)t; }\n",
+    )
+    .unwrap();
+    for cc in ["clang++-14", "clang++-19", "g++-12"] {
+        for v in ["4", "5"] {
+            let obj = dir.join(format!("enum64.{cc}.{v}.o"));
+            common::run_ok(
+                Command::new(common::tool(cc))
+                    .args(["-g", &format!("-gdwarf-{v}"), "-c"])
+                    .arg(&src)
+                    .arg("-o")
+                    .arg(&obj),
+            );
+            let r = dwarv(&["roundtrip", s(&obj), "--via", "dwarf"]);
+            assert_eq!(
+                r.status.code(),
+                Some(0),
+                "{cc} v{v}: {}{}",
+                String::from_utf8_lossy(&r.stdout),
+                String::from_utf8_lossy(&r.stderr)
+            );
+            let out = dir.join(format!("enum64.{cc}.{v}.out.o"));
+            to_dwarf(&obj, &out, &[]);
+            assert_eq!(verify(&out, AmdOps::Raw), 0, "{cc} v{v}");
+            let dump = common::tool_output("llvm-dwarfdump", &["--debug-info", s(&out)]);
+            assert!(dump.contains("(9223372036854775808)"), "{cc} v{v}:\n{dump}");
+        }
+    }
+}

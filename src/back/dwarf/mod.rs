@@ -97,7 +97,16 @@ pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)
             );
         }
     }
-    let sections = unit::build(m, &settings, &mut diags)?;
+    let mut sections = unit::build(m, &settings, &mut diags)?;
+    if base.is_some() && sections.iter().any(|(n, _)| *n == ".eh_frame") {
+        // A binary's .eh_frame is loaded (the unwinder reads it): --into keeps the binary's own.
+        sections.retain(|(n, _)| *n != ".eh_frame");
+        diags.push(
+            crate::diag::LossKind::Dropped,
+            "module",
+            ".eh_frame CFI not written: --into keeps the binary's own .eh_frame",
+        );
+    }
     let bytes = match base {
         Some(b) => b.replace_debug(&sections)?,
         None => elf::standalone(&settings, &sections)?,

@@ -274,16 +274,18 @@ impl Builder<'_, '_> {
         let m = self.m;
         self.set_ref(d, dw::DW_AT_type, type_ref(*underlying));
         self.set_str(d, vendor::DW_AT_DWARV_IDENTIFIER, identifier.as_deref());
-        let unsigned = underlying.is_some_and(|u| matches!(m.types.get(u).kind, TypeKind::Basic { encoding } if matches!(encoding.0, 2 | 7 | 8 | 0x10)));
+        let unsigned = unsigned_base(m, *underlying);
         for e in enumerators {
             let ed = (d.0, self.unit_mut(d.0).add(d.1, dw::DW_TAG_enumerator));
             self.set_str(ed, dw::DW_AT_name, Some(&e.name));
-            let v = if unsigned && e.value >= 0 && e.value <= u64::MAX as i128 {
-                AttributeValue::Udata(e.value as u64)
-            } else if let Ok(v) = i64::try_from(e.value) {
-                AttributeValue::Sdata(v)
-            } else {
-                AttributeValue::Block(e.value.to_le_bytes().to_vec())
+            // Unsigned values as udata (as clang's data8, read as unsigned whatever the type
+            // says), so 2^63 and above stay 64-bit; only values beyond 64 bits take a block of
+            // their 16 little-endian bytes (clang's form for __int128 enumerators).
+            let v = match (u64::try_from(e.value), i64::try_from(e.value)) {
+                (Ok(u), Err(_)) => AttributeValue::Udata(u),
+                (Ok(u), Ok(_)) if unsigned => AttributeValue::Udata(u),
+                (_, Ok(v)) => AttributeValue::Sdata(v),
+                _ => AttributeValue::Block(e.value.to_le_bytes().to_vec()),
             };
             self.set(ed, dw::DW_AT_const_value, v);
         }
@@ -721,4 +723,18 @@ pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, Ref> {
 /// A type handle as a reference.
 fn type_ref(h: Option<Handle<Type>>) -> Option<Ref> {
     h.map(Ref::Type)
+}
+
+/// Whether an enumeration's underlying type is an unsigned base type, through typedefs and
+/// qualifiers (`enum : uint64_t`).
+fn unsigned_base(m: &Module, mut t: Option<Handle<Type>>) -> bool {
+    for _ in 0..64 {
+        let Some(h) = t else { return false };
+        match &m.types.get(h).kind {
+            TypeKind::Basic { encoding } => return matches!(encoding.0, 2 | 7 | 8 | 0x10),
+            TypeKind::Typedef { base } | TypeKind::Qualified { base, .. } => t = *base,
+            _ => return false,
+        }
+    }
+    false
 }

@@ -97,7 +97,10 @@ pub(super) fn build_once(
         b.units.push(uid);
         b.files.push(HashMap::default());
     }
-    if b.units.is_empty() {
+    // Call-frame information alone (an llvm-mc CFI test object) needs no unit: it is written
+    // without .debug_info.
+    let cfi_only = b.units.is_empty() && !m.cies.is_empty() && m.files.is_empty();
+    if b.units.is_empty() && !cfi_only {
         return Err(Error::unwritable(
             "DWARF",
             "the module has no compile unit to hold its debug info",
@@ -159,6 +162,9 @@ pub(super) fn build_once(
         out.push((".debug_macro", std::mem::take(&mut mac.bytes)));
     }
     frames.write(&mut out)?;
+    if cfi_only {
+        out.retain(|(_, data)| !data.is_empty());
+    }
     crate::background::drop_later((b.dwarf, b.dies, b.index, b.concrete, b.filled));
     Ok((out, passes))
 }

@@ -13,6 +13,9 @@ pub use crate::dwarf::EM_AMDGPU;
 pub struct Elf {
     pub machine: u16,
     pub address_size: u8,
+    /// The address of `.eh_frame` (0 in a relocatable object), the base of its pc-relative
+    /// pointers.
+    pub eh_frame_address: u64,
     sections: Vec<(String, Vec<u8>)>,
 }
 
@@ -52,9 +55,15 @@ pub fn load(bytes: &[u8]) -> DResult<Elf> {
     let mut sections: Vec<(String, Vec<u8>)> = Vec::new();
     let mut bases = std::collections::HashMap::new();
     let mut pieces = Vec::new();
+    let mut eh_frame_address = 0;
     for section in file.sections() {
         let Ok(name) = section.name() else { continue };
-        if !name.starts_with(".debug_") {
+        if name == EH_FRAME {
+            if sections.iter().any(|(n, _)| n == EH_FRAME) {
+                continue; // one .eh_frame is all a program has; a second piece is not read.
+            }
+            eh_frame_address = section.address();
+        } else if !name.starts_with(".debug_") {
             continue;
         }
         if let Ok(flags) = section.compressed_file_range() {
@@ -107,11 +116,16 @@ pub fn load(bytes: &[u8]) -> DResult<Elf> {
     Ok(Elf {
         machine,
         address_size: if file.is_64() { 8 } else { 4 },
+        eh_frame_address,
         sections,
     })
 }
 
-/// Applies the absolute relocations of a debug section (S + A written over the field).
+const EH_FRAME: &str = ".eh_frame";
+
+/// Applies the absolute relocations of a debug section (S + A written over the field), and in
+/// `.eh_frame` the pc-relative ones too (S + A - P, P the field's offset: the section is at 0 in
+/// a relocatable object, so a pc-relative pointer reads back as S + A).
 fn relocate(
     file: &object::File,
     section: &object::Section,
@@ -121,8 +135,10 @@ fn relocate(
     bases: &std::collections::HashMap<object::SectionIndex, u64>,
 ) -> DResult<()> {
     for (offset, r) in section.relocations() {
+        let relative = r.kind() == RelocationKind::Relative && name == EH_FRAME;
         let size = match (r.kind(), r.flags()) {
             (RelocationKind::Absolute, _) => r.size(),
+            (RelocationKind::Relative, _) if relative => r.size(),
             (_, RelocationFlags::Elf { r_type }) if machine == EM_AMDGPU => {
                 match amdgpu_abs(r_type.0) {
                     Some(s) => s,
@@ -160,7 +176,10 @@ fn relocate(
         } else {
             r.addend()
         };
-        let value = symbol.wrapping_add(addend as u64);
+        let mut value = symbol.wrapping_add(addend as u64);
+        if relative {
+            value = value.wrapping_sub(offset);
+        }
         data[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]);
     }
     Ok(())

@@ -46,6 +46,24 @@ pub(super) fn ranges_of<'a>(
     off: u64,
 ) -> DResult<Vec<CodeRange>> {
     let err = |e: gimli::Error| fail(".debug_info", off, format!("address ranges: {e}"));
+    // gimli adds a DW_AT_high_pc size to DW_AT_low_pc unchecked.
+    let (mut low, mut size) = (None, None);
+    for a in entry.attrs() {
+        match (a.name(), a.value()) {
+            (gimli::DW_AT_low_pc, v) => low = u.dwarf.attr_address(unit, v).ok().flatten(),
+            (gimli::DW_AT_high_pc, AttrValue::Udata(n)) => size = Some(n),
+            _ => {}
+        }
+    }
+    if let (Some(l), Some(n)) = (low, size) {
+        if l.checked_add(n).is_none() {
+            return Err(fail(
+                ".debug_info",
+                off,
+                format!("DW_AT_low_pc {l:#x} + DW_AT_high_pc {n:#x} overflows"),
+            ));
+        }
+    }
     let mut it = u.dwarf.die_ranges(unit, entry).map_err(err)?;
     let mut out = Vec::new();
     while let Some(r) = it.next().map_err(err)? {

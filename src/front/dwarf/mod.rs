@@ -64,7 +64,7 @@ fn read_inner(bytes: &[u8]) -> DResult<(Verified, Diagnostics)> {
     m.info.address_size = Some(elf.address_size);
     let mut diag = Diagnostics::default();
     let read = unit::read_units(&elf, &mut m, &mut diag)?;
-    frame::read_frame(&elf, &read.encodings, &mut m)?;
+    frame::read_frame(&elf, &read.encodings, &mut m, &mut diag)?;
     records::apply(&mut m, &read.numbered_inlined)?;
     records::apply_everywhere(&mut m)?;
     // dwarv's own attributes, by concern.

@@ -421,6 +421,11 @@ impl Walker<'_> {
                 let name = self.string(&mut at, dw::DW_AT_name)?.unwrap_or_default();
                 let value = match self.value(&mut at, dw::DW_AT_const_value)? {
                     Some(Value::Int(n)) => n,
+                    // DW_FORM_data16, or a block of 16 bytes (values beyond 64 bits): the
+                    // value's two's complement, little-endian.
+                    Some(Value::Bytes(b)) if b.len() == 16 => {
+                        i128::from_le_bytes(b.try_into().unwrap_or([0; 16]))
+                    }
                     _ => return Err(at.fail("enumerator without an integer value")),
                 };
                 if let Some(Ref::Type(h)) = p.ent {
