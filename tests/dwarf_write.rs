@@ -482,3 +482,31 @@ fn unsigned_64_bit_enumerators_round_trip() {
         }
     }
 }
+
+/// A unit without code (globals only): the writer gives it DW_AT_low_pc 0 as the base of its
+/// (absent) ranges, which reads back as no attribute at all, so the trip is exact.
+#[test]
+fn a_unit_without_code_round_trips() {
+    let dir = tmp("globals");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("globals.c");
+    std::fs::write(&src, "int g = 3;\nconst char *name = \"x\";\n").unwrap();
+    for (cc, v) in [("clang-14", "4"), ("clang-19", "5"), ("gcc-12", "5")] {
+        let obj = dir.join(format!("globals.{cc}.o"));
+        common::run_ok(
+            Command::new(common::tool(cc))
+                .args(["-g", &format!("-gdwarf-{v}"), "-c"])
+                .arg(&src)
+                .arg("-o")
+                .arg(&obj),
+        );
+        let r = dwarv(&["roundtrip", s(&obj), "--via", "dwarf"]);
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{cc}: {}{}",
+            String::from_utf8_lossy(&r.stdout),
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+}

@@ -677,5 +677,10 @@ pub(super) fn own_attributes(m: &mut crate::ir::Module) {
         let debug_version = take_u(e, vendor::DW_AT_DWARV_DEBUG_VERSION);
         u.debug_version = debug_version.map(|n| n as u32).or(u.debug_version);
         own_flags(e, &mut u.flags);
+        // A unit without code whose DW_AT_low_pc is 0: a base address for its (absent) ranges,
+        // as the writer gives such units, not a fact about the unit.
+        if u.ranges.is_empty() {
+            e.retain(|a| !(a.attr == gimli::DW_AT_low_pc.0 && a.bytes.iter().all(|b| *b == 0)));
+        }
     }
 }
