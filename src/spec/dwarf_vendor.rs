@@ -89,8 +89,11 @@ pub const DW_AT_DWARV_STORAGE_PATH: DwAt = DwAt(0x3d1e);
 pub const DW_AT_DWARV_LINK_ID: DwAt = DwAt(0x3d1f);
 pub const DW_AT_DWARV_LINK_PATH: DwAt = DwAt(0x3d20);
 /// The expressions of the events of a module from SPIR-V, each once (events name them by
-/// index), on the first unit.
+/// index), on the first unit: DWARF expression bytes each. Read, no longer written (see
+/// DW_AT_DWARV_EVENT_OPS).
 pub const DW_AT_DWARV_EVENT_EXPRS: DwAt = DwAt(0x3d21);
+/// The same table as segments that also hold LLVM-only operations (`back::dwarf::records`).
+pub const DW_AT_DWARV_EVENT_OPS: DwAt = DwAt(0x3d36);
 /// The element type of a vector written as AMD's base type with DW_AT_LLVM_vector_size.
 pub const DW_AT_DWARV_ELEMENT: DwAt = DwAt(0x3d22);
 /// Flags of a function's signature type, which has no DIE of its own.

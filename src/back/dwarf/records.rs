@@ -20,13 +20,15 @@
 //! - `DW_AT_dwarv_events` (variable; block): per event `kind pos n value… expr indexes scope
 //!   at`: kind 0 declare / 1 value / 2 addr; a value is `0 id` (SPIR-V id), `1 sleb` (integer),
 //!   `2` (undef) or `3 len bytes` (an LLVM value as LLVM prints it); expr is `0` (none) or
-//!   `1+k`, the k-th of `DW_AT_dwarv_event_exprs`; indexes `n i…`; scope `0` none / `1` the
+//!   `1+k`, the k-th of `DW_AT_dwarv_event_ops`; indexes `n i…`; scope `0` none / `1` the
 //!   variable's / `2 n`, `3 n` the same in the code inlined at the inlined subroutine numbered
 //!   n (`DW_AT_dwarv_inlined`); at `0` none or `1+k line column` with the file of the variable
 //!   (k=0), of the event's scope (k=1) or of the unit (k=2).
-//! - `DW_AT_dwarv_event_exprs` (first unit; block): `len expression` per expression, an
+//! - `DW_AT_dwarv_event_ops` (first unit; block): `len expression` per expression, an
 //!   expression being segments `0 len bytes` (DWARF expression bytes, no DIE operands) and
-//!   `1 code n sleb…` (an LLVM-only operation: code − 0x1000, integer operands).
+//!   `1 code n sleb…` (an LLVM-only operation: code − 0x1000, integer operands). Earlier
+//!   writers wrote `DW_AT_dwarv_event_exprs`, `len bytes` of DWARF expression bytes, which the
+//!   reader still takes.
 //! - `DW_AT_dwarv_build_id`/`_build_flags`/`_storage_path`/`_link_id`/`_link_path` (first unit):
 //!   the module's build id and storage path, and the link records of `dwarv strip`.
 
@@ -124,7 +126,7 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
         if !table.is_empty() {
             b.set(
                 d,
-                vendor::DW_AT_DWARV_EVENT_EXPRS,
+                vendor::DW_AT_DWARV_EVENT_OPS,
                 AttributeValue::Block(table),
             );
         }
@@ -425,7 +427,7 @@ fn llvm_only(op: &crate::ir::Op) -> bool {
     (0x1000..0x2_0000).contains(&op.code.0)
 }
 
-/// An expression for DW_AT_dwarv_event_exprs: segments `0 len bytes` (DWARF expression bytes,
+/// An expression for DW_AT_dwarv_event_ops: segments `0 len bytes` (DWARF expression bytes,
 /// no DIE operands: they have no offsets here) and `1 code n arg…` (an LLVM-only operation,
 /// its code − 0x1000 and SLEB integer operands).
 fn expr_bytes(m: &Module, e: Handle<crate::ir::Expr>) -> Result<Vec<u8>, String> {

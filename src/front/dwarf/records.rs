@@ -175,14 +175,21 @@ pub(super) fn apply(
     let mut exprs = Vec::new();
     if !m.units.is_empty() {
         module_records(m, Handle::new(0), at)?;
-        if let Some(b) = take(
-            &mut m.units.get_mut(Handle::new(0)).extra,
-            v::DW_AT_DWARV_EVENT_EXPRS,
-        ) {
-            let mut c = Bytes::new(&b, "DW_AT_dwarv_event_exprs");
+        // The segment table, or the DWARF-bytes table earlier writers wrote.
+        let extra = &mut m.units.get_mut(Handle::new(0)).extra;
+        let table = match take(extra, v::DW_AT_DWARV_EVENT_OPS) {
+            Some(b) => Some((b, true)),
+            None => take(extra, v::DW_AT_DWARV_EVENT_EXPRS).map(|b| (b, false)),
+        };
+        if let Some((b, segments)) = table {
+            let mut c = Bytes::new(&b, "DW_AT_dwarv_event_ops");
             while c.more() {
                 let len = c.u()?;
-                let ops = expr_ops(c.bytes(len)?)?;
+                let bytes = c.bytes(len)?;
+                let ops = match segments {
+                    true => expr_ops(bytes)?,
+                    false => dwarf_ops(bytes)?,
+                };
                 exprs.push(m.exprs.push(Expr { ops }));
             }
         }
@@ -196,25 +203,28 @@ pub(super) fn apply(
     Ok(())
 }
 
-/// An expression of DW_AT_dwarv_event_exprs: segments of DWARF expression bytes (`0 len
-/// bytes`) and LLVM-only operations (`1 code−0x1000 n sleb…`).
-fn expr_ops(b: &[u8]) -> DResult<Vec<ir::Op>> {
+/// DWARF expression bytes of an event's expression (no DIE operands).
+fn dwarf_ops(b: &[u8]) -> DResult<Vec<ir::Op>> {
     let enc = Encoding {
         address_size: 8,
         offset_size: 4,
         amd: AmdOps::Raw,
     };
-    let what = "DW_AT_dwarv_event_exprs";
+    decode_expr(b, &enc, &mut OffsetRefs)
+        .map_err(|e| fail(".debug_info", 0, format!("an event's expression: {e:?}")))
+}
+
+/// An expression of DW_AT_dwarv_event_ops: segments of DWARF expression bytes (`0 len
+/// bytes`) and LLVM-only operations (`1 code−0x1000 n sleb…`).
+fn expr_ops(b: &[u8]) -> DResult<Vec<ir::Op>> {
+    let what = "DW_AT_dwarv_event_ops";
     let mut c = Bytes::new(b, what);
     let mut ops = Vec::new();
     while c.more() {
         match c.u()? {
             0 => {
                 let n = c.u()?;
-                ops.extend(
-                    decode_expr(c.bytes(n)?, &enc, &mut OffsetRefs)
-                        .map_err(|e| fail(".debug_info", 0, format!("{what}: {e:?}")))?,
-                );
+                ops.extend(dwarf_ops(c.bytes(n)?)?);
             }
             1 => {
                 let code = c.u32()?.checked_add(0x1000).filter(|c| *c < 0x2_0000);
@@ -553,7 +563,7 @@ fn events(
             k => Some(
                 *exprs
                     .get(k as usize - 1)
-                    .ok_or_else(|| bad("names no expression of DW_AT_dwarv_event_exprs"))?,
+                    .ok_or_else(|| bad("names no expression of DW_AT_dwarv_event_ops"))?,
             ),
         };
         let n = c.u()?;
