@@ -59,7 +59,7 @@ pub const DW_AT_DWARV_MATRIX: DwAt = DwAt(0x3d10);
 pub const DW_AT_DWARV_UNKNOWN_TYPE: DwAt = DwAt(0x3d11);
 /// This-pointer adjustment of a method (LLVM thisAdjustment).
 pub const DW_AT_DWARV_THIS_ADJUSTMENT: DwAt = DwAt(0x3d12);
-/// The exact declare/value events of a variable from SPIR-V (back::dwarf::spirv).
+/// The exact declare/value events of a variable from SPIR-V or LLVM IR (back::dwarf::records).
 pub const DW_AT_DWARV_EVENTS: DwAt = DwAt(0x3d13);
 /// The variable that declares a common block.
 pub const DW_AT_DWARV_COMMON_DECL: DwAt = DwAt(0x3d14);
