@@ -120,14 +120,22 @@ fn cfi_only_objects_convert_and_round_trip() {
     let obj = assemble("cfi_only", &format!("\t.cfi_sections .debug_frame\n{CFI}"));
     assert!(!section_names(&obj).iter().any(|n| n == ".debug_info"));
     roundtrip_ok(&obj);
-    let out = dir().join("cfi_only.out.o");
-    let rep = common::convert_report(&obj, &out, &["--to", "dwarf"]);
+    let rep = written_back(&obj, "cfi_only", ".debug_frame");
     assert_eq!(rep["diagnostics"]["losses"], serde_json::json!([]));
-    assert_eq!(section_names(&out), [".debug_frame", ".shstrtab"]);
+}
+
+/// Converts an assembled CFI object to DWARF: the output holds `section` only, verifies, and
+/// llvm-dwarfdump unwinds it to the input's 7 rows. Returns the conversion's report.
+fn written_back(obj: &Path, name: &str, section: &str) -> serde_json::Value {
+    let out = dir().join(format!("{name}.out.o"));
+    let rep = common::convert_report(obj, &out, &["--to", "dwarf"]);
+    assert_eq!(section_names(&out), [section, ".shstrtab"]);
     verifies(&out);
-    let want = rows(&obj, "--debug-frame");
+    let flag = format!("--{}", section.trim_start_matches('.').replace('_', "-"));
+    let want = rows(obj, &flag);
     assert_eq!(want.len(), 7, "{want:?}");
-    assert_eq!(want, rows(&out, "--debug-frame"));
+    assert_eq!(want, rows(&out, &flag));
+    rep
 }
 
 /// Finding 7: CFI only in `.eh_frame` (llvm-mc's default) is read — pc-relative FDE pointers
@@ -149,13 +157,7 @@ fn eh_frame_of_an_assembled_object_is_read_and_written_back() {
         "{text}"
     );
     roundtrip_ok(&obj);
-    let out = dir().join("eh_only.out.o");
-    common::convert_report(&obj, &out, &["--to", "dwarf"]);
-    assert_eq!(section_names(&out), [".eh_frame", ".shstrtab"]);
-    verifies(&out);
-    let want = rows(&obj, "--eh-frame");
-    assert_eq!(want.len(), 7, "{want:?}");
-    assert_eq!(want, rows(&out, "--eh-frame"));
+    written_back(&obj, "eh_only", ".eh_frame");
 }
 
 /// Finding 7 on compilers' output: C++ with exceptions (CIEs "zPLR": personality, LSDA and FDE

@@ -459,21 +459,7 @@ fn unsigned_64_bit_enumerators_round_trip() {
     for cc in ["clang++-14", "clang++-19", "g++-12"] {
         for v in ["4", "5"] {
             let obj = dir.join(format!("enum64.{cc}.{v}.o"));
-            common::run_ok(
-                Command::new(common::tool(cc))
-                    .args(["-g", &format!("-gdwarf-{v}"), "-c"])
-                    .arg(&src)
-                    .arg("-o")
-                    .arg(&obj),
-            );
-            let r = dwarv(&["roundtrip", s(&obj), "--via", "dwarf"]);
-            assert_eq!(
-                r.status.code(),
-                Some(0),
-                "{cc} v{v}: {}{}",
-                String::from_utf8_lossy(&r.stdout),
-                String::from_utf8_lossy(&r.stderr)
-            );
+            compiled_round_trips(cc, v, &src, &obj);
             let out = dir.join(format!("enum64.{cc}.{v}.out.o"));
             to_dwarf(&obj, &out, &[]);
             assert_eq!(verify(&out, AmdOps::Raw), 0, "{cc} v{v}");
@@ -492,21 +478,26 @@ fn a_unit_without_code_round_trips() {
     let src = dir.join("globals.c");
     std::fs::write(&src, "int g = 3;\nconst char *name = \"x\";\n").unwrap();
     for (cc, v) in [("clang-14", "4"), ("clang-19", "5"), ("gcc-12", "5")] {
-        let obj = dir.join(format!("globals.{cc}.o"));
-        common::run_ok(
-            Command::new(common::tool(cc))
-                .args(["-g", &format!("-gdwarf-{v}"), "-c"])
-                .arg(&src)
-                .arg("-o")
-                .arg(&obj),
-        );
-        let r = dwarv(&["roundtrip", s(&obj), "--via", "dwarf"]);
-        assert_eq!(
-            r.status.code(),
-            Some(0),
-            "{cc}: {}{}",
-            String::from_utf8_lossy(&r.stdout),
-            String::from_utf8_lossy(&r.stderr)
-        );
+        compiled_round_trips(cc, v, &src, &dir.join(format!("globals.{cc}.o")));
     }
+}
+
+/// Compiles `src` with `cc -g -gdwarf-V -c` into `obj`, which must round-trip through DWARF
+/// exactly (`roundtrip --via dwarf` exit 0).
+fn compiled_round_trips(cc: &str, v: &str, src: &Path, obj: &Path) {
+    common::run_ok(
+        Command::new(common::tool(cc))
+            .args(["-g", &format!("-gdwarf-{v}"), "-c"])
+            .arg(src)
+            .arg("-o")
+            .arg(obj),
+    );
+    let r = dwarv(&["roundtrip", s(obj), "--via", "dwarf"]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{cc} v{v}: {}{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
 }

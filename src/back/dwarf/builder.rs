@@ -107,8 +107,11 @@ pub(super) struct Builder<'m, 'd> {
     pub signature_only: FxHashSet<Handle<Type>>,
     /// Code ranges of scopes that give none, from the scope runs (SPIR-V).
     pub run_ranges: HashMap<Handle<crate::ir::Scope>, Vec<CodeRange>>,
-    /// The expressions of the events (SPIR-V), sorted, each once.
+    /// The expressions of the events (SPIR-V, LLVM), sorted, each once.
     pub event_exprs: Vec<Handle<crate::ir::Expr>>,
+    /// The scope runs of each scope (indexes into `scope_runs`), for the records of a
+    /// code-less source (empty otherwise).
+    pub runs_of: HashMap<Ref, Vec<usize>>,
     /// Types without a scope chain to a unit (base, pointer, array… types): the unit of their
     /// first user, so that a unit's DIEs refer inside the unit where they can.
     pub home: HashMap<Handle<Type>, usize>,
@@ -359,8 +362,6 @@ pub(super) struct Index {
     pub events: HashMap<Handle<crate::ir::Variable>, Vec<usize>>,
     /// The retained lists each entity is on: (the owner, its place from 1).
     pub retained: HashMap<Ref, Vec<(Ref, u64)>>,
-    /// Scope runs of each scope (indexes into `scope_runs`).
-    pub runs_of: HashMap<Ref, Vec<usize>>,
     /// Declare/value events inlined at each call (indexes into `events`).
     pub events_at: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
 }
@@ -413,9 +414,6 @@ impl Index {
             if let Some(i) = e.inlined {
                 x.events_at.entry(i).or_default().push(k);
             }
-        }
-        for (k, r) in m.scope_runs.iter().enumerate() {
-            x.runs_of.entry(r.scope).or_default().push(k);
         }
         let lists = m
             .units

@@ -48,6 +48,13 @@ pub(super) fn exact(m: &Module) -> bool {
     matches!(m.source.format, SourceFormat::Spirv | SourceFormat::Llvm)
 }
 
+/// A vendor block attribute, when it holds anything.
+fn set_block(b: &mut Builder, d: Die, at: gimli::DwAt, bytes: Vec<u8>) {
+    if !bytes.is_empty() {
+        b.set(d, at, AttributeValue::Block(bytes));
+    }
+}
+
 /// A position as its records write it (word offset or instruction number).
 fn word(p: CodePos) -> Option<u64> {
     match p {
@@ -123,20 +130,8 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
                 }
             }
         }
-        if !table.is_empty() {
-            b.set(
-                d,
-                vendor::DW_AT_DWARV_EVENT_OPS,
-                AttributeValue::Block(table),
-            );
-        }
-        if !spans.is_empty() {
-            b.set(
-                d,
-                vendor::DW_AT_DWARV_LINE_SPANS,
-                AttributeValue::Block(spans),
-            );
-        }
+        set_block(b, d, vendor::DW_AT_DWARV_EVENT_OPS, table);
+        set_block(b, d, vendor::DW_AT_DWARV_LINE_SPANS, spans);
         let info = &m.info;
         let size = info.address_size.map_or(0, u64::from);
         b.set(
@@ -183,13 +178,7 @@ pub(super) fn unit_fields(b: &mut Builder, d: Die, u: &crate::ir::Unit) {
             put_uleb(&mut bytes, v);
         }
     }
-    if !bytes.is_empty() {
-        b.set(
-            d,
-            vendor::DW_AT_DWARV_UNIT_FIELDS,
-            AttributeValue::Block(bytes),
-        );
-    }
+    set_block(b, d, vendor::DW_AT_DWARV_UNIT_FIELDS, bytes);
 }
 
 /// The retained lists (a function's retainedNodes, a unit's retained types) an entity is on,
@@ -223,13 +212,7 @@ pub(super) fn retained(b: &mut Builder, d: Die, r: Ref) {
         }
         put_uleb(&mut bytes, k);
     }
-    if !bytes.is_empty() {
-        b.set(
-            d,
-            vendor::DW_AT_DWARV_RETAINED,
-            AttributeValue::Block(bytes),
-        );
-    }
+    set_block(b, d, vendor::DW_AT_DWARV_RETAINED, bytes);
 }
 
 /// Marks an entity scoped to a composite that does not list it among its elements (its DIE is
@@ -313,7 +296,8 @@ pub(super) fn runs(b: &mut Builder, d: Die, scope: Ref) {
     }
     let m = b.m;
     let (mut own, mut inlined) = (Vec::new(), Vec::new());
-    let list = b.index.runs_of.get(&scope).cloned().unwrap_or_default();
+    // Each scope is filled once: its list is taken, not copied.
+    let list = b.runs_of.remove(&scope).unwrap_or_default();
     for k in list {
         let run = &m.scope_runs[k];
         let (Some(s), Some(e)) = (word(run.range.start), word(run.range.end)) else {
@@ -341,16 +325,8 @@ pub(super) fn runs(b: &mut Builder, d: Die, scope: Ref) {
         put_uleb(out, s);
         put_uleb(out, e);
     }
-    if !own.is_empty() {
-        b.set(d, vendor::DW_AT_DWARV_RUNS, AttributeValue::Block(own));
-    }
-    if !inlined.is_empty() {
-        b.set(
-            d,
-            vendor::DW_AT_DWARV_INLINED_RUNS,
-            AttributeValue::Block(inlined),
-        );
-    }
+    set_block(b, d, vendor::DW_AT_DWARV_RUNS, own);
+    set_block(b, d, vendor::DW_AT_DWARV_INLINED_RUNS, inlined);
 }
 
 /// The number the records name an inlined call by (its DIE carries it), if it has a DIE.
@@ -405,9 +381,18 @@ pub(super) fn events(b: &mut Builder, d: Die, v: Handle<Variable>) {
             Err(why) => b.loss(LossKind::Dropped, Ref::Var(v), format!("an event: {why}")),
         }
     }
-    if !out.is_empty() {
-        b.set(d, vendor::DW_AT_DWARV_EVENTS, AttributeValue::Block(out));
+    set_block(b, d, vendor::DW_AT_DWARV_EVENTS, out);
+}
+
+/// The scope runs of each scope, for `runs` (only a code-less source's are written).
+pub(super) fn runs_of(m: &Module) -> rustc_hash::FxHashMap<Ref, Vec<usize>> {
+    let mut by_scope = rustc_hash::FxHashMap::<Ref, Vec<usize>>::default();
+    if exact(m) {
+        for (k, r) in m.scope_runs.iter().enumerate() {
+            by_scope.entry(r.scope).or_default().push(k);
+        }
     }
+    by_scope
 }
 
 /// The expressions events name, each once, in handle order.

@@ -60,6 +60,7 @@ pub(super) fn build_once(
         encoded: HashMap::default(),
         run_ranges: scopes::run_ranges(m),
         event_exprs: records::event_exprs(m),
+        runs_of: records::runs_of(m),
         signature_only: types::signature_only(m),
         concrete: HashMap::default(),
         split: FxHashSet::default(),

@@ -47,6 +47,7 @@ pub fn read_frame(
             default_address_size: elf.address_size,
             amd,
             cies: Vec::new(),
+            cie_index: Default::default(),
             fdes: Vec::new(),
         };
         match r.read() {
@@ -100,6 +101,8 @@ struct Reader<'a> {
     amd: AmdOps,
     /// CIEs by section offset, and their FDE pointer and LSDA encodings (`.eh_frame`).
     cies: Vec<(CieAt, Cie)>,
+    /// Section offset of each CIE → its index in `cies` (an FDE names its CIE by offset).
+    cie_index: rustc_hash::FxHashMap<u64, usize>,
     /// FDEs: the index of their CIE in `cies`, range, program, augmentation data.
     fdes: Vec<(usize, CodeRange, Vec<CfaOp>, Vec<RawAttr>)>,
 }
@@ -166,7 +169,7 @@ impl<'a> Reader<'a> {
                     true => (id_at as u64).wrapping_sub(id),
                     false => id,
                 };
-                let Some(i) = self.cies.iter().position(|(at, _)| at.offset == target) else {
+                let Some(&i) = self.cie_index.get(&target) else {
                     return Err(self.err(
                         pos,
                         format!("FDE names CIE offset {target:#x}, where no CIE is"),
@@ -271,6 +274,7 @@ impl<'a> Reader<'a> {
             initial,
             extra,
         };
+        self.cie_index.entry(at.offset).or_insert(self.cies.len());
         self.cies.push((at, cie));
         Ok(())
     }

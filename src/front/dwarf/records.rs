@@ -643,37 +643,17 @@ mod tests {
         assert!(runs(&mut m, &[0x80], unit, W).is_err());
         assert!(runs(&mut m, &[1], unit, W).is_err());
         // Unknown event kind; unknown operand kind; an expression index past the table; a
-        // truncated event.
-        assert!(events(
-            &mut m,
-            &[9, 0, 0, 0, 0, 0, 0],
-            v,
-            &[],
-            W,
-            &HashMap::default()
-        )
-        .is_err());
-        assert!(events(&mut m, &[0, 4, 1, 7], v, &[], W, &HashMap::default()).is_err());
-        assert!(events(
-            &mut m,
+        // truncated event; the scope of an event that says "the variable's" when the variable
+        // has none.
+        for bad in [
+            &[9, 0, 0, 0, 0, 0, 0][..],
+            &[0, 4, 1, 7],
             &[0, 4, 0, 3, 0, 0, 0],
-            v,
-            &[],
-            W,
-            &HashMap::default()
-        )
-        .is_err());
-        assert!(events(&mut m, &[1, 4, 1, 0], v, &[], W, &HashMap::default()).is_err());
-        // The scope of an event that says "the variable's" when the variable has none.
-        assert!(events(
-            &mut m,
+            &[1, 4, 1, 0],
             &[0, 4, 0, 0, 0, 1, 0],
-            v,
-            &[],
-            W,
-            &HashMap::default()
-        )
-        .is_err());
+        ] {
+            assert!(events(&mut m, bad, v, &[], W, &HashMap::default()).is_err());
+        }
         assert!(m.events.is_empty());
     }
 
