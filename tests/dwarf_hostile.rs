@@ -474,6 +474,46 @@ fn a_high_pc_size_that_overflows_is_an_error() {
     assert!(e.to_string().contains("overflows"), "{e}");
 }
 
+/// A DIE that carries DW_AT_accessibility twice, 0 then public (a dwarf_roundtrip fuzz finding:
+/// the reader took the first, kept the second raw, and the written DWARF read back public): DWARF
+/// allows each attribute once, so the object is refused, naming the DIE and the attribute.
+#[test]
+fn an_attribute_given_twice_is_an_error() {
+    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_roundtrip_accessibility.o"))
+        .unwrap();
+    let e = read(&b, "twice.o").expect_err("refused");
+    let text = e.to_string();
+    assert!(text.contains("0x118"), "{text}");
+    assert!(text.contains("DW_AT_accessibility twice"), "{text}");
+}
+
+/// A DW_AT_accessibility value that no DW_ACCESS names is kept raw and written back as read,
+/// not taken for "no accessibility".
+#[test]
+fn an_unknown_accessibility_is_kept_raw() {
+    let b = written(|dwarf, var| {
+        dwarf.unit.get_mut(var).set(
+            gimli::DW_AT_accessibility,
+            gimli::write::AttributeValue::Udata(0),
+        );
+    });
+    let (m, _) = read(&b, "access0.o").expect("reads");
+    let v = m
+        .vars
+        .values()
+        .find(|v| v.name.as_deref() == Some("v"))
+        .expect("the variable");
+    assert!(v.flags.is_empty(), "{:?}", v.flags);
+    assert_eq!(v.extra.len(), 1, "{:?}", v.extra);
+    assert_eq!(
+        v.extra[0].attr,
+        gimli::DW_AT_accessibility.0,
+        "{:?}",
+        v.extra
+    );
+    assert_exact_round_trip(&m);
+}
+
 fn raw_options() -> dwarv::unstable::back::dwarf::WriteOptions<'static> {
     dwarv::unstable::back::dwarf::WriteOptions {
         dwarf_version: None,

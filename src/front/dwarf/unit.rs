@@ -182,6 +182,24 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
 /// inside a concrete out-of-line instance, its offset, the index of its pending block.
 type PlanFrame = (isize, dw::DwTag, bool, bool, bool, u64, Option<usize>);
 
+/// A DIE may carry each attribute once (DWARF 5 §2.2; `llvm-dwarfdump --verify` calls a repeat an
+/// error): with two, which one a reader takes is arbitrary, and no writer can keep both.
+fn refuse_repeated_attribute(attrs: &[gimli::Attribute<Slice<'_>>], off: u64) -> DResult<()> {
+    for (i, a) in attrs.iter().enumerate() {
+        if attrs[..i].iter().any(|b| b.name() == a.name()) {
+            return Err(fail(
+                ".debug_info",
+                off,
+                format!(
+                    "the DIE has {} twice (its abbreviation repeats it)",
+                    a.name()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn last_offset(units: &[(u64, gimli::Unit<Slice<'_>>)]) -> u64 {
     units.last().map_or(0, |(o, _)| *o)
 }
@@ -458,6 +476,7 @@ impl Walker<'_> {
                 return Err(fail(".debug_info", off, "DIE tree changed between passes"));
             };
             next += 1;
+            refuse_repeated_attribute(entry.attrs(), off)?;
             let depth = entry.depth();
             while stack.last().is_some_and(|f| f.depth >= depth) {
                 stack.pop();

@@ -437,13 +437,16 @@ impl Walker<'_> {
                 f = f.with(*flag);
             }
         }
-        if die.has(dw::DW_AT_accessibility) {
-            match die.udata(dw::DW_AT_accessibility) {
-                Some(1) => f = f.with(Flags::PUBLIC),
-                Some(2) => f = f.with(Flags::PROTECTED),
-                Some(3) => f = f.with(Flags::PRIVATE),
-                _ => {}
-            }
+        // A value no DW_ACCESS names stays a raw attribute, written back as read.
+        let access = match die.peek(dw::DW_AT_accessibility) {
+            Some(1) => Some(Flags::PUBLIC),
+            Some(2) => Some(Flags::PROTECTED),
+            Some(3) => Some(Flags::PRIVATE),
+            _ => None,
+        };
+        if let Some(a) = access {
+            die.mark(dw::DW_AT_accessibility);
+            f = f.with(a);
         }
         f
     }
