@@ -487,6 +487,23 @@ fn an_attribute_given_twice_is_an_error() {
     assert!(text.contains("DW_AT_accessibility twice"), "{text}");
 }
 
+/// A namespace whose tag became a template value parameter (a dwarf_roundtrip fuzz finding: its
+/// classes, imports and inlined calls were scoped to a template parameter, which no writer can
+/// place, and vanished without a ledger line): a template parameter holds no DIEs, so the object
+/// is refused, naming the first DIE inside one.
+#[test]
+fn a_die_inside_a_template_parameter_is_an_error() {
+    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_inside_template_param.o"))
+        .unwrap();
+    let e = read(&b, "inside.o").expect_err("refused");
+    let text = e.to_string();
+    assert!(text.contains("0x2f"), "{text}");
+    assert!(
+        text.contains("inside a DW_TAG_template_value_parameter"),
+        "{text}"
+    );
+}
+
 /// A DW_AT_accessibility value that no DW_ACCESS names is kept raw and written back as read,
 /// not taken for "no accessibility".
 #[test]

@@ -153,6 +153,13 @@ pub const DW_AT_DWARV_NO_SIGNATURE: DwAt = DwAt(0x3d34);
 /// A function whose DW_AT_ranges/low_pc the writer derived from its scope runs: not the
 /// function's own ranges (LLVM gives a function's ranges only for its definition's body).
 pub const DW_AT_DWARV_DERIVED_RANGES: DwAt = DwAt(0x3d35);
+/// A compile unit the writer made for a module that has none (an OpLine-only shader): dwarv's
+/// reader takes the unit out again (flag).
+pub const DW_AT_DWARV_SYNTHESIZED_UNIT: DwAt = DwAt(0x3d37);
+/// The lexical block a block of inlined code is in, when that block is not where the DIE is
+/// (the block's code is all inlined at one call, so its DIE is under the inlined subroutine,
+/// while its parent block has no code there): a reference.
+pub const DW_AT_DWARV_PARENT: DwAt = DwAt(0x3d38);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

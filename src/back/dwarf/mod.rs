@@ -136,9 +136,20 @@ fn add_unit(m: &Module, diags: &mut Diagnostics) -> Module {
         crate::ir::SourceFormat::Visa => crate::ir::Language::OPENCL,
         _ => crate::ir::Language::C99,
     };
+    // Marked for dwarv's reader, which takes it out again where the records make the reading
+    // exact; other readers see a unit.
+    let extra = match records::exact(&m) {
+        true => vec![crate::ir::RawAttr {
+            attr: crate::spec::dwarf_vendor::DW_AT_DWARV_SYNTHESIZED_UNIT.0,
+            form: gimli::DW_FORM_flag_present.0,
+            bytes: Vec::new(),
+        }],
+        false => Vec::new(),
+    };
     m.units.push(crate::ir::Unit {
         language,
         producer: Some("dwarv".into()),
+        extra,
         ..Default::default()
     });
     diags.push(

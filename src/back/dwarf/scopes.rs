@@ -92,6 +92,19 @@ impl Builder<'_, '_> {
                 }
             }
             ScopeKind::LexicalBlock { ranges } => {
+                // Under its inlined subroutine, the reader would take the inlined function for
+                // its parent: a block around it that has no code there is named.
+                match sc.parent {
+                    Some(Ref::Scope(p))
+                        if self.inlined_only.contains_key(&s)
+                            && !self.inlined_only.contains_key(&p)
+                            && matches!(m.scopes.get(p).kind, ScopeKind::LexicalBlock { .. })
+                            && super::records::exact(m) =>
+                    {
+                        self.set_ref(d, vendor::DW_AT_DWARV_PARENT, Some(Ref::Scope(p)));
+                    }
+                    _ => {}
+                }
                 let r = match self.inlined_only.get(&s) {
                     _ if !ranges.is_empty() => ranges.clone(),
                     Some(&i) => self.inlined_block_ranges(i, s),

@@ -39,10 +39,16 @@ impl Builder<'_, '_> {
         let m = self.m;
         let ty = &m.types.get(t);
         self.set_str(d, dw::DW_AT_name, ty.name.as_deref());
-        if !matches!(
-            ty.kind,
-            TypeKind::Member { .. } | TypeKind::Inheritance { .. }
-        ) || ty.size.is_some()
+        // A bit field's size is its DW_AT_bit_size (`derived_type_flags`); DW_AT_byte_size, if
+        // any, is its storage unit's (`fill_member`).
+        let bit_field = matches!(ty.kind, TypeKind::Member { .. })
+            && ty.flags.has(Flags::BIT_FIELD)
+            && matches!(ty.size, Some(Bound::Const(_)));
+        if !bit_field
+            && (!matches!(
+                ty.kind,
+                TypeKind::Member { .. } | TypeKind::Inheritance { .. }
+            ) || ty.size.is_some())
         {
             let vector_basic = self.amd_vectors()
                 && matches!(ty.kind, TypeKind::Vector { .. })
@@ -421,7 +427,6 @@ impl Builder<'_, '_> {
             TypeKind::Member { .. } => {
                 if f.has(Flags::BIT_FIELD) {
                     if let Some(Bound::Const(bits)) = ty.size {
-                        self.unit_mut(d.0).get_mut(d.1).delete(dw::DW_AT_byte_size);
                         self.set(d, dw::DW_AT_bit_size, AttributeValue::Udata(bits as u64));
                         derived |= Flags::BIT_FIELD.bits;
                     }

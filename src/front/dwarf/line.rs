@@ -29,6 +29,7 @@ pub fn read_lines(
         .iter()
         .any(|f| f.content_type == gimli::DwLnct(0x2002));
     let first = if header.version() >= 5 { 0 } else { 1 };
+    let mut placeholder = None;
     let count = header.file_names().len() as u64;
     for index in first..first + count {
         let Some(entry) = header.file(index) else {
@@ -53,6 +54,16 @@ pub fn read_lines(
             Some(s) => Some(string(s)?).filter(|s| !s.is_empty()),
             None => None,
         };
+        // File 0 of a compile unit without a name is the writer's placeholder for the primary
+        // file the unit lacks (DWARF 5 must list one): a file only if a row names it. (A type
+        // unit has no name, and its file 0 is its compile unit's file.)
+        if index == 0
+            && unit.name.is_none()
+            && matches!(unit.header.type_(), gimli::UnitType::Compilation)
+        {
+            placeholder = Some((name, directory, checksum, source));
+            continue;
+        }
         table.insert(index, files.get(m, name, directory, checksum, source));
     }
     let mut rows = program.rows();
@@ -73,6 +84,11 @@ pub fn read_lines(
         }
         if row.end_sequence() {
             continue;
+        }
+        if row.file_index() == 0 {
+            if let Some((name, directory, checksum, source)) = placeholder.take() {
+                table.insert(0, files.get(m, name, directory, checksum, source));
+            }
         }
         let line = u32::try_from(row.line().map_or(0, |l| l.get())).unwrap_or(u32::MAX);
         let column = match row.column() {

@@ -72,6 +72,7 @@ fn read_inner(bytes: &[u8]) -> DResult<(Verified, Diagnostics)> {
     types::own_attributes(&mut m);
     scopes::own_attributes(&mut m);
     vars::own_attributes(&mut m);
+    let m = records::without_synthesized_unit(m)?;
     let m = Verified::new(m).map_err(|findings| {
         fail(
             ".debug_info",

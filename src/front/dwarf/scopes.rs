@@ -101,6 +101,10 @@ impl Walker<'_> {
         s.name = name;
         s.parent = at.parent.and_then(|p| p.ent);
         s.at = decl_at;
+        if let Some(p) = self.reference(&mut at, vendor::DW_AT_DWARV_PARENT)? {
+            self.m.scopes.get_mut(h).parent = Some(p);
+        }
+        let s = self.m.scopes.get_mut(h);
         s.flags.bits |= flags.bits;
         s.flags.foreign |= flags.foreign;
         self.attach_to_parent(at.parent, Ref::Scope(h), at.die.tag);

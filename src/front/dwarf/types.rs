@@ -544,6 +544,36 @@ pub(super) fn own_attributes(m: &mut crate::ir::Module) {
             _ => {}
         }
     }
+    derivable_storage_units(m);
+}
+
+/// A DWARF 2-style bit field's storage unit (DW_AT_byte_size, kept raw) that is its base type's
+/// size is what the writer derives when there is none: not kept (an LLVM bit field has no
+/// storage size of its own, only its base type's).
+fn derivable_storage_units(m: &mut crate::ir::Module) {
+    let mut derivable = Vec::new();
+    for (h, t) in m.types.iter() {
+        let TypeKind::Member {
+            base: Some(b),
+            storage_offset_bits: Some(_),
+            ..
+        } = t.kind
+        else {
+            continue;
+        };
+        let Some(crate::ir::Bound::Const(bits)) = m.types.get(b).size else {
+            continue;
+        };
+        let mut extra = t.extra.clone();
+        let unit = take_u(&mut extra, dw::DW_AT_byte_size);
+        if t.flags.has(Flags::BIT_FIELD) && unit.and_then(|u| u.checked_mul(8)) == Some(bits as u64)
+        {
+            derivable.push((h, extra));
+        }
+    }
+    for (h, extra) in derivable {
+        m.types.get_mut(h).extra = extra;
+    }
 }
 
 /// An array of one constant dimension marked DW_AT_dwarv_matrix is a matrix of its element.

@@ -143,7 +143,10 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
         if decl == h {
             continue;
         }
-        let d = m.scopes.get(decl).clone();
+        let mut d = m.scopes.get(decl).clone();
+        // The declaration's flags with those dwarv's attributes add (read into the
+        // declaration itself later, by `scopes::own_attributes`).
+        own_flags(&mut d.extra, &mut d.flags);
         let Some(df) = d.function() else { continue };
         let s = m.scopes.get_mut(h);
         s.name = s.name.take().or(d.name.clone());
@@ -181,6 +184,13 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
 /// An open DIE of pass 1: depth, tag, inside an inlined subroutine, a function declaration,
 /// inside a concrete out-of-line instance, its offset, the index of its pending block.
 type PlanFrame = (isize, dw::DwTag, bool, bool, bool, u64, Option<usize>);
+
+/// Template parameter DIEs, which have no children.
+const PARAMETERS_WITHOUT_CHILDREN: [dw::DwTag; 3] = [
+    dw::DW_TAG_template_type_parameter,
+    dw::DW_TAG_template_value_parameter,
+    dw::DW_TAG_GNU_template_template_param,
+];
 
 /// A DIE may carry each attribute once (DWARF 5 §2.2; `llvm-dwarfdump --verify` calls a repeat an
 /// error): with two, which one a reader takes is arbitrary, and no writer can keep both.
@@ -482,6 +492,15 @@ impl Walker<'_> {
                 stack.pop();
             }
             let parent = stack.last().copied();
+            // A template parameter holds no DIEs (a pack holds parameters, not these): what sits
+            // in one has no scope the IR or a writer could give it.
+            if let Some(p) = parent.filter(|p| PARAMETERS_WITHOUT_CHILDREN.contains(&p.tag)) {
+                return Err(fail(
+                    ".debug_info",
+                    off,
+                    format!("a {} inside a {}, which holds no DIEs", entry.tag(), p.tag),
+                ));
+            }
             let ranges = match entry.tag() {
                 dw::DW_TAG_compile_unit
                 | dw::DW_TAG_partial_unit
