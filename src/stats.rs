@@ -134,7 +134,7 @@ fn of_spirv(inp: &Input) -> Result<Stats> {
     for (i, insn) in bin.insns.iter().enumerate() {
         let opcode = insn.opcode();
         let name = match opcode {
-            op::EXT_INST => insn
+            op::EXT_INST | op::EXT_INST_WITH_FORWARD_REFS => insn
                 .operand(2)
                 .ok()
                 .and_then(|set| nf.import(set))

@@ -18,6 +18,7 @@ pub mod op {
     pub const LINE: u16 = Op::Line as u16;
     pub const EXT_INST_IMPORT: u16 = Op::ExtInstImport as u16;
     pub const EXT_INST: u16 = Op::ExtInst as u16;
+    pub const EXT_INST_WITH_FORWARD_REFS: u16 = Op::ExtInstWithForwardRefsKHR as u16;
     pub const ENTRY_POINT: u16 = Op::EntryPoint as u16;
     pub const CAPABILITY: u16 = Op::Capability as u16;
     pub const TYPE_INT: u16 = Op::TypeInt as u16;
@@ -101,8 +102,13 @@ impl<'a> Insn<'a> {
         (self.words[0] & 0xffff) as u16
     }
     /// The opcode as rspirv names it; `None` for one the core grammar does not know.
+    /// OpExtInstWithForwardRefsKHR (SPV_KHR_relaxed_extended_instruction) is an OpExtInst that
+    /// may name ids defined later: the same instruction to every reader.
     pub fn op(&self) -> Option<Op> {
-        super::grammar::op(self.opcode())
+        match self.opcode() {
+            op::EXT_INST_WITH_FORWARD_REFS => Some(Op::ExtInst),
+            n => super::grammar::op(n),
+        }
     }
     /// The operand words after the opcode word.
     pub fn operands(&self) -> &'a [u32] {

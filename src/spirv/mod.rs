@@ -7,7 +7,10 @@
 //! changed (the header, the id bound and every other instruction keep their words and order):
 //! 1. every `OpExtInst` of a debug set (`DebugInfo`, `OpenCL.DebugInfo.100`, `SPIRV.debug`,
 //!    `NonSemantic.Shader.DebugInfo.*`) and the `OpExtInstImport`s of those sets;
-//! 2. `OpLine` and `OpNoLine`;
+//! 2. `OpLine` and `OpNoLine`, and the `OpName`, `OpMemberName` and decorations (`OpDecorate`,
+//!    `OpMemberDecorate`, `OpDecorateString`, `OpMemberDecorateString`, `OpDecorateId`) whose
+//!    target is the result of an instruction of 1 (Slang names its debug variables; the names
+//!    go with them). `OpExtInstWithForwardRefsKHR` counts as `OpExtInst` throughout;
 //! 3. `OpExtension "SPV_KHR_non_semantic_info"` when no `NonSemantic.*` import is left;
 //! 4. repeatedly, until nothing changes: every `OpString`, `OpConstant`, `OpConstantTrue`,
 //!    `OpConstantFalse`, `OpConstantNull`, `OpConstantComposite`, `OpTypeInt`, `OpTypeFloat`,

@@ -32,6 +32,17 @@ pub struct NormalForm {
 
 const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
 
+/// Instructions that name or decorate the id of their first operand.
+const NAMES_AND_DECORATIONS: [Op; 7] = [
+    Op::Name,
+    Op::MemberName,
+    Op::Decorate,
+    Op::MemberDecorate,
+    Op::DecorateString,
+    Op::MemberDecorateString,
+    Op::DecorateId,
+];
+
 /// The debug flavour of an import name, including llvm-spirv's `SPIRV.debug`.
 pub fn debug_flavour(name: &str) -> Option<Flavour> {
     Flavour::from_import_name(name)
@@ -57,6 +68,7 @@ impl NormalForm {
                 }
             }
         }
+        let mut debug_results = std::collections::HashSet::new();
         for (i, insn) in m.insns.iter().enumerate() {
             match insn.op() {
                 Some(Op::Line | Op::NoLine) => removed[i] = true,
@@ -64,9 +76,20 @@ impl NormalForm {
                     let set = insn.operand(2)?;
                     if imports.iter().any(|d| d.id == set) {
                         removed[i] = true;
+                        debug_results.insert(insn.operand(1)?);
                     }
                 }
                 _ => {}
+            }
+        }
+        // 2b: names and decorations of those instructions (Slang names its debug variables).
+        if !debug_results.is_empty() {
+            for (i, insn) in m.insns.iter().enumerate() {
+                if matches!(insn.op(), Some(op) if NAMES_AND_DECORATIONS.contains(&op))
+                    && debug_results.contains(&insn.operand(0)?)
+                {
+                    removed[i] = true;
+                }
             }
         }
 

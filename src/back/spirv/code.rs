@@ -451,16 +451,14 @@ fn place(w: &Writer, trusted: &[bool], pos: CodePos) -> Option<usize> {
     i
 }
 
-/// The index of the OpFunction at `pos`, if it is a function whose positions are trusted.
-fn before_function(w: &Writer, pos: CodePos) -> Option<usize> {
+/// The index of the OpFunction at `pos`, if it is a function whose positions are trusted
+/// (`trusted`: from [`trusted_funcs`]; every function when the IR's code is this module's, as
+/// for an OpLine-only module, which has no DebugFunction to match).
+fn before_function(w: &Writer, trusted: &[bool], pos: CodePos) -> Option<usize> {
     let CodePos::Spirv(p) = pos else { return None };
     let i = w.code.index_at(p)?;
     let f = w.code.funcs.iter().position(|f| f.first == i)?;
-    w.code
-        .matched
-        .values()
-        .any(|(g, t)| *g == f && *t)
-        .then_some(i)
+    trusted.get(f).copied().unwrap_or(false).then_some(i)
 }
 
 /// DebugFunctionDefinition (NonSemantic) in the entry block of every matched function.
@@ -565,7 +563,7 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost, s
     for row in &w.m.lines {
         let Some(i) = place(w, trusted, row.range.start) else {
             // A row from an OpLine before OpFunction (glslang) goes back there as an OpLine.
-            match before_function(w, row.range.start) {
+            match before_function(w, trusted, row.range.start) {
                 Some(i) if row.end_line.is_none() && row.end_column.is_none() => {
                     let file = file_string(w, row.at.file);
                     let words = insn(Op::Line, &[file, row.at.line, row.at.column]);

@@ -234,6 +234,14 @@ fn matrix(
                 "a column of more than 4 components (written as an array): the matrix as an array of its columns"
             },
         );
+    // `.200` says an array's dimensions by DebugTypeSubrange.
+    if let (true, Ref::Type(h)) = (super::fortran::has_subranges(w), r) {
+        let dims = [crate::ir::Subrange {
+            count: Some(Bound::Const(i64::from(*count))),
+            ..Default::default()
+        }];
+        return super::fortran::array(w, h, col, &dims);
+    }
     let counts = V::List(vec![V::Num(*count)]);
     w.ext(
         r,

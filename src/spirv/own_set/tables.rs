@@ -177,6 +177,10 @@ impl<'a> Tables<'a> {
             {
                 return Err(Declined("a string without its NUL"));
             }
+            // Its ids may be defined later: an order the passes here do not keep.
+            if opcode == Op::ExtInstWithForwardRefsKHR as u16 {
+                return Err(Declined("an OpExtInstWithForwardRefsKHR"));
+            }
             if opcode == Op::ExtInst as u16 && cx.set != 0 && w.at(i + 3) == cx.set && count < 5 {
                 return Err(Declined("a debug instruction without its opcode"));
             }
