@@ -12,6 +12,9 @@
 #   kernel.gfx90a.o kernel.gfx1030.o                      AMDGPU gfx90a / gfx1030, DWARF 5, -O2
 #   particles.spv shade.spv                               glslang -gVS (NonSemantic.Shader.DebugInfo.100)
 #   particles.nodebug.spv shade.nodebug.spv               glslang -V, no debug info (the code parts)
+#   stages/{stage.geom,.tesc,.tese,.rgen,.rchit,bufref.comp}.{gVS,g}.spv
+#                                                         glslang -gVS / -g (OpLine only), Vulkan 1.2;
+#                                                         bufref.comp.gVS.spv is invalid (glslang 12)
 #   prog.dwarf5.o prog.dwarf4.o prog.ll prog.O2           x86-64 host C
 #   prog.dwarf5.O2.o prog.dwarf4.O2.o                     x86-64 -O2 with macros (.debug_macro, .debug_macinfo)
 #   prog.O2.macro.ll                                      their LLVM IR
@@ -94,6 +97,18 @@ glslangValidator -V -gVS -o "$OUT/shade.spv" shade.frag >/dev/null
 step "GLSL -> SPIR-V without debug info (the code part, for --into)"
 glslangValidator -V -o "$OUT/particles.nodebug.spv" particles.comp >/dev/null
 glslangValidator -V -o "$OUT/shade.nodebug.spv" shade.frag >/dev/null
+step "GLSL stages -> SPIR-V, -gVS and -g (OpLine only), in stages/"
+# Geometry, tessellation and ray-tracing stages (their storage classes), buffer references.
+# glslang 12's -gVS output of bufref.comp is invalid (a DebugTypeMember names id 0: the
+# forward reference its later versions write with OpExtInstWithForwardRefsKHR).
+mkdir -p "$OUT/stages"
+stages=()
+for s in stage.geom stage.tesc stage.tese stage.rgen stage.rchit bufref.comp; do
+  for g in gVS g; do
+    glslangValidator -V --target-env vulkan1.2 -$g -o "$OUT/stages/$s.$g.spv" "stages/$s" >/dev/null
+    stages+=("stages/$s.$g.spv")
+  done
+done
 
 step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.o"
@@ -131,7 +146,8 @@ expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll "${spirv_outputs[@
           kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
           prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
           frag.O0.bc frag.O0.ll frag.O2.bc frag.O2.ll shapes.O0.bc shapes.O0.ll shapes.O2.bc shapes.O2.ll
-          prog.O2.ll kernel.gfx900.O0.ll kernel.gfx900.ll prog.O2.macro.ll optimized.dwarf5.O2.o)
+          prog.O2.ll kernel.gfx900.O0.ll kernel.gfx900.ll prog.O2.macro.ll optimized.dwarf5.O2.o
+          "${stages[@]}")
 ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
              prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
              optimized.dwarf5.O2.o)
@@ -142,6 +158,13 @@ done
 # be (inputs-and-peers.md section 1), so it is not validated here.
 "$SPIRV_VAL" --target-env vulkan1.1 particles.spv
 "$SPIRV_VAL" --target-env vulkan1.1 shade.spv
+for f in "${stages[@]}"; do
+  if [ "$f" = stages/bufref.comp.gVS.spv ]; then
+    ! "$SPIRV_VAL" --target-env vulkan1.2 "$f" 2>/dev/null || { echo "corpus/build.sh: $f is valid now: move it to the valid stages" >&2; exit 1; }
+  else
+    "$SPIRV_VAL" --target-env vulkan1.2 "$f"
+  fi
+done
 # prog.O2 is linked by GNU ld, which merges string tails in .debug_str; llvm-dwarfdump 19
 # checks .debug_str_offsets against that ("is neither zero nor immediately following a null
 # character"), 14 and 15 do not: the linked program is verified by those only.

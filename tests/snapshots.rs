@@ -46,6 +46,8 @@ fn expected() -> BTreeMap<String, String> {
     let mut names: Vec<String> = std::fs::read_dir(corpus)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
+        // (Subfolders, such as stages/, hold inputs other tests judge.)
+        .filter(|n| corpus.join(n).is_file())
         .filter(|n| {
             dwarv::unstable::input::detect(&std::fs::read(corpus.join(n)).unwrap()).is_some()
         })

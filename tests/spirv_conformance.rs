@@ -569,15 +569,7 @@ const SHADE_CHAIN: &[&str] = &[
 /// The environments a module may be judged in, the usual one first: vulkan1.2 (Shader) or the
 /// OpenCL/universal one of its version (Kernel), then the universal one of its version.
 fn envs_of(words: &[u32]) -> Vec<&'static str> {
-    let universal = match words[1] {
-        v if v <= 0x0001_0000 => "spv1.0",
-        0x0001_0100 => "spv1.1",
-        0x0001_0200 => "spv1.2",
-        0x0001_0300 => "spv1.3",
-        0x0001_0400 => "spv1.4",
-        0x0001_0500 => "spv1.5",
-        _ => "spv1.6",
-    };
+    let universal = common::universal_env(words[1]);
     let mut v = vec![env_of(words)];
     if v[0] != universal {
         v.push(universal);

@@ -103,6 +103,19 @@ pub fn spirv_val_result(file: &Path, target_env: &str) -> Result<(), String> {
     }
 }
 
+/// spirv-val's universal target environment for a module's version word.
+pub fn universal_env(version: u32) -> &'static str {
+    match version {
+        v if v <= 0x0001_0000 => "spv1.0",
+        0x0001_0100 => "spv1.1",
+        0x0001_0200 => "spv1.2",
+        0x0001_0300 => "spv1.3",
+        0x0001_0400 => "spv1.4",
+        0x0001_0500 => "spv1.5",
+        _ => "spv1.6",
+    }
+}
+
 /// "SPIRV-Tools v2025.5 262bdab..." -> (2025, 5).
 pub fn parse_spirv_tools_version(text: &str) -> Option<(u32, u32)> {
     let rest = &text[text.find("SPIRV-Tools v")? + "SPIRV-Tools v".len()..];
