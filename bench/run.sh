@@ -241,8 +241,9 @@ if wants dwarf; then
   # (`--into`), against clang's.
   prog="$out/linked.O2"
   if [ ! -f "$prog" ]; then
+    abs_out=$(cd "$out" && pwd)
     for n in prog optimized linked; do
-      (cd corpus/src && clang-14 -g -O2 -fPIC -c "$n.c" -o "$PWD/../../$out/$n.O2.o")
+      (cd corpus/src && clang-14 -g -O2 -fPIC -c "$n.c" -o "$abs_out/$n.O2.o")
     done
     clang-14 -o "$prog" "$out/prog.O2.o" "$out/optimized.O2.o" "$out/linked.O2.o" "$obj" -lm -lpthread
   fi
