@@ -5,7 +5,9 @@
 #     bitcode (LLVM → SPIR-V: dwarv vs llvm-spirv-14, with LLVM's own parse + verify as the
 #     floor) and llvm-spirv-14's SPIR-V of it (in-place rewrite: dwarv vs spirv-opt);
 #   - the sqlite amalgamation (from the libsqlite3-sys crate) compiled by clang-14 -g -O2 for
-#     x86-64 (DWARF → IR → DWARF: dwarv vs llvm-dwarfdump --debug-info);
+#     x86-64 (DWARF → IR → DWARF: dwarv vs llvm-dwarfdump --debug-info), alone and linked with
+#     corpus/src's prog.c, optimized.c and linked.c (`--into` the program; debug bytes against
+#     clang's; paired runs for the time and memory ratios);
 #   - SHADERS generated GLSL compute shaders (bench/gen_corpus.sh): dwarv batch with 1 and 2 jobs;
 #   - the build step (`into`): the same kind of program at INTO_FUNCS functions (default 6000, a
 #     10 MB bitcode, and 4× that, so that growth shows), through the pipelines an LLVM-to-SPIR-V
@@ -62,6 +64,34 @@ row() {
     "$(echo "$bytes / 1000000 / ($cpu + 0.0001)" | bc -l)" $((kib / 1024))
 }
 ratio() { printf '%.2f' "$(echo "$1 / ($2 + 0.0001)" | bc -l)"; }
+
+# pair LABEL_A LABEL_B "CMD_A" "CMD_B" → two rows (each the median of REPS runs) and the ratios
+# A/B of wall time, CPU time and peak memory taken run by run, A and B in turn (A B A B …, after
+# one warm-up run of each), the median printed: pairing keeps a ratio meaningful while the
+# shared machine's speed drifts. The commands are strings (run with exec, no shell left over).
+pair() {
+  local la="$1" lb="$2" ca="$3" cb="$4" a b wa ua sa ka wb ub sb kb i
+  bash -c "exec $ca" >/dev/null 2>&1 || true
+  bash -c "exec $cb" >/dev/null 2>&1 || true
+  local rows=()
+  for i in $(seq "$reps"); do
+    read -r wa ua sa ka < <(time_run bash -c "exec $ca")
+    read -r wb ub sb kb < <(time_run bash -c "exec $cb")
+    rows+=("$wa $(echo "$ua + $sa" | bc -l) $ka $wb $(echo "$ub + $sb" | bc -l) $kb")
+  done
+  # column N's median over the pairs; ratio columns as A/B per pair.
+  med() { printf '%s\n' "${rows[@]}" | awk "{print $1}" | sort -g | sed -n "$(((reps + 1) / 2))p"; }
+  a="$(med '$1') $(med '$2') $(med '$3')"
+  b="$(med '$4') $(med '$5') $(med '$6')"
+  printf '%-46s %8.2f %8s %8.2f %8s %9d\n' "$la" $(cut -d' ' -f1 <<<"$a") "" $(cut -d' ' -f2 <<<"$a") "" $(($(cut -d' ' -f3 <<<"$a") / 1024))
+  printf '%-46s %8.2f %8s %8.2f %8s %9d\n' "$lb" $(cut -d' ' -f1 <<<"$b") "" $(cut -d' ' -f2 <<<"$b") "" $(($(cut -d' ' -f3 <<<"$b") / 1024))
+  pair_wall=$(printf '%.2f' "$(med '$1 / ($4 + 0.0001)')")
+  pair_cpu=$(printf '%.2f' "$(med '$2 / ($5 + 0.0001)')")
+  pair_peak=$(printf '%.2f' "$(med '$3 / $6')")
+}
+
+# Bytes of an ELF file's .debug_* sections.
+debug_bytes() { size -A "$1" | awk '$1 ~ /^\.debug_/ { s += $2 } END { print s + 0 }'; }
 section() { printf '%s\n' "-- $*"; }
 
 bc="$out/big_$funcs.bc"
@@ -201,6 +231,29 @@ if wants dwarf; then
   same=$("$dwarv" diff "$obj" "$out/sqlite3.dwarv.o" >/dev/null 2>&1 && echo "same IR (dwarv diff exit 0)" || echo "IR DIFFERS")
   verified=$(llvm-dwarfdump-14 --verify "$out/sqlite3.dwarv.o" 2>&1 | tail -n1)
   echo "   output: $same; llvm-dwarfdump --verify: $verified"
+  pair "dwarv convert sqlite3.o (paired)" "llvm-dwarfdump --debug-info sqlite3.o (paired)" \
+    "'$dwarv' convert '$obj' -o '$out/sqlite3.dwarv.o' --to dwarf" "llvm-dwarfdump-14 --debug-info '$obj'"
+  echo "   paired, median of $reps: time $pair_wall× wall, $pair_cpu× CPU (target ≤ 1.0×); peak memory $pair_peak× (target ≤ 1.5×)"
+  echo "   debug bytes: dwarv $(debug_bytes "$out/sqlite3.dwarv.o"), clang-14 $(debug_bytes "$obj") ($(ratio "$(debug_bytes "$out/sqlite3.dwarv.o")" "$(debug_bytes "$obj")")×)"
+
+  # A linked program: corpus/src prog.c, optimized.c and linked.c with the sqlite object, as
+  # tests/dwarf_linked.rs builds it (clang-14 -g -O2, DWARF 5); its debug sections replaced
+  # (`--into`), against clang's.
+  prog="$out/linked.O2"
+  if [ ! -f "$prog" ]; then
+    abs_out=$(cd "$out" && pwd)
+    for n in prog optimized linked; do
+      (cd corpus/src && clang-14 -g -O2 -fPIC -c "$n.c" -o "$abs_out/$n.O2.o")
+    done
+    clang-14 -o "$prog" "$out/prog.O2.o" "$out/optimized.O2.o" "$out/linked.O2.o" "$obj" -lm -lpthread
+  fi
+  bytes=$(stat -c %s "$prog")
+  section "DWARF: linked program (4 units, sqlite's among them), clang-14 -g -O2, $((bytes / 1000000)) MB"
+  pair "dwarv convert linked --into linked (paired)" "llvm-dwarfdump --debug-info linked (paired)" \
+    "'$dwarv' convert '$prog' --to dwarf --into '$prog' -o '$out/linked.dwarv'" "llvm-dwarfdump-14 --debug-info '$prog'"
+  echo "   paired, median of $reps: time $pair_wall× wall, $pair_cpu× CPU (target ≤ 1.0×); peak memory $pair_peak× (target ≤ 1.5×)"
+  mine=$(debug_bytes "$out/linked.dwarv") theirs=$(debug_bytes "$prog")
+  echo "   debug bytes: dwarv $mine, clang-14 $theirs ($(ratio "$mine" "$theirs")×, target ≤ 1.05×); llvm-dwarfdump --verify: $(llvm-dwarfdump-14 --verify "$out/linked.dwarv" 2>&1 | tail -n1)"
 fi
 
 if wants batch; then

@@ -7,7 +7,8 @@
 //! swapped, keep every other section's bytes, still run, and tell gdb the same as the input:
 //! where `break F` lands for a sample of functions, and `info line` and `info scope` (at each
 //! of a function's locations) for a few — at -O0 and -O2 alike (`Config::known_gdb_gap`
-//! counts the outputs still known to differ).
+//! counts the outputs still known to differ). DWARF 5 output is at most 1.05× the compiler's
+//! debug bytes.
 //!
 //! sqlite's objects are compiled once per configuration and kept in
 //! target/tmp/dwarf_linked (a -O2 build takes about half a minute).
@@ -35,6 +36,10 @@ impl Config {
         let mut v = vec!["-g", self.opt, "-fPIC"];
         v.extend(self.dwarf);
         v
+    }
+    /// Whether the units are DWARF 5 (`-gdwarf-5`, or gcc-12's default).
+    fn dwarf5(&self) -> bool {
+        matches!(self.dwarf, None | Some("-gdwarf-5"))
     }
     /// gcc at -O2: function clones (`f` and `f.constprop.0`, two concrete instances of one
     /// abstract function) are one function in the IR; see `roundtrip`.
@@ -358,6 +363,22 @@ fn into(c: &Config, p: &Path) -> PathBuf {
         "{}: {new_size} bytes from {old_size} with {old_debug} debug bytes replaced by {new_debug}",
         out.display()
     );
+    // Compact like the compiler (issue 24 item 5): DWARF 5 output — offset pairs from a base
+    // address in location and range lists — is at most 1.05× the compiler's debug bytes.
+    // (DWARF 4 keeps DWARF 4's forms: whole addresses in every .debug_loc entry.)
+    if c.dwarf5() {
+        eprintln!(
+            "{}: debug bytes {new_debug}, {}'s {old_debug} ({:.3}×)",
+            out.display(),
+            c.cc,
+            new_debug as f64 / old_debug as f64
+        );
+        assert!(
+            new_debug * 100 <= old_debug * 105,
+            "{}: {new_debug} debug bytes, over 1.05× the compiler's {old_debug}",
+            out.display()
+        );
+    }
     assert_eq!(old_rest.len(), new_rest.len(), "{}", out.display());
     for (a, b) in old_rest.iter().zip(&new_rest) {
         assert!(a == b, "{}: section {} changed", out.display(), a.1);

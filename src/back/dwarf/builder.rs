@@ -7,6 +7,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use gimli::write::{AttributeValue, DebugInfoRef, Dwarf, FileId, RangeList, UnitEntryId, UnitId};
 use gimli::{constants as dw, DwAt, DwForm};
 
+use super::compact;
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
@@ -271,21 +272,58 @@ impl Builder<'_, '_> {
                 );
             }
             many => {
-                let version = self.dwarf.units.get(self.units[d.0]).version();
-                let list = range_list(version, many);
+                let list = self.range_list(d.0, many);
                 let id = self.unit_mut(d.0).ranges.add(list);
                 self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
             }
         }
     }
 
-    /// Whether unit `u`'s DW_AT_low_pc (the base of its DWARF 4 lists) is 0.
-    pub(super) fn unit_base_is_zero(&self, u: usize) -> bool {
+    /// Unit `u`'s DW_AT_low_pc (the base address of its lists), if it has one.
+    pub(super) fn unit_base(&self, u: usize) -> Option<u64> {
         let unit = self.dwarf.units.get(self.units[u]);
-        matches!(
-            unit.get(unit.root()).get(dw::DW_AT_low_pc),
-            Some(AttributeValue::Address(gimli::write::Address::Constant(0)))
-        )
+        match unit.get(unit.root()).get(dw::DW_AT_low_pc) {
+            Some(AttributeValue::Address(gimli::write::Address::Constant(a))) => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// Unit `u`'s DWARF version.
+    pub(super) fn version(&self, u: usize) -> u16 {
+        self.dwarf.units.get(self.units[u]).version()
+    }
+
+    /// A range list of unit `u`. DWARF 4 entries are relative to the unit's base address, so
+    /// the list resets it to 0 first; DWARF 5 lists take the shortest encoding
+    /// (`compact::entries`). Empty ranges are left out (DWARF has no way to say them).
+    pub(super) fn range_list(&self, u: usize, ranges: &[CodeRange]) -> RangeList {
+        use gimli::write::{Address, Range};
+        let spans = ranges
+            .iter()
+            .map(|r| (addr(r.start), addr(r.end), ()))
+            .filter(|r| r.1 > r.0);
+        if self.version(u) >= 5 {
+            let list = compact::entries(self.s.address_size, self.unit_base(u), spans.collect());
+            return RangeList(
+                list.into_iter()
+                    .map(|e| match e {
+                        compact::Entry::Base(a) => Range::BaseAddress {
+                            address: Address::Constant(a),
+                        },
+                        compact::Entry::Pair(begin, end, ()) => Range::OffsetPair { begin, end },
+                        compact::Entry::StartLength(b, length, ()) => Range::StartLength {
+                            begin: Address::Constant(b),
+                            length,
+                        },
+                    })
+                    .collect(),
+            );
+        }
+        let mut out = vec![Range::BaseAddress {
+            address: Address::Constant(0),
+        }];
+        out.extend(spans.map(|(begin, end, ())| Range::OffsetPair { begin, end }));
+        RangeList(out)
     }
 
     pub(super) fn set_ranges_list(&mut self, d: Die, ranges: &[CodeRange]) {
@@ -295,8 +333,7 @@ impl Builder<'_, '_> {
             dw::DW_AT_low_pc,
             AttributeValue::Address(gimli::write::Address::Constant(0)),
         );
-        let version = self.dwarf.units.get(self.units[d.0]).version();
-        let list = range_list(version, ranges);
+        let list = self.range_list(d.0, ranges);
         let id = self.unit_mut(d.0).ranges.add(list);
         self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
     }
@@ -451,29 +488,6 @@ pub(super) fn enclosing_function(
         }
     }
     None
-}
-
-/// A range list. DWARF 4 entries are relative to the unit's base address, so the list resets
-/// it to 0 first; empty ranges are left out (DWARF has no way to say them).
-pub(super) fn range_list(version: u16, ranges: &[CodeRange]) -> RangeList {
-    use gimli::write::{Address, Range};
-    let mut out = Vec::new();
-    if version <= 4 {
-        out.push(Range::BaseAddress {
-            address: Address::Constant(0),
-        });
-    }
-    for r in ranges.iter().filter(|r| addr(r.end) > addr(r.start)) {
-        let (begin, end) = (addr(r.start), addr(r.end));
-        out.push(match version {
-            ..=4 => Range::OffsetPair { begin, end },
-            _ => Range::StartEnd {
-                begin: Address::Constant(begin),
-                end: Address::Constant(end),
-            },
-        });
-    }
-    RangeList(out)
 }
 
 /// A string's bytes without NULs (DWARF strings end at the first).

@@ -5,6 +5,7 @@
 use gimli::write::{AttributeValue, DebugInfoRef, Expression, UnitEntryId};
 
 use super::builder::{addr, enclosing_function, Builder, Die, DieMap, Offsets, OpEncoding};
+use super::compact;
 use crate::diag::LossKind;
 use crate::dwarf::{encode_expr, AmdOps, RefKind, Refs};
 use crate::ir::{Arg, Bound, Expr, Handle, Location, Op, OpCode, Ref};
@@ -308,7 +309,7 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
                     ),
                 }
             }
-            let list = loc_list(version, b.unit_base_is_zero(u), out, default);
+            let list = loc_list(b, u, out, default);
             let id = b.unit_mut(u).locations.add(list);
             Some(AttributeValue::LocationListRef(id))
         }
@@ -380,8 +381,7 @@ pub(super) fn events_location(
     if list.is_empty() {
         return None;
     }
-    let version = b.dwarf.units.get(b.units[u]).version();
-    let list = loc_list(version, b.unit_base_is_zero(u), list, None);
+    let list = loc_list(b, u, list, None);
     let id = b.unit_mut(u).locations.add(list);
     Some(AttributeValue::LocationListRef(id))
 }
@@ -448,31 +448,56 @@ impl Builder<'_, '_> {
 }
 
 /// A location list from (start, end, expression) entries and an optional default entry (DWARF 5
-/// only), made like `range_list`; a DWARF 4 list says base address 0 first unless the unit's
-/// base address is 0 already (as compilers leave it out; gdb prints it).
+/// only), made like `Builder::range_list`: DWARF 5 lists in the shortest encoding
+/// (`compact::entries`); a DWARF 4 list says base address 0 first unless the unit's base
+/// address is 0 already (as compilers leave it out; gdb prints it).
 pub(super) fn loc_list(
-    version: u16,
-    base_is_zero: bool,
+    b: &Builder,
+    u: usize,
     entries: Vec<(u64, u64, gimli::write::Expression)>,
     default: Option<gimli::write::Expression>,
 ) -> gimli::write::LocationList {
     use gimli::write::{Address, Location};
+    let entries: Vec<_> = entries.into_iter().filter(|e| e.1 > e.0).collect();
     let mut out = Vec::new();
-    if version <= 4 && !base_is_zero {
-        out.push(Location::BaseAddress {
-            address: Address::Constant(0),
-        });
-    }
-    for (begin, end, data) in entries.into_iter().filter(|e| e.1 > e.0) {
-        out.push(match version {
-            // Over a base of 0, gimli writes the pair as the addresses themselves.
-            ..=4 if !base_is_zero => Location::OffsetPair { begin, end, data },
-            _ => Location::StartEnd {
-                begin: Address::Constant(begin),
-                end: Address::Constant(end),
-                data,
-            },
-        });
+    if b.version(u) >= 5 {
+        out.extend(
+            compact::entries(b.s.address_size, b.unit_base(u), entries)
+                .into_iter()
+                .map(|e| match e {
+                    compact::Entry::Base(a) => Location::BaseAddress {
+                        address: Address::Constant(a),
+                    },
+                    compact::Entry::Pair(begin, end, data) => {
+                        Location::OffsetPair { begin, end, data }
+                    }
+                    compact::Entry::StartLength(begin, length, data) => Location::StartLength {
+                        begin: Address::Constant(begin),
+                        length,
+                        data,
+                    },
+                }),
+        );
+    } else {
+        let base_is_zero = b.unit_base(u) == Some(0);
+        if !base_is_zero {
+            out.push(Location::BaseAddress {
+                address: Address::Constant(0),
+            });
+        }
+        // Over a base of 0, gimli writes the pair as the addresses themselves.
+        out.extend(
+            entries
+                .into_iter()
+                .map(|(begin, end, data)| match base_is_zero {
+                    false => Location::OffsetPair { begin, end, data },
+                    true => Location::StartEnd {
+                        begin: Address::Constant(begin),
+                        end: Address::Constant(end),
+                        data,
+                    },
+                }),
+        );
     }
     if let Some(data) = default {
         out.push(Location::DefaultLocation { data });

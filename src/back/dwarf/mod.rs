@@ -13,6 +13,7 @@
 //! The mapping decisions are in docs/dwarf.md, "Writer".
 
 mod builder;
+mod compact;
 mod elf;
 mod expr;
 mod frame;
