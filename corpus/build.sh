@@ -25,6 +25,7 @@
 #   shapes.O0.bc/.ll shapes.O2.bc/.ll                     the same C++ as LLVM IR (-O0, -O2)
 #   prog.O2.ll                                            x86-64 host C at -O2 (LLVM IR)
 #   optimized.dwarf5.O2.o                                 x86-64 -O2: DW_OP_convert, concrete before abstract, variadic, u64 constant
+#   errors.gcc.O0.o                                       x86-64 C++ with <stdexcept>, <string>, <vector> by gcc (g++)
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
 # compile inside corpus/src with relative names plus -fdebug-prefix-map, and
@@ -54,7 +55,8 @@ if [ -z "${LLVM_SPIRV+x}" ]; then
   if [ -n "$sfx" ]; then LLVM_SPIRV="llvm-spirv$sfx"; fi
   command -v "$LLVM_SPIRV" >/dev/null || LLVM_SPIRV=""
 fi
-for t in "$CLANG" ${LLVM_SPIRV:+"$LLVM_SPIRV"} "$LLVM_DIS" "$OPT" "$DWARFDUMP" glslangValidator "$SPIRV_VAL"; do
+GXX="${GXX:-g++}"
+for t in "$CLANG" ${LLVM_SPIRV:+"$LLVM_SPIRV"} "$LLVM_DIS" "$OPT" "$DWARFDUMP" glslangValidator "$SPIRV_VAL" "$GXX"; do
   command -v "$t" >/dev/null || { echo "corpus/build.sh: '$t' not found; run scripts/setup.sh" >&2; exit 1; }
 done
 
@@ -97,6 +99,11 @@ glslangValidator -V -gVS -o "$OUT/shade.spv" shade.frag >/dev/null
 step "GLSL -> SPIR-V without debug info (the code part, for --into)"
 glslangValidator -V -o "$OUT/particles.nodebug.spv" particles.comp >/dev/null
 glslangValidator -V -o "$OUT/shade.nodebug.spv" shade.frag >/dev/null
+step "errors.cpp -> x86-64 object by gcc (-O0)"
+# gcc's DWARF: declarations naming their `this` (DW_AT_object_pointer), C4/D4 constructors with
+# their concrete C2/D2 instances. (Not -O2: llvm-dwarfdump --verify takes over ten minutes of
+# CPU on gcc's -O2 object of this file.)
+"$GXX" -g -O0 "${DBGMAP[@]}" -c errors.cpp -o "$OUT/errors.gcc.O0.o"
 step "GLSL stages -> SPIR-V, -gVS and -g (OpLine only), in stages/"
 # Geometry, tessellation and ray-tracing stages (their storage classes), buffer references.
 # glslang 12's -gVS output of bufref.comp is invalid (a DebugTypeMember names id 0: the
@@ -147,10 +154,10 @@ expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll "${spirv_outputs[@
           prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
           frag.O0.bc frag.O0.ll frag.O2.bc frag.O2.ll shapes.O0.bc shapes.O0.ll shapes.O2.bc shapes.O2.ll
           prog.O2.ll kernel.gfx900.O0.ll kernel.gfx900.ll prog.O2.macro.ll optimized.dwarf5.O2.o
-          "${stages[@]}")
+          errors.gcc.O0.o "${stages[@]}")
 ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
              prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
-             optimized.dwarf5.O2.o)
+             optimized.dwarf5.O2.o errors.gcc.O0.o)
 for f in "${expected[@]}"; do
   [ -s "$f" ] || { echo "corpus/build.sh: missing or empty output $OUT/$f" >&2; exit 1; }
 done

@@ -457,7 +457,11 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
             "no scope: written with the first unit as Parent (the operand is required)",
         );
     }
-    args.extend(w.place(r, v.at, v.scope));
+    let scope = match v.kind {
+        VarKind::Global => v.scope,
+        _ => local_parent(w, r, v.scope),
+    };
+    args.extend(w.place(r, v.at, scope));
     let flags = V::Num(w.flags(r, v.flags));
     if !matches!(v.kind, VarKind::Global)
         && !v.flags.is_empty()
@@ -502,6 +506,51 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
         _ => {
             args.push((operand::FLAGS, flags));
             w.ext(r, instruction::DEBUG_LOCAL_VARIABLE, &args)
+        }
+    }
+}
+
+/// The parent of a local variable or parameter: a lexical scope, as every set wants. One in a
+/// type (gcc's DW_TAG_GNU_formal_parameter_pack) goes to the type's scope; one of a function
+/// declaration (gcc names a declaration's parameters) to the definition that completes it, or,
+/// with none, to the first unit.
+fn local_parent(w: &mut Writer, r: Ref, mut scope: Option<Ref>) -> Option<Ref> {
+    if let Some(Ref::Type(_)) = scope {
+        w.ledger.approx(
+            r,
+            "a variable inside a type (a parameter pack): written in the type's scope (the parent must be a lexical scope)",
+        );
+        for _ in 0..64 {
+            match scope {
+                Some(Ref::Type(t)) => scope = w.m.types.get(t).scope,
+                _ => break,
+            }
+        }
+    }
+    let Some(Ref::Scope(decl)) = scope else {
+        return scope;
+    };
+    if !matches!(w.m.scopes.get(decl).kind, ScopeKind::FunctionDecl(_)) {
+        return scope;
+    }
+    let definition = w.m.scopes.iter().find(|(_, s)| {
+        matches!(s.kind, ScopeKind::Function(_))
+            && s.function().and_then(|f| f.declaration) == Some(decl)
+    });
+    match definition {
+        Some((d, _)) => {
+            w.ledger.approx(
+                r,
+                "a variable of a function declaration: written in its definition (the parent must be a lexical scope)",
+            );
+            Some(Ref::Scope(d))
+        }
+        None => {
+            w.ledger.approx(
+                r,
+                "a variable of a function declaration without a definition: written in the first unit (the parent must be a lexical scope)",
+            );
+            (!w.m.units.is_empty()).then(|| Ref::Unit(Handle::new(0)))
         }
     }
 }

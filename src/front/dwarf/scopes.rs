@@ -6,9 +6,10 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use super::walker::{
-    binding, function_mut, own_flags, scope_of, take_flag, take_s, take_u, At, DResult, Filled,
-    Frame, Slice, UnitState, Walker,
+    binding, function_mut, own_flags, ref_offset, scope_of, take_flag, take_s, take_u, At, DResult,
+    Filled, Frame, Plan, Slice, UnitState, Walker,
 };
+use crate::diag::LossKind;
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
     CallParam, CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label,
@@ -111,6 +112,31 @@ impl Walker<'_> {
         Ok(Vec::new())
     }
 
+    /// DW_AT_object_pointer: the parameter it names, or none (ledgered) when that parameter is a
+    /// part of the function's signature rather than a variable.
+    fn object_pointer(&mut self, at: &mut At) -> DResult<Option<Ref>> {
+        let Some(v) = at.die.peek_value(dw::DW_AT_object_pointer) else {
+            return Ok(None);
+        };
+        let part = ref_offset(at.unit, &v).filter(|o| {
+            self.plans
+                .binary_search_by_key(o, |p| p.0)
+                .is_ok_and(|i| matches!(self.plans[i].1, Plan::Part))
+        });
+        let Some(o) = part else {
+            return self.reference(at, dw::DW_AT_object_pointer);
+        };
+        at.die.mark(dw::DW_AT_object_pointer);
+        self.diag.push(
+            LossKind::Dropped,
+            format!(".debug_info+{:#x}", at.die.off),
+            format!(
+                "DW_AT_object_pointer {o:#x}: a parameter of a declaration, which the IR holds as a type"
+            ),
+        );
+        Ok(None)
+    }
+
     /// A subprogram's function details; its signature type is built from the return type and
     /// the formal parameters that follow (`Frame::sig`).
     pub(super) fn function(
@@ -153,8 +179,9 @@ impl Walker<'_> {
                 Some(sig)
             }
         };
-        // The `this` parameter: a flag on the variable, as LLVM states it.
-        if let Some(Ref::Var(v)) = self.reference(at, dw::DW_AT_object_pointer)? {
+        // The `this` parameter: a flag on the variable, as LLVM states it. A declaration's
+        // parameters (gcc names one) are its signature's types, no variables: said as lost.
+        if let Some(Ref::Var(v)) = self.object_pointer(at)? {
             self.object_pointers.push(v);
         }
         let virtual_index = match at.die.take(dw::DW_AT_vtable_elem_location) {

@@ -151,6 +151,13 @@ impl<'a> Die<'a> {
     pub(super) fn udata(&mut self, at: dw::DwAt) -> Option<u64> {
         self.take(at).as_ref().and_then(num)
     }
+    /// An attribute's value without consuming it.
+    pub(super) fn peek_value(&self, at: dw::DwAt) -> Option<AttrValue<Slice<'a>>> {
+        self.attrs
+            .iter()
+            .find(|a| a.name() == at)
+            .map(|a| a.value())
+    }
     /// The number of an attribute without consuming it.
     pub(super) fn peek(&self, at: dw::DwAt) -> Option<u64> {
         self.attrs
