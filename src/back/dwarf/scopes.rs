@@ -146,6 +146,48 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// What DWARF without dwarv's records says differently of a function (vISA tables, an IR
+    /// text): a reader gives a function a signature and the unit it is in, and takes a nested
+    /// function's code inside its parent's ranges for the parent's too.
+    fn inexact_function_losses(
+        &mut self,
+        s: Handle<crate::ir::Scope>,
+        f: &crate::ir::FunctionInfo,
+    ) {
+        let m = self.m;
+        let r = Ref::Scope(s);
+        if f.ty.is_none() {
+            self.loss(
+                LossKind::Approximated,
+                r,
+                "no signature type: DWARF readers build one from the DIE",
+            );
+        }
+        if f.unit.is_none() {
+            self.loss(
+                LossKind::Approximated,
+                r,
+                "no unit: DWARF readers take the unit the DIE is in",
+            );
+        }
+        let outer = match m.scopes.get(s).parent {
+            Some(Ref::Scope(p)) => m.scopes.get(p).function(),
+            _ => None,
+        };
+        let overlaps = outer.is_some_and(|o| {
+            f.ranges
+                .iter()
+                .any(|a| o.ranges.iter().any(|b| a.start < b.end && b.start < a.end))
+        });
+        if overlaps {
+            self.loss(
+                LossKind::Approximated,
+                r,
+                "code inside the enclosing function's ranges: DWARF readers count it as that function's too",
+            );
+        }
+    }
+
     pub(super) fn fill_function(
         &mut self,
         d: Die,
@@ -164,6 +206,8 @@ impl Builder<'_, '_> {
                 vendor::DW_AT_DWARV_NO_SIGNATURE,
                 AttributeValue::FlagPresent,
             );
+        } else if !super::records::exact(m) && !decl {
+            self.inexact_function_losses(s, f);
         }
         if let Some(ty) = f.ty.filter(|t| !declared.is_some_and(|x| x.ty == Some(*t))) {
             if let TypeKind::Function { ret, .. } = &m.types.get(ty).kind {

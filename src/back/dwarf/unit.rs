@@ -40,6 +40,25 @@ pub(super) fn build(m: &Module, s: &Settings, diags: &mut Diagnostics) -> Result
 
 pub(super) type Passes = Option<(Option<Offsets>, Offsets)>;
 
+/// Expressions nothing written refers to (an IR text may hold one): DWARF writes an expression
+/// where it is used, so they do not come back; one ledger line says how many.
+fn unwritten_expressions(b: &mut Builder) {
+    let used: FxHashSet<Handle<crate::ir::Expr>> = b
+        .encoded
+        .keys()
+        .map(|k| k.1)
+        .chain(b.event_exprs.iter().copied())
+        .collect();
+    let n = b.m.exprs.iter().filter(|(h, _)| !used.contains(h)).count();
+    if n > 0 {
+        b.diags.push(
+            LossKind::Dropped,
+            "module",
+            format!("{n} expression(s) nothing written refers to: DWARF writes an expression where it is used"),
+        );
+    }
+}
+
 pub(super) fn build_once(
     m: &Module,
     s: &Settings,
@@ -114,6 +133,7 @@ pub(super) fn build_once(
     let is_md5 = line::rows(&mut b);
     let mut macro_section = macros::build(&mut b);
     let mut frames = frame::build(&mut b);
+    unwritten_expressions(&mut b);
     // Files nothing refers to (a line table's unused entries) still go to the first unit.
     let unlisted: Vec<Handle<crate::ir::File>> =
         b.m.files
