@@ -98,7 +98,10 @@ impl Builder<'_, '_> {
                     Some(Ref::Scope(p))
                         if self.inlined_only.contains_key(&s)
                             && !self.inlined_only.contains_key(&p)
-                            && matches!(m.scopes.get(p).kind, ScopeKind::LexicalBlock { .. })
+                            && matches!(
+                                m.scopes.get(p).kind,
+                                ScopeKind::LexicalBlock { .. } | ScopeKind::BlockFile { .. }
+                            )
                             && super::records::exact(m) =>
                     {
                         self.set_ref(d, vendor::DW_AT_DWARV_PARENT, Some(Ref::Scope(p)));
@@ -128,7 +131,24 @@ impl Builder<'_, '_> {
                     None => self.set_ranges(d, &r),
                 }
             }
-            ScopeKind::BlockFile { .. } => {}
+            ScopeKind::BlockFile { discriminator } => {
+                // Only exact sources give a block file a DIE: a lexical block without ranges
+                // (debuggers see its code in its parent's), marked with its discriminator.
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_BLOCK_FILE,
+                    AttributeValue::Udata((*discriminator).into()),
+                );
+                // In a split function, code scoped to it goes to a concrete copy of it.
+                let around = match sc.parent {
+                    Some(Ref::Scope(p)) => self.code_parent(p),
+                    _ => None,
+                };
+                if let Some(parent) = around.filter(|_| self.run_ranges.contains_key(&s)) {
+                    let c = self.concrete_die(d.0, parent, dw::DW_TAG_lexical_block, Ref::Scope(s));
+                    self.out_of_line.insert(s, c.1);
+                }
+            }
         }
         self.set_flags(d, flags);
         // A split function's raw attributes about its calls go with its code.
