@@ -308,12 +308,10 @@ fn newer_clang_corpus_converts_to_every_flavour_and_validates() {
 
 /// LLVM IR through DWARF and back is exact (`roundtrip --via dwarf` exit 0) except for these,
 /// by cause (docs/dwarf.md, "LLVM IR ⇄ DWARF"). The test fails when one of them passes too.
-const DWARF_ROUNDTRIP_KNOWN: [&str; 13] = [
+const DWARF_ROUNDTRIP_KNOWN: [&str; 11] = [
     // No debug info at all (no unit, no entity, no line row): nothing to write, exit 2 with
     // "the module has no compile unit to hold its debug info".
     "Generic/2010-03-12-llc-crash.ll",
-    // An inlined call made from a lexical block that has no code of its own.
-    "Generic/inlined-locations.ll",
     // Template parameters one declaration and its definition share: a copy under each DIE.
     "Generic/templ-func-decl.ll",
     // A line row without a file.
@@ -325,7 +323,6 @@ const DWARF_ROUNDTRIP_KNOWN: [&str; 13] = [
     "main/DebugMacroUndefinedUndef.ll",
     // An imported entity retained by a function it is inlined into (ledgered).
     "main/Generic/imported-name-inlined.ll",
-    "main/Generic/inlined-locations.ll",
     // DISubprogram targetFuncName (ledgered).
     "main/NonSemantic/Shader200/DebugInfoTargetFunction.ll",
     "main/X86/dbg-value-frame-index.ll",

@@ -1,7 +1,8 @@
 ; A hand-written module for tests/llvm_corpus.rs (block_files_round_trip_through_dwarf):
 ; lexical block files with and without a discriminator, nested, holding a block, a variable,
 ; a label, an import and an inlined call; `g` is both inlined and out of line, so its block
-; file's code goes to a concrete copy.
+; file's code goes to a concrete copy; in `g`'s inlined body, `h` is inlined from a block file
+; and from a block that has no other code there.
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
 target triple = "spir64-unknown-unknown"
 
@@ -22,7 +23,9 @@ entry:
   call void @llvm.dbg.declare(metadata i32* %y.i, metadata !16, metadata !DIExpression()), !dbg !34
   store i32 %c, i32* %y.i, align 4, !dbg !36
   %b.i = add i32 %c, 1, !dbg !37
-  %d = sub i32 %b.i, 2, !dbg !38
+  %h1 = add i32 %b.i, 1, !dbg !40
+  %h2 = add i32 %h1, 1, !dbg !42
+  %d = sub i32 %h2, 2, !dbg !38
   ret i32 %d, !dbg !39
 }
 
@@ -55,6 +58,8 @@ declare void @llvm.dbg.label(metadata)
 !20 = !DILocation(line: 7, column: 3, scope: !22)
 !21 = !DILocation(line: 9, column: 1, scope: !10)
 !22 = !DILexicalBlockFile(scope: !13, file: !2, discriminator: 2)
+!23 = distinct !DISubprogram(name: "h", scope: !1, file: !1, line: 20, type: !8, scopeLine: 20, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!24 = distinct !DILexicalBlock(scope: !10, file: !1, line: 8, column: 3)
 !30 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 11, type: !8, scopeLine: 11, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
 !31 = !DILexicalBlockFile(scope: !30, file: !1, discriminator: 3)
 !32 = !DILexicalBlockFile(scope: !31, file: !1, discriminator: 5)
@@ -65,3 +70,7 @@ declare void @llvm.dbg.label(metadata)
 !37 = !DILocation(line: 7, column: 3, scope: !22, inlinedAt: !35)
 !38 = !DILocation(line: 14, column: 3, scope: !32)
 !39 = !DILocation(line: 15, column: 1, scope: !30)
+!40 = !DILocation(line: 21, column: 3, scope: !23, inlinedAt: !41)
+!41 = distinct !DILocation(line: 8, column: 5, scope: !22, inlinedAt: !35)
+!42 = !DILocation(line: 21, column: 3, scope: !23, inlinedAt: !43)
+!43 = distinct !DILocation(line: 8, column: 7, scope: !24, inlinedAt: !35)

@@ -623,22 +623,33 @@ impl Builder<'_, '_> {
         let m = self.m;
         let mut blocks: Vec<(usize, Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
         let mine: Vec<usize> = self.index.runs_within.get(&i).cloned().unwrap_or_default();
-        for run in mine
-            .iter()
-            .map(|&k| &m.scope_runs[k])
-            .filter(|r| r.inlined == Some(i))
-        {
-            let Ref::Scope(mut b) = run.scope else {
+        // Code inlined deeper counts for the blocks around its call in this body (exact
+        // sources: a block whose code there is all in a call still gets its copy).
+        let exact = super::records::exact(m);
+        for run in mine.iter().map(|&k| &m.scope_runs[k]) {
+            let scope = match run.inlined == Some(i) {
+                true => run.scope,
+                false if exact => match self.call_in(run.inlined, i) {
+                    Some(s) => Ref::Scope(s),
+                    None => continue,
+                },
+                false => continue,
+            };
+            let Ref::Scope(mut b) = scope else {
                 continue;
             };
             if self.inlined_only.contains_key(&b) {
                 continue;
             }
-            // The block and every block around it up to the inlined function.
+            // The block and every block around it up to the inlined function (block files
+            // too where they have DIEs: code scoped to them in the inlined body goes there).
             for _ in 0..256 {
-                if Some(b) == origin
-                    || !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. })
-                {
+                let block = match m.scopes.get(b).kind {
+                    ScopeKind::LexicalBlock { .. } => true,
+                    ScopeKind::BlockFile { .. } => super::records::exact(m),
+                    _ => false,
+                };
+                if Some(b) == origin || !block {
                     break;
                 }
                 let depth = scope_depth(m, b);
@@ -661,9 +672,29 @@ impl Builder<'_, '_> {
             let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
             self.concrete.insert((i, b), id);
             self.set_ref((d.0, id), dw::DW_AT_abstract_origin, Some(Ref::Scope(b)));
-            CodeRange::normalize_in_order(&mut ranges);
-            self.set_ranges((d.0, id), &ranges);
+            // A block file's code is its parent's (no ranges of its own).
+            if matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. }) {
+                CodeRange::normalize_in_order(&mut ranges);
+                self.set_ranges((d.0, id), &ranges);
+            }
         }
+    }
+
+    /// The scope of the call, in the body inlined at `i`, that code inlined at `deeper` comes
+    /// from (the scope of the link of `deeper`'s chain whose parent is `i`).
+    fn call_in(
+        &self,
+        mut deeper: Option<Handle<crate::ir::InlinedAt>>,
+        i: Handle<crate::ir::InlinedAt>,
+    ) -> Option<Handle<crate::ir::Scope>> {
+        for _ in 0..256 {
+            let ia = self.m.inlined.get(deeper?);
+            if ia.parent == Some(i) {
+                return ia.scope;
+            }
+            deeper = ia.parent;
+        }
+        None
     }
 
     pub(super) fn fill_label(&mut self, d: Die, l: Handle<crate::ir::Label>) {
