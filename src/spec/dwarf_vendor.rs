@@ -160,6 +160,10 @@ pub const DW_AT_DWARV_SYNTHESIZED_UNIT: DwAt = DwAt(0x3d37);
 /// (the block's code is all inlined at one call, so its DIE is under the inlined subroutine,
 /// while its parent block has no code there): a reference.
 pub const DW_AT_DWARV_PARENT: DwAt = DwAt(0x3d38);
+/// A lexical block that is an IR block file (LLVM DILexicalBlockFile, SPIR-V
+/// DebugLexicalBlockDiscriminator): its discriminator (udata, 0 for none). The DIE has no ranges
+/// of its own (its code is in its parent's); the records give its runs.
+pub const DW_AT_DWARV_BLOCK_FILE: DwAt = DwAt(0x3d39);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

@@ -89,19 +89,6 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
                 ),
             );
         }
-        // Block files have no DIE (their code is their block's): their runs have no place.
-        let block_file = |r: &crate::ir::ScopeRun| match r.scope {
-            Ref::Scope(s) => matches!(m.scopes.get(s).kind, crate::ir::ScopeKind::BlockFile { .. }),
-            _ => false,
-        };
-        let n = m.scope_runs.iter().filter(|r| block_file(r)).count();
-        if n > 0 {
-            b.loss(
-                LossKind::Approximated,
-                Ref::Unit(Handle::new(0)),
-                format!("{n} scope run(s) of lexical block files: written as their blocks' ranges"),
-            );
-        }
         let mut spans = Vec::new();
         for row in &m.lines {
             if row.end_line.is_none() && row.end_column.is_none() {

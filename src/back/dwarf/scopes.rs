@@ -98,7 +98,10 @@ impl Builder<'_, '_> {
                     Some(Ref::Scope(p))
                         if self.inlined_only.contains_key(&s)
                             && !self.inlined_only.contains_key(&p)
-                            && matches!(m.scopes.get(p).kind, ScopeKind::LexicalBlock { .. })
+                            && matches!(
+                                m.scopes.get(p).kind,
+                                ScopeKind::LexicalBlock { .. } | ScopeKind::BlockFile { .. }
+                            )
                             && super::records::exact(m) =>
                     {
                         self.set_ref(d, vendor::DW_AT_DWARV_PARENT, Some(Ref::Scope(p)));
@@ -128,7 +131,24 @@ impl Builder<'_, '_> {
                     None => self.set_ranges(d, &r),
                 }
             }
-            ScopeKind::BlockFile { .. } => {}
+            ScopeKind::BlockFile { discriminator } => {
+                // Only exact sources give a block file a DIE: a lexical block without ranges
+                // (debuggers see its code in its parent's), marked with its discriminator.
+                self.set(
+                    d,
+                    vendor::DW_AT_DWARV_BLOCK_FILE,
+                    AttributeValue::Udata((*discriminator).into()),
+                );
+                // In a split function, code scoped to it goes to a concrete copy of it.
+                let around = match sc.parent {
+                    Some(Ref::Scope(p)) => self.code_parent(p),
+                    _ => None,
+                };
+                if let Some(parent) = around.filter(|_| self.run_ranges.contains_key(&s)) {
+                    let c = self.concrete_die(d.0, parent, dw::DW_TAG_lexical_block, Ref::Scope(s));
+                    self.out_of_line.insert(s, c.1);
+                }
+            }
         }
         self.set_flags(d, flags);
         // A split function's raw attributes about its calls go with its code.
@@ -647,22 +667,33 @@ impl Builder<'_, '_> {
         let m = self.m;
         let mut blocks: Vec<(usize, Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
         let mine: Vec<usize> = self.index.runs_within.get(&i).cloned().unwrap_or_default();
-        for run in mine
-            .iter()
-            .map(|&k| &m.scope_runs[k])
-            .filter(|r| r.inlined == Some(i))
-        {
-            let Ref::Scope(mut b) = run.scope else {
+        // Code inlined deeper counts for the blocks around its call in this body (exact
+        // sources: a block whose code there is all in a call still gets its copy).
+        let exact = super::records::exact(m);
+        for run in mine.iter().map(|&k| &m.scope_runs[k]) {
+            let scope = match run.inlined == Some(i) {
+                true => run.scope,
+                false if exact => match self.call_in(run.inlined, i) {
+                    Some(s) => Ref::Scope(s),
+                    None => continue,
+                },
+                false => continue,
+            };
+            let Ref::Scope(mut b) = scope else {
                 continue;
             };
             if self.inlined_only.contains_key(&b) {
                 continue;
             }
-            // The block and every block around it up to the inlined function.
+            // The block and every block around it up to the inlined function (block files
+            // too where they have DIEs: code scoped to them in the inlined body goes there).
             for _ in 0..256 {
-                if Some(b) == origin
-                    || !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. })
-                {
+                let block = match m.scopes.get(b).kind {
+                    ScopeKind::LexicalBlock { .. } => true,
+                    ScopeKind::BlockFile { .. } => super::records::exact(m),
+                    _ => false,
+                };
+                if Some(b) == origin || !block {
                     break;
                 }
                 let depth = scope_depth(m, b);
@@ -685,9 +716,29 @@ impl Builder<'_, '_> {
             let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
             self.concrete.insert((i, b), id);
             self.set_ref((d.0, id), dw::DW_AT_abstract_origin, Some(Ref::Scope(b)));
-            CodeRange::normalize_in_order(&mut ranges);
-            self.set_ranges((d.0, id), &ranges);
+            // A block file's code is its parent's (no ranges of its own).
+            if matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. }) {
+                CodeRange::normalize_in_order(&mut ranges);
+                self.set_ranges((d.0, id), &ranges);
+            }
         }
+    }
+
+    /// The scope of the call, in the body inlined at `i`, that code inlined at `deeper` comes
+    /// from (the scope of the link of `deeper`'s chain whose parent is `i`).
+    fn call_in(
+        &self,
+        mut deeper: Option<Handle<crate::ir::InlinedAt>>,
+        i: Handle<crate::ir::InlinedAt>,
+    ) -> Option<Handle<crate::ir::Scope>> {
+        for _ in 0..256 {
+            let ia = self.m.inlined.get(deeper?);
+            if ia.parent == Some(i) {
+                return ia.scope;
+            }
+            deeper = ia.parent;
+        }
+        None
     }
 
     pub(super) fn fill_label(&mut self, d: Die, l: Handle<crate::ir::Label>) {

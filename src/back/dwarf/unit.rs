@@ -326,10 +326,12 @@ impl Builder<'_, '_> {
         let m = self.m;
         let mut v: Vec<Ref> = Vec::new();
         v.extend(m.types.iter().map(|(h, _)| h).map(Ref::Type));
+        // Block files have DIEs of their own only where the records say what they are.
+        let own_block_files = records::exact(m);
         v.extend(
             m.scopes
                 .iter()
-                .filter(|(_, s)| !matches!(s.kind, ScopeKind::BlockFile { .. }))
+                .filter(|(_, s)| own_block_files || !matches!(s.kind, ScopeKind::BlockFile { .. }))
                 .map(|(h, _)| Ref::Scope(h)),
         );
         v.extend(m.inlined.iter().map(|(h, _)| h).map(Ref::Inlined));
@@ -346,7 +348,10 @@ impl Builder<'_, '_> {
             let id = self.unit_mut(u).reserve();
             self.dies.insert(r, (u, id));
         }
-        // Block files are their block in DWARF.
+        // Elsewhere block files are their block in DWARF.
+        if records::exact(self.m) {
+            return;
+        }
         for (h, s) in self.m.scopes.iter() {
             if matches!(s.kind, ScopeKind::BlockFile { .. }) {
                 let mut p = s.parent;
@@ -503,11 +508,10 @@ impl Builder<'_, '_> {
         while let Some(r) = stack.pop() {
             out.push(r);
             let Ref::Scope(s) = r else { continue };
-            if !matches!(
-                m.scopes.get(s).kind,
-                ScopeKind::Function(_) | ScopeKind::LexicalBlock { .. }
-            ) {
-                continue;
+            match m.scopes.get(s).kind {
+                ScopeKind::Function(_) | ScopeKind::LexicalBlock { .. } => {}
+                ScopeKind::BlockFile { .. } if records::exact(m) => {}
+                _ => continue,
             }
             if let Some(vs) = self.index.vars_in.get(&s) {
                 out.extend(vs.iter().map(|&v| Ref::Var(v)));
@@ -645,7 +649,9 @@ impl Builder<'_, '_> {
             }
         }
         if let Ref::Scope(s) = r {
-            if matches!(self.m.scopes.get(s).kind, ScopeKind::BlockFile { .. }) {
+            if matches!(self.m.scopes.get(s).kind, ScopeKind::BlockFile { .. })
+                && !records::exact(self.m)
+            {
                 return;
             }
         }

@@ -49,6 +49,14 @@ impl Walker<'_> {
                     ScopeKind::Function(Box::new(f))
                 }
             }
+            // A block file dwarv wrote (exact sources): its code is in its runs.
+            dw::DW_TAG_lexical_block if at.die.has(vendor::DW_AT_DWARV_BLOCK_FILE) => {
+                let n = at.die.udata(vendor::DW_AT_DWARV_BLOCK_FILE);
+                let discriminator = n
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| at.fail("DW_AT_dwarv_block_file is no 32-bit discriminator"))?;
+                ScopeKind::BlockFile { discriminator }
+            }
             dw::DW_TAG_lexical_block => {
                 for r in &ranges {
                     self.m.scope_runs.push(ScopeRun {
@@ -385,7 +393,9 @@ impl Walker<'_> {
                 }
                 // An origin not filled yet (its DIE comes later) is still the placeholder
                 // block file: it becomes what this instance says, and fill_scope keeps that.
-                let unfilled = matches!(self.m.scopes.get(h).kind, ScopeKind::BlockFile { .. });
+                // (A block file read already has its parent: the placeholder has none.)
+                let s = self.m.scopes.get(h);
+                let unfilled = matches!(s.kind, ScopeKind::BlockFile { .. }) && s.parent.is_none();
                 if at.die.tag == dw::DW_TAG_subprogram {
                     let code = self.function_code(&mut at)?;
                     let flags = self.flags(at.die);
