@@ -305,3 +305,70 @@ fn check_refs(m: &Model) -> R<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A buffer of one node with a field of each type, then the end.
+    fn one_node() -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        let str = |b: &mut Vec<u8>, s: &str| {
+            b.extend((s.len() as u32).to_le_bytes());
+            b.extend(s.as_bytes());
+        };
+        let keys = ["line", "name", "scope", "elements", "value"];
+        b.extend((keys.len() as u32).to_le_bytes());
+        keys.iter().for_each(|k| str(&mut b, k));
+        b.extend(1u32.to_le_bytes());
+        str(&mut b, "DILocalVariable");
+        str(&mut b, "spir64");
+        str(&mut b, "a.cl");
+        b.push(0);
+        b.extend([0xFF, 0, 1]);
+        b.extend(0x34u16.to_le_bytes());
+        b.extend(5u32.to_le_bytes());
+        b.extend([0, 0]);
+        b.extend((-(1i64 << 40)).to_le_bytes());
+        b.extend([1, 1]);
+        str(&mut b, "x\u{e9}");
+        b.extend([2, 2]);
+        b.extend(1u32.to_le_bytes());
+        b.extend([3, 3]);
+        b.extend(2u32.to_le_bytes());
+        b.extend(0u32.to_le_bytes());
+        b.extend(1u32.to_le_bytes());
+        b.extend([4, 4]);
+        b.extend(1u32.to_le_bytes());
+        b.extend(u64::MAX.to_le_bytes());
+        b.push(0);
+        b
+    }
+
+    #[test]
+    fn node_fields_read_back_from_the_tables() {
+        let m = decode(&one_node()).unwrap();
+        assert_eq!(m.nodes.len(), 1);
+        let n = m.node(0);
+        assert_eq!(
+            (n.kind, n.distinct, n.tag),
+            (Kind::DILocalVariable, true, 0x34)
+        );
+        assert_eq!(n.int(Key::line), Some(-(1i64 << 40)));
+        assert_eq!(n.str(Key::name), Some("x\u{e9}"));
+        assert_eq!(n.node(Key::scope), Some(0));
+        assert_eq!(n.refs(Key::elements), Some(&[None, Some(0)][..]));
+        assert_eq!(n.ops(Key::value), Some(&[u64::MAX][..]));
+        assert_eq!(n.fields().count(), 5);
+    }
+
+    #[test]
+    fn a_reference_past_the_table_is_refused() {
+        let mut b = one_node();
+        // The `scope:` reference (node 1 + 1) names a second node that does not exist.
+        let at = b.windows(6).position(|w| w == [2, 2, 1, 0, 0, 0]).unwrap();
+        b[at + 2] = 2;
+        let e = decode(&b).unwrap_err();
+        assert!(e.what.contains("node 0 field scope"), "{}", e.what);
+    }
+}

@@ -775,3 +775,25 @@ fn event(w: &mut Writer, trusted: &[bool], ev: &Event) -> Option<(usize, Vec<u32
     }
     w.e.ext_words(name, &args).map(|(_, ws)| (i, ws))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ByStart;
+
+    /// What the BTreeMap it replaced gave: the last record of a start stands, and the record in
+    /// force before a position is the one that starts before it and ends past it.
+    #[test]
+    fn by_start_keeps_the_last_record_of_a_start() {
+        let runs = ByStart::new(
+            4,
+            [(10, 20, 'a'), (0, 5, 'b'), (10, 30, 'c'), (40, 50, 'd')].into_iter(),
+        );
+        assert_eq!(runs.0, vec![(0, 5, 'b'), (10, 30, 'c'), (40, 50, 'd')]);
+        assert_eq!(runs.at(10), (None, true));
+        assert_eq!(runs.at(25), (Some('c'), false));
+        assert_eq!(runs.at(30), (None, false));
+        assert_eq!(runs.at(3), (Some('b'), false));
+        assert!(runs.starts(40) && !runs.starts(41));
+        assert_eq!(runs.ends().collect::<Vec<_>>(), vec![5, 30, 50]);
+    }
+}
