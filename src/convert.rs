@@ -370,7 +370,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             };
             // A standalone module holds debug info only, never code a driver is to run.
             let has_code = parsed.is_some() || base_bytes.is_some() || prepared.is_some();
-            let (bytes, diags) = match (parsed, &prepared) {
+            let (bytes, diags) = match (parsed, prepared) {
                 (Some(p), _) => {
                     let view = p.nf.into_view(p.bin);
                     crate::back::spirv::write_into_view(&module, flavour, &view)

@@ -115,19 +115,23 @@ pub(crate) fn write_into_view(
     contained(|| write_here(m, flavour, Some(base), true))
 }
 
-/// A module to write into, made ready ahead of the writer: its words and its normal form (what
-/// `write` computes first for `Base::OwnCode`), so that a caller can prepare it while other work
-/// runs (`convert x.bc --into code.spv` does, while the LLVM module is tied).
+/// A module to write into, made ready ahead of the writer: its words, its normal form and what
+/// the writer learns of its code (what `write` computes first for `Base::OwnCode`), so that a
+/// caller can prepare it while other work runs (`convert x.bc --into code.spv` does, while the
+/// LLVM module is tied).
 pub(crate) struct Prepared {
     words: Vec<u32>,
     nf: NormalForm,
+    code: base::CodeInfo,
 }
 
 impl Prepared {
     pub(crate) fn new(bytes: &[u8]) -> Result<Prepared, Error> {
         let words = to_words(bytes).map_err(spirv_err)?;
-        let nf = NormalForm::compute(&Bin::parse(&words).map_err(spirv_err)?).map_err(spirv_err)?;
-        Ok(Prepared { words, nf })
+        let bin = Bin::parse(&words).map_err(spirv_err)?;
+        let nf = NormalForm::compute(&bin).map_err(spirv_err)?;
+        let code = base::CodeInfo::analyse(&nf.into_view(bin));
+        Ok(Prepared { words, nf, code })
     }
 }
 
@@ -135,11 +139,12 @@ impl Prepared {
 pub(crate) fn write_prepared(
     m: &Verified,
     flavour: Flavour,
-    base: &Prepared,
+    base: Prepared,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
+    let Prepared { words, nf, code } = base;
     contained(|| {
-        let bin = Bin::parse(&base.words).map_err(spirv_err)?;
-        write_here(m, flavour, Some(&base.nf.into_view(bin)), true)
+        let bin = Bin::parse(&words).map_err(spirv_err)?;
+        write_analysed(m, flavour, Some((&nf.into_view(bin), code)), true)
     })
 }
 
@@ -171,6 +176,21 @@ fn write_here(
     bin: Option<&Bin<'_>>,
     own_code: bool,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
+    let base = bin.map(|b| (b, base::CodeInfo::analyse(b)));
+    write_analysed(m, flavour, base, own_code)
+}
+
+/// [`write_here`] with the base module's [`base::CodeInfo`] already taken.
+fn write_analysed(
+    m: &Module,
+    flavour: Flavour,
+    base: Option<(&Bin<'_>, base::CodeInfo)>,
+    own_code: bool,
+) -> Result<(Vec<u8>, Diagnostics), Error> {
+    let (bin, code) = match base {
+        Some((b, c)) => (Some(b), c),
+        None => (None, base::CodeInfo::default()),
+    };
     // Link records are written only into the module they belong to (the same code): elsewhere
     // they would read back as that module's build id. They are no debug info: no loss.
     let unlinked;
@@ -183,7 +203,7 @@ fn write_here(
         }
         _ => m,
     };
-    let mut code = bin.map(base::CodeInfo::analyse).unwrap_or_default();
+    let mut code = code;
     code.own_code = own_code;
     let unmatched = match &bin {
         Some(_) => base::match_functions(&mut code, m),

@@ -202,8 +202,8 @@ pub fn weave(mut e: Emitter, bin: &Bin<'_>, inserts: Inserts) -> Vec<u8> {
         while let Some((_, ws)) = module.next_if(|(k, _)| *k <= i) {
             put(out, &ws);
         }
-        while let Some((_, r)) = parts.next_if(|(k, _)| *k <= i) {
-            put(out, &words[r]);
+        while let Some(part) = parts.next_if(|p| p.at() <= i) {
+            put(out, &words[part.range()]);
         }
     };
     for (i, insn) in bin.insns.iter().enumerate() {

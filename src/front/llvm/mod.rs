@@ -160,7 +160,7 @@ impl<'m> Lower<'m> {
         }
     }
 
-    fn node(&self, id: NodeId) -> &'m Node {
+    fn node(&self, id: NodeId) -> Node<'m> {
         self.m.node(id)
     }
 
@@ -171,23 +171,23 @@ impl<'m> Lower<'m> {
     }
 
     /// The entity of a node field.
-    fn r(&self, n: &Node, k: Key) -> Option<Ref> {
+    fn r(&self, n: Node, k: Key) -> Option<Ref> {
         n.node(k).and_then(|i| self.slot[i as usize])
     }
-    fn ty(&self, n: &Node, k: Key) -> Option<Handle<ir::Type>> {
+    fn ty(&self, n: Node, k: Key) -> Option<Handle<ir::Type>> {
         match self.r(n, k) {
             Some(Ref::Type(h)) => Some(h),
             _ => None,
         }
     }
-    fn file(&self, n: &Node) -> Option<Handle<ir::File>> {
+    fn file(&self, n: Node) -> Option<Handle<ir::File>> {
         match self.r(n, Key::file) {
             Some(Ref::File(h)) => Some(h),
             _ => None,
         }
     }
     /// A scope reference: a DIFile scope (file-level C entities) means the unit.
-    fn scope(&self, n: &Node, k: Key) -> Option<Ref> {
+    fn scope(&self, n: Node, k: Key) -> Option<Ref> {
         match self.r(n, k) {
             Some(Ref::File(_)) => self.first_unit(),
             r => r,
@@ -196,25 +196,25 @@ impl<'m> Lower<'m> {
     fn first_unit(&self) -> Option<Ref> {
         (!self.ir.units.is_empty()).then(|| Ref::Unit(Handle::new(0)))
     }
-    fn scope_handle(&self, n: &Node, k: Key) -> Option<Handle<ir::Scope>> {
+    fn scope_handle(&self, n: Node, k: Key) -> Option<Handle<ir::Scope>> {
         match self.r(n, k) {
             Some(Ref::Scope(h)) => Some(h),
             _ => None,
         }
     }
     /// file:line(:column) of a node with `file:` and `line:` fields.
-    fn at(&self, n: &Node) -> Option<Loc> {
+    fn at(&self, n: Node) -> Option<Loc> {
         let file = self.file(n);
         let line = n.int(Key::line).unwrap_or(0) as u32;
         let column = n.int(Key::column).unwrap_or(0) as u32;
         (file.is_some() || line != 0).then_some(Loc { file, line, column })
     }
-    fn name(n: &Node) -> Option<String> {
+    fn name(n: Node) -> Option<String> {
         n.str(Key::name)
             .filter(|s| !s.is_empty())
             .map(str::to_string)
     }
-    fn int(n: &Node, k: Key) -> u64 {
+    fn int(n: Node, k: Key) -> u64 {
         n.int(k).unwrap_or(0) as u64
     }
 
@@ -280,7 +280,7 @@ impl<'m> Lower<'m> {
             self.slot[i] = r;
         }
         // Call sites of inlined code.
-        for n in &self.m.nodes {
+        for n in self.m.nodes.iter() {
             if let (Kind::DILocation, Some(at)) = (n.kind, n.node(Key::inlinedAt)) {
                 if !self.inl.contains_key(&at) {
                     let h = self.ir.inlined.push(InlinedAt {
@@ -459,7 +459,7 @@ impl<'m> Lower<'m> {
 }
 
 /// The IR entity a node kind becomes (None: folded into its users).
-fn entity_of(n: &Node) -> Option<EntityKind> {
+fn entity_of(n: Node) -> Option<EntityKind> {
     // LLVM 18+ writes a static data member's declaration (DWARF 5) as a `DW_TAG_variable`
     // DIDerivedType: a variable declared in its composite, as DWARF reads it.
     if n.kind == Kind::DIDerivedType && n.tag == tables::DW_TAG_VARIABLE {
