@@ -504,6 +504,21 @@ fn a_die_inside_a_template_parameter_is_an_error() {
     );
 }
 
+/// A line row spanning nearly 2^64 addresses (a dwarf_roundtrip fuzz finding: gimli's line
+/// program writer multiplied the advance to the next row by the line range and overflowed, a
+/// panic where overflow checks are on): the writer ends the sequence there and begins another,
+/// and the object comes back exactly.
+#[test]
+fn a_line_row_of_nearly_every_address_is_written_back() {
+    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_long_line_row.o")).unwrap();
+    let (m, _) = read(&b, "long_row.o").expect("reads");
+    assert!(m.lines.iter().any(|r| match (r.range.start, r.range.end) {
+        (dwarv::ir::CodePos::Addr(s), dwarv::ir::CodePos::Addr(e)) => e - s > u64::MAX / 256,
+        _ => false,
+    }));
+    assert_exact_round_trip(&m);
+}
+
 /// A DW_AT_accessibility value that no DW_ACCESS names is kept raw and written back as read,
 /// not taken for "no accessibility".
 #[test]

@@ -67,6 +67,11 @@ pub(super) fn file_info(dwarf: &mut Dwarf, m: &Module, f: &File) -> Option<FileI
 
 /// Emits the IR's line rows into the units' programs. Returns whether the is_MD5 splice is
 /// needed.
+/// The longest address advance between two rows of one sequence: gimli multiplies it by the
+/// line range (a special opcode) in a u64. A longer row (damaged input: a dwarf_roundtrip
+/// finding) ends its sequence, and the next row begins another at the same address.
+const LONGEST_ROW_ADVANCE: u64 = u64::MAX / 256;
+
 pub(super) fn rows(b: &mut Builder) -> bool {
     let m = b.m;
     let owner = UnitMap::new(b);
@@ -97,13 +102,16 @@ pub(super) fn rows(b: &mut Builder) -> bool {
         idx.sort_by_key(|&i| (addr(m.lines[i].range.start), i));
         let primary = m.units.get(crate::ir::Handle::new(u as u32)).file;
         let mut seq: Option<(u64, u64)> = None; // (start, current end)
+        let mut last = 0; // the previous row's address
         for i in idx {
             let r = &m.lines[i];
             let (start, end) = (addr(r.range.start), addr(r.range.end));
             let file = r.at.file.or(primary).map(|f| b.file(u, f).0);
             let prog = &mut b.unit_mut(u).line_program;
             match seq {
-                Some((s0, e)) if e == start => seq = Some((s0, end)),
+                Some((s0, e)) if e == start && start - last <= LONGEST_ROW_ADVANCE => {
+                    seq = Some((s0, end))
+                }
                 Some((s0, e)) => {
                     prog.end_sequence(e - s0);
                     prog.begin_sequence(Some(Address::Constant(start)));
@@ -129,6 +137,7 @@ pub(super) fn rows(b: &mut Builder) -> bool {
             row.epilogue_begin = r.flags.epilogue_begin;
             row.isa = r.isa.into();
             prog.generate_row();
+            last = start;
         }
         if let Some((s0, e)) = seq {
             b.unit_mut(u).line_program.end_sequence(e - s0);
