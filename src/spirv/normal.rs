@@ -68,7 +68,13 @@ impl NormalForm {
                 }
             }
         }
-        let mut debug_results = std::collections::HashSet::new();
+        // Result ids of removed debug instructions, one bit per id below the bound.
+        let mut debug_results = vec![0u64; (m.bound as usize).div_ceil(64)];
+        let mut any_debug = false;
+        let is_debug = |bits: &[u64], id: u32| {
+            bits.get(id as usize / 64)
+                .is_some_and(|w| w >> (id % 64) & 1 == 1)
+        };
         for (i, insn) in m.insns.iter().enumerate() {
             match insn.op() {
                 Some(Op::Line | Op::NoLine) => removed[i] = true,
@@ -76,19 +82,31 @@ impl NormalForm {
                     let set = insn.operand(2)?;
                     if imports.iter().any(|d| d.id == set) {
                         removed[i] = true;
-                        debug_results.insert(insn.operand(1)?);
+                        let id = insn.operand(1)? as usize;
+                        if let Some(w) = debug_results.get_mut(id / 64) {
+                            *w |= 1 << (id % 64);
+                            any_debug = true;
+                        }
                     }
                 }
                 _ => {}
             }
         }
         // 2b: names and decorations of those instructions (Slang names its debug variables).
-        if !debug_results.is_empty() {
+        // They precede every type, constant and function.
+        if any_debug {
             for (i, insn) in m.insns.iter().enumerate() {
-                if matches!(insn.op(), Some(op) if NAMES_AND_DECORATIONS.contains(&op))
-                    && debug_results.contains(&insn.operand(0)?)
-                {
-                    removed[i] = true;
+                match insn.op() {
+                    Some(op) if NAMES_AND_DECORATIONS.contains(&op) => {
+                        removed[i] |= is_debug(&debug_results, insn.operand(0)?);
+                    }
+                    Some(Op::ExtInst | Op::Function | Op::Variable) => break,
+                    _ if (Op::TypeVoid as u16..=Op::SpecConstantOp as u16)
+                        .contains(&insn.opcode()) =>
+                    {
+                        break
+                    }
+                    _ => {}
                 }
             }
         }
