@@ -519,6 +519,18 @@ fn a_line_row_of_nearly_every_address_is_written_back() {
     assert_exact_round_trip(&m);
 }
 
+/// A DWARF 4 unit whose DW_AT_name is empty (a dwarf_roundtrip fuzz finding): its file cannot be
+/// listed under an empty name (that ends a DWARF 4 file table), so it is listed as "<unknown>",
+/// which reads back as another file — reported, not a silent change.
+#[test]
+fn a_nameless_dwarf4_unit_file_is_ledgered() {
+    let b =
+        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_nameless_unit_dwarf4.o")).unwrap();
+    let (m, _) = read(&b, "nameless.o").expect("reads");
+    assert!(m.files.values().any(|f| f.name.is_empty()));
+    assert_written_with_loss(&m, "a file without a name");
+}
+
 /// A DW_AT_accessibility value that no DW_ACCESS names is kept raw and written back as read,
 /// not taken for "no accessibility".
 #[test]

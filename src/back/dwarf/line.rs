@@ -20,6 +20,10 @@ fn md5(f: &File) -> Option<[u8; 16]> {
     (c.kind == ChecksumKind::MD5).then(|| c.bytes.as_slice().try_into().ok())?
 }
 
+/// A DWARF 4 file table ends at an empty name, so a file without one is listed by another.
+pub(super) const NAMELESS_IN_DWARF4: &str =
+    "a file without a name, listed as \"<unknown>\" (a DWARF 4 file table ends at an empty name)";
+
 pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding) -> LineProgram {
     let primary = u.file.map(|f| m.files.get(f));
     // A primary file without a directory keeps none: an empty directory 0, which the reader
@@ -195,11 +199,8 @@ impl Builder<'_, '_> {
         let version = self.dwarf.units.get(uid).version();
         let info = file_info(&mut self.dwarf, self.m, file);
         let dir = file.directory.clone().unwrap_or_default();
-        let name = if file.name.is_empty() && version <= 4 {
-            "<unknown>"
-        } else {
-            &file.name
-        };
+        let nameless = file.name.is_empty() && version <= 4;
+        let name = if nameless { "<unknown>" } else { &file.name };
         let unit = self.dwarf.units.get_mut(uid);
         let before = unit.line_program.files().count();
         let default = unit.line_program.default_directory();
@@ -231,6 +232,9 @@ impl Builder<'_, '_> {
             .unwrap_or(before) as u64;
         let index = if version >= 5 { pos } else { pos + 1 };
         self.files[u].insert(f, (id, index));
+        if nameless {
+            self.loss(LossKind::Approximated, Ref::File(f), NAMELESS_IN_DWARF4);
+        }
         if placed_in_comp_dir {
             self.loss(
                 LossKind::Approximated,

@@ -113,6 +113,16 @@ pub(super) fn build_once(
             address_size: s.address_size,
         };
         let program = line::new_program(&mut b.dwarf, m, u, enc);
+        if let Some(f) = u
+            .file
+            .filter(|f| version <= 4 && m.files.get(*f).name.is_empty())
+        {
+            b.loss(
+                LossKind::Approximated,
+                Ref::File(f),
+                line::NAMELESS_IN_DWARF4,
+            );
+        }
         let uid = b.dwarf.units.add(gimli::write::Unit::new(enc, program));
         b.units.push(uid);
         b.files.push(HashMap::default());
