@@ -254,30 +254,24 @@ pub(super) fn apply_everywhere(m: &mut ir::Module) -> DResult<()> {
 }
 
 /// The module without the compile unit dwarv's writer made for a module that had none
-/// (`DW_AT_dwarv_synthesized_unit`), and without that unit's file when nothing else names it.
+/// (`DW_AT_dwarv_synthesized_unit`; `back::dwarf::add_unit` gives it no file).
 pub(super) fn without_synthesized_unit(m: ir::Module) -> DResult<ir::Module> {
     let marked = m.units.iter().find(|(_, u)| {
         u.extra
             .iter()
             .any(|a| a.attr == v::DW_AT_DWARV_SYNTHESIZED_UNIT.0)
     });
-    let Some((h, unit)) = marked else {
+    let Some((h, _)) = marked else {
         return Ok(m);
     };
-    let unit_only: std::collections::HashMap<Ref, Option<Ref>> = [(Ref::Unit(h), None)].into();
-    let mut with_file = unit_only.clone();
-    if let Some(f) = unit.file {
-        with_file.insert(Ref::File(f), None);
-    }
-    ir::prune::remove(&m, &with_file)
-        .or_else(|_| ir::prune::remove(&m, &unit_only))
-        .map_err(|e| {
-            fail(
-                ".debug_info",
-                0,
-                format!("the unit dwarv wrote for a module without one: {e}"),
-            )
-        })
+    let dead: std::collections::HashMap<Ref, Option<Ref>> = [(Ref::Unit(h), None)].into();
+    ir::prune::remove(&m, &dead).map_err(|e| {
+        fail(
+            ".debug_info",
+            0,
+            format!("the unit dwarv wrote for a module without one: {e}"),
+        )
+    })
 }
 
 /// The entities of the arenas that have attributes, with their attributes.
