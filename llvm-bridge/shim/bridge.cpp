@@ -108,6 +108,11 @@ struct Walker {
   DenseMap<const Value *, uint32_t> inst_of;
   // The ordinal of each alloca of that function (llvm-spirv makes them its OpVariables, in order).
   DenseMap<const Value *, uint32_t> alloca_of;
+  // The slot (`%N`) of each unnamed argument, block and instruction of that function, numbered
+  // as LLVM's slot tracker does (arguments, then each block and its non-void instructions).
+  // LLVM's tracker would also number every metadata node of every function in one map that
+  // grows with the module: a fifth of the shim's time on a large module, for nothing printed.
+  DenseMap<const Value *, uint32_t> slot_of;
   std::deque<const Metadata *> work;
   uint32_t nfields = 0;
   size_t nfields_at = 0;
@@ -185,10 +190,15 @@ struct Walker {
     begin(N_Value, false, 0);
     std::string text;
     raw_string_ostream os(text);
-    if (mst)
-      v->getValue()->printAsOperand(os, true, *mst);
+    const Value *x = v->getValue();
+    auto slot = slot_of.find(x);
+    if (slot != slot_of.end() && plain(x->getType())) {
+      x->getType()->print(os, /*IsForDebug=*/false, /*NoDetails=*/true);
+      os << " %" << slot->second;
+    } else if (mst)
+      x->printAsOperand(os, true, *mst);
     else
-      v->getValue()->printAsOperand(os, true);
+      x->printAsOperand(os, true);
     s(K_value, os.str());
     if (auto *ci = dyn_cast<ConstantInt>(v->getValue()))
       if (ci->getBitWidth() <= 64)
@@ -203,6 +213,19 @@ struct Walker {
     if (al != alloca_of.end())
       i(K_allocaNo, al->second);
     end();
+  }
+
+  // Whether the type prints the same without its module: it names no unnamed identified struct
+  // (which only the module's numbering names).
+  static bool plain(Type *t) {
+    if (auto *st = dyn_cast<StructType>(t)) {
+      if (!st->isLiteral())
+        return st->hasName();
+    }
+    for (Type *c : t->subtypes())
+      if (!plain(c))
+        return false;
+    return true;
   }
 
   void node(const Metadata *m, ModuleSlotTracker *mst) {
@@ -653,9 +676,9 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
       o.u32(n);
   }
   uint32_t inst_no = 0;
-  // One tracker for the module (building one is O(module)); each function is incorporated in
-  // turn, which drops the previous function's slots.
-  ModuleSlotTracker mst(&m);
+  // One tracker for the module, for the values the shim does not number itself (constants that
+  // name unnamed globals or types); it numbers no metadata, and no function is incorporated.
+  ModuleSlotTracker mst(&m, /*ShouldInitializeAllMetadata=*/false);
   for (Function &f : m.functions()) {
 #if LLVM_VERSION_MAJOR >= 17
     if (f.isIntrinsic() && f.isDeclaration() && f.getName().starts_with("llvm.dbg."))
@@ -663,8 +686,6 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
     if (f.isIntrinsic() && f.isDeclaration() && f.getName().startswith("llvm.dbg."))
 #endif
       continue;
-    if (!f.isDeclaration())
-      mst.incorporateFunction(f);
     uint32_t sp = w.id(f.getSubprogram());
     flush(&mst);
     o.u8(3);
@@ -678,12 +699,22 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
     std::vector<uint32_t> block_sizes;
     w.inst_of.clear();
     w.alloca_of.clear();
-    uint32_t next_no = inst_no, allocas = 0;
-    for (Instruction &in : instructions(f)) {
-      next_no += records_before(in);
-      w.inst_of[&in] = next_no++;
-      if (isa<AllocaInst>(in))
-        w.alloca_of[&in] = allocas++;
+    w.slot_of.clear();
+    uint32_t next_no = inst_no, allocas = 0, slots = 0;
+    for (Argument &a : f.args())
+      if (!a.hasName())
+        w.slot_of[&a] = slots++;
+    for (BasicBlock &bb : f) {
+      if (!bb.hasName())
+        w.slot_of[&bb] = slots++;
+      for (Instruction &in : bb) {
+        next_no += records_before(in);
+        w.inst_of[&in] = next_no++;
+        if (isa<AllocaInst>(in))
+          w.alloca_of[&in] = allocas++;
+        if (!in.getType()->isVoidTy() && !in.hasName())
+          w.slot_of[&in] = slots++;
+      }
     }
     // llvm.dbg.* : kind, position, location, operands (variable/label, expression, …).
     auto debug_event = [&](const char *kind, uint32_t here, const DILocation *dl,
