@@ -236,7 +236,7 @@ impl DebugInfoStep {
         let mut ties = Ties::new(&layout);
         ties.fn_ids = functions.clone();
         for (&inst, &(offset, len)) in &instructions {
-            let Some(&((start, _), f)) = code.by_offset.get(&offset) else {
+            let Some(&((start, _), f)) = code.by_offset.get(offset) else {
                 diags.push(
                     LossKind::Unmatched,
                     format!("@i{inst}"),

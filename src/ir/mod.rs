@@ -13,6 +13,7 @@ pub mod merge;
 #[macro_use]
 pub mod open;
 pub mod prune;
+pub mod ref_map;
 pub mod scope;
 pub mod text;
 pub mod types;

@@ -16,6 +16,7 @@ use super::base::CodeInfo;
 use super::encode::{Emitter, V};
 use super::ledger::Ledger;
 use super::writer::{St, Writer};
+use crate::ir::ref_map::RefMap;
 use crate::ir::{Handle, Module, Ref, ScopeKind, Type, TypeKind};
 use crate::spec::spirv_names::{InsnName, OperandName};
 
@@ -31,7 +32,7 @@ impl<'m> Writer<'m> {
             e,
             ledger: Ledger::new(m),
             code,
-            state: HashMap::default(),
+            state: RefMap::new(m),
             cyclic,
             fwd: HashMap::default(),
             deferred: Vec::new(),

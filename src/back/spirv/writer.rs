@@ -7,6 +7,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::base::CodeInfo;
 use super::encode::Emitter;
 use super::ledger::Ledger;
+use crate::ir::ref_map::RefMap;
 use crate::ir::{Handle, Module, Ref, Scope};
 
 #[derive(Clone, Copy, Debug)]
@@ -21,7 +22,7 @@ pub struct Writer<'m> {
     pub e: Emitter,
     pub ledger: Ledger<'m>,
     pub code: CodeInfo,
-    pub(super) state: HashMap<Ref, St>,
+    pub(super) state: RefMap<St>,
     pub(super) cyclic: HashSet<Ref>,
     pub(super) fwd: HashMap<Ref, u32>,
     pub(super) deferred: Vec<Ref>,

@@ -26,7 +26,7 @@ pub struct Code {
     names: HashMap<String, u32>,
     /// Word offset of a function-body instruction in the module as given → its span in the
     /// normal form and its function's id (for ties given by offset, `build_step`).
-    pub by_offset: HashMap<u32, (Span, u32)>,
+    pub by_offset: Ascending<(Span, u32)>,
     /// Function id → its blocks → the spans of their instructions (OpLabel excluded).
     funcs: HashMap<u32, Vec<Vec<Span>>>,
     globals: HashMap<String, u32>,
@@ -37,7 +37,7 @@ pub struct Code {
     /// Function id → its OpVariable ids, in order.
     vars: HashMap<u32, Vec<u32>>,
     /// Normal-form offset of an instruction inside a function → its result id.
-    results: HashMap<u32, u32>,
+    results: Ascending<u32>,
     /// Scalar OpConstants by (is float, bit width, bits).
     constants: HashMap<(bool, u32, u64), u32>,
     /// OpConstantComposites by their constituents' ids.
@@ -181,14 +181,14 @@ pub(crate) fn index(code: &Parsed<'_>) -> Code {
     let Parsed { bin, nf } = code;
     let mut by_id: HashMap<u32, String> = HashMap::default();
     let mut code = Code {
-        by_offset: HashMap::default(),
+        by_offset: Ascending::default(),
         names: HashMap::default(),
         funcs: HashMap::default(),
         globals: HashMap::default(),
         locals: HashMap::default(),
         params: HashMap::default(),
         vars: HashMap::default(),
-        results: HashMap::default(),
+        results: Ascending::default(),
         constants: HashMap::default(),
         composites: HashMap::default(),
     };
@@ -252,7 +252,7 @@ pub(crate) fn index(code: &Parsed<'_>) -> Code {
                         }
                         let start = nf.offsets.get(i).copied().flatten();
                         if let (Some(id), Some(s)) = (r, start) {
-                            code.results.insert(s, id);
+                            code.results.push(s, id);
                             match opcode {
                                 op::FUNCTION_PARAMETER => {
                                     code.params.entry(f).or_default().push(id)
@@ -263,7 +263,7 @@ pub(crate) fn index(code: &Parsed<'_>) -> Code {
                         }
                         if let Some(s) = start {
                             let span = (s, s + insn.words.len() as u32);
-                            code.by_offset.insert(insn.offset as u32, (span, f));
+                            code.by_offset.push(insn.offset as u32, (span, f));
                         }
                         let block = code.funcs.get_mut(&f).and_then(|b| b.last_mut());
                         if let (Some(s), Some(b)) = (start, block) {
@@ -289,6 +289,38 @@ impl Code {
             .entry(function)
             .or_default()
             .insert(name.to_string(), id);
+    }
+}
+
+/// Keys that come ascending, as the code module's instructions do (word offsets, normal-form
+/// starts) → values: built by pushing, looked up by binary search, where a hash map grows a
+/// table that outgrows the caches with the module.
+pub struct Ascending<T> {
+    keys: Vec<u32>,
+    values: Vec<T>,
+}
+
+impl<T> Default for Ascending<T> {
+    fn default() -> Self {
+        Ascending {
+            keys: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+}
+
+impl<T> Ascending<T> {
+    /// Adds `key`, which must be past every key so far (a key not past them is ignored: the
+    /// instructions of a module come in order, so it cannot occur).
+    pub fn push(&mut self, key: u32, value: T) {
+        if self.keys.last().map_or(true, |&last| last < key) {
+            self.keys.push(key);
+            self.values.push(value);
+        }
+    }
+    pub fn get(&self, key: u32) -> Option<&T> {
+        let i = self.keys.binary_search(&key).ok()?;
+        Some(&self.values[i])
     }
 }
 
@@ -611,7 +643,7 @@ pub(crate) fn apply(
                 .def_inst
                 .and_then(|d| u32::try_from(d).ok())
                 .filter(|d| exact.contains(d))
-                .and_then(|d| code.results.get(&map.get(&d)?.0 .0).copied());
+                .and_then(|d| code.results.get(map.get(&d)?.0 .0).copied());
             let by_arg = facts
                 .arg_no
                 .and_then(|a| code.params.get(&f)?.get(usize::try_from(a).ok()?).copied());
