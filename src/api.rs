@@ -71,7 +71,11 @@ pub struct Written {
 /// use dwarv::{Flavour, SpirvBase, SpirvOptions, Verified};
 /// let text = "; dwarv-ir 1 source=ir\nf0 = file \"k.cl\"\nu0 = unit opencl file=f0\n";
 /// let module = Verified::new(dwarv::read(text.as_bytes(), "k.dwir")?.module)?;
-/// let options = SpirvOptions { flavour: Flavour::OpenCl100, base: SpirvBase::Standalone };
+/// let options = SpirvOptions {
+///     flavour: Flavour::OpenCl100,
+///     base: SpirvBase::Standalone,
+///     forward_refs: false,
+/// };
 /// let written = dwarv::write_spirv(&module, &options)?;
 /// assert_eq!(&written.bytes[..4], &0x0723_0203u32.to_le_bytes()); // SPIR-V's magic
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -94,6 +94,14 @@ enum Command {
         /// (fresh ids, dwarv's forms) instead of ordering and repairing the module's own words.
         #[arg(long)]
         through_ir: bool,
+        /// shader100 output: where the debug info has a reference cycle (a class whose methods
+        /// take a pointer to it), refer forward with OpExtInstWithForwardRefsKHR
+        /// (SPV_KHR_relaxed_extended_instruction) instead of a FlagFwdDecl stand-in of the
+        /// composite. Vulkan wants VK_KHR_shader_relaxed_extended_instruction enabled for such a
+        /// module; tools older than the extension refuse it. A module that declares the
+        /// extension is written with it anyway.
+        #[arg(long)]
+        forward_refs: bool,
         /// Write a JSON report of the conversion (losses included).
         #[arg(long)]
         report: Option<String>,
@@ -199,6 +207,10 @@ enum Command {
         /// A SPIR-V input into its own set through the IR, as `convert --through-ir` does.
         #[arg(long)]
         through_ir: bool,
+        /// shader100: refer forward where the debug info has a cycle, as `convert --forward-refs`
+        /// does.
+        #[arg(long)]
+        forward_refs: bool,
         /// A container's part (`host` or a device target id, or its end, e.g. `gfx90a`).
         #[arg(long)]
         part: Option<String>,
@@ -409,6 +421,7 @@ fn dispatch(command: Command) -> Result<i32> {
             with,
             strict,
             through_ir,
+            forward_refs,
             report,
             dwarf_version,
             amdgpu_ext,
@@ -423,6 +436,7 @@ fn dispatch(command: Command) -> Result<i32> {
                 with,
                 strict,
                 through_ir,
+                forward_refs,
                 dwarf: convert::DwarfOptions {
                     version: dwarf_version,
                     amd_ext: match (amdgpu_ext, no_amdgpu_ext) {
@@ -532,13 +546,17 @@ fn dispatch(command: Command) -> Result<i32> {
             via,
             flavour,
             through_ir,
+            forward_refs,
             part,
         } => roundtrip(
             &input,
             part.as_deref(),
             via,
             flavour.map(Into::into),
-            through_ir,
+            Encode {
+                through_ir,
+                forward_refs,
+            },
         ),
         Command::Strip {
             input,
@@ -642,6 +660,13 @@ fn write_json(path: &str, value: &impl serde::Serialize) -> Result<()> {
     write_atomic(path, &json)
 }
 
+/// How `roundtrip --via spirv` encodes: `--through-ir`, `--forward-refs`.
+#[derive(Clone, Copy)]
+struct Encode {
+    through_ir: bool,
+    forward_refs: bool,
+}
+
 /// `roundtrip --via spirv`: convert to SPIR-V (in place for a SPIR-V input, standalone
 /// otherwise), read the result back and diff it against the input; the ledger lines that
 /// explain the losses follow the differences. Exits as `diff`.
@@ -650,8 +675,12 @@ fn roundtrip(
     part: Option<&str>,
     via: ViaArg,
     flavour: Option<Flavour>,
-    through_ir: bool,
+    how: Encode,
 ) -> Result<i32> {
+    let Encode {
+        through_ir,
+        forward_refs,
+    } = how;
     let inp = input::one(input::read(input)?, part)?;
     let (module, _) = input::lower_verified(&inp)?;
 
@@ -664,8 +693,10 @@ fn roundtrip(
             if flavour.is_some() {
                 return Err(Error::Usage("--flavour applies to --via spirv".into()));
             }
-            if through_ir {
-                return Err(Error::Usage("--through-ir applies to --via spirv".into()));
+            if through_ir || forward_refs {
+                return Err(Error::Usage(
+                    "--through-ir and --forward-refs apply to --via spirv".into(),
+                ));
             }
             let opts = crate::back::dwarf::WriteOptions::default();
             let (bytes, ledger) = crate::back::dwarf::write(&module, &opts)?;
@@ -677,10 +708,11 @@ fn roundtrip(
             // A SPIR-V input is rewritten in place, as `convert` does: on its own words when
             // that can be vouched for, else through the IR.
             let in_place = input::detect(&inp.bytes) == Some(input::Format::Spirv);
-            let words = match (in_place, through_ir) {
-                (true, false) => Some(convert::rewrite_on_words(&inp.bytes, flavour)),
-                (true, true) => Some(Err(crate::spirv::own_set::Declined("--through-ir"))),
-                (false, _) => None,
+            let words = match (in_place, through_ir, forward_refs) {
+                (true, false, false) => Some(convert::rewrite_on_words(&inp.bytes, flavour)),
+                (true, true, _) => Some(Err(crate::spirv::own_set::Declined("--through-ir"))),
+                (true, _, true) => Some(Err(crate::spirv::own_set::Declined("--forward-refs"))),
+                (false, _, _) => None,
             };
             if let Some(attempt) = &words {
                 eprintln!(
@@ -706,8 +738,12 @@ fn roundtrip(
                     (bytes, done.diagnostics, done.flavour)
                 }
                 _ => {
-                    let (bytes, ledger) =
-                        crate::back::spirv::write(&module, &WriteOptions { flavour, base })?;
+                    let wopts = WriteOptions {
+                        flavour,
+                        base,
+                        forward_refs,
+                    };
+                    let (bytes, ledger) = crate::back::spirv::write(&module, &wopts)?;
                     (bytes, ledger, flavour)
                 }
             };

@@ -92,6 +92,9 @@ pub struct Options {
     pub strict: bool,
     /// SPIR-V in place into its own set through the IR, not `spirv::own_set`.
     pub through_ir: bool,
+    /// NonSemantic output refers forward where the debug info has a cycle
+    /// (`back::spirv::Encoding::forward_refs`); SPIR-V in place then goes through the IR.
+    pub forward_refs: bool,
     /// DWARF output: `--dwarf-version`, `--amdgpu-ext`/`--no-amdgpu-ext`, `--amd-op-encoding`.
     pub dwarf: DwarfOptions,
     /// When the output reaches the disk (a batch syncs once at its end).
@@ -303,7 +306,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     // A SPIR-V input rewritten in place is parsed (and its normal form computed) once, for the
     // reader and the writer.
     let in_place = target == Target::Spirv && opts.into.is_none() && is_spirv;
-    if in_place && !opts.through_ir {
+    if in_place && !opts.through_ir && !opts.forward_refs {
         // Into the set it carries: ordered and repaired on its own words, when that is safe.
         let words = rewrite_on_words(&inp.bytes, opts.flavour);
         report.in_place = Some(in_place_note(&words));
@@ -370,13 +373,25 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             };
             // A standalone module holds debug info only, never code a driver is to run.
             let has_code = parsed.is_some() || base_bytes.is_some() || prepared.is_some();
+            let encoding = crate::back::spirv::Encoding {
+                flavour,
+                forward_refs: opts.forward_refs,
+            };
             let (bytes, diags) = match (parsed, prepared) {
                 (Some(p), _) => {
                     let view = p.nf.into_view(p.bin);
-                    crate::back::spirv::write_into_view(&module, flavour, &view)
+                    crate::back::spirv::write_into_view(&module, encoding, &view)
                 }
-                (None, Some(base)) => crate::back::spirv::write_prepared(&module, flavour, base),
-                (None, None) => crate::back::spirv::write(&module, &WriteOptions { flavour, base }),
+                (None, Some(base)) => crate::back::spirv::write_prepared(&module, encoding, base),
+                (None, None) => {
+                    let forward_refs = opts.forward_refs;
+                    let wopts = WriteOptions {
+                        flavour,
+                        base,
+                        forward_refs,
+                    };
+                    crate::back::spirv::write(&module, &wopts)
+                }
             }
             .map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);

@@ -19,6 +19,7 @@
 //! let options = dwarv::SpirvOptions {
 //!     flavour: dwarv::Flavour::Shader100,
 //!     base: dwarv::SpirvBase::Standalone,
+//!     forward_refs: false,
 //! };
 //! let spirv = dwarv::write_spirv(&module, &options)?;
 //! let back = dwarv::read(&spirv.bytes, "k.spv")?;

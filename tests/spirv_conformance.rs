@@ -628,6 +628,7 @@ fn peer_module(path: &Path, out_dir: &Path, cache: &CodeCache) -> PeerOutcome {
         let opts = WriteOptions {
             flavour: f,
             base: Base::Module(&bytes),
+            forward_refs: false,
         };
         let result = match write(&m, &opts) {
             Err(e) => Err(format!("write: {e}")),
@@ -665,7 +666,12 @@ fn peer_module(path: &Path, out_dir: &Path, cache: &CodeCache) -> PeerOutcome {
     let own_set = own.map(|f| {
         // What `dwarv convert --through-ir` writes: the module's own code.
         let base = Base::OwnCode(&bytes);
-        let ir = write(&m, &WriteOptions { flavour: f, base }).unwrap();
+        let opts = WriteOptions {
+            flavour: f,
+            base,
+            forward_refs: false,
+        };
+        let ir = write(&m, &opts).unwrap();
         own_set_outcome(
             &bytes,
             f,

@@ -399,6 +399,89 @@ fn self_referential_struct_validates_in_every_set() {
     }
 }
 
+/// `--forward-refs`: a cycle is referred to forward by OpExtInstWithForwardRefsKHR instead of a
+/// FlagFwdDecl stand-in, spirv-val accepts it, the module reads back as the same debug info
+/// (the stand-ins' extra types gone: gcc's C++ library classes), stripping it gives the same
+/// code; a module that declares the extension keeps using it, one that does not never gets it.
+#[test]
+fn forward_refs_replace_the_stand_ins_of_cycles() {
+    const OPCODE: u32 = 4433; // OpExtInstWithForwardRefsKHR
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    let forward_refs = |p: &Path| {
+        let w = words(p);
+        let m = Bin::parse(&w).unwrap();
+        let n = m
+            .insns
+            .iter()
+            .filter(|i| u32::from(i.opcode()) == OPCODE)
+            .count();
+        let declared =
+            disassemble(p).contains("OpExtension \"SPV_KHR_relaxed_extended_instruction\"");
+        assert_eq!(n > 0, declared, "{}: {n} instruction(s)", p.display());
+        n
+    };
+    let self_ref = common::repo_root().join("tests/spirv/self_ref.dwir");
+    convert(&self_ref, &d("self.spv"), "shader100", &["--forward-refs"]);
+    spirv_val(&d("self.spv")).unwrap();
+    assert!(forward_refs(&d("self.spv")) > 0);
+    let dis = disassemble(&d("self.spv"));
+    assert_eq!(
+        dis.matches("DebugTypeComposite").count(),
+        1,
+        "no stand-in: {dis}"
+    );
+
+    // A C++ object of gcc's, whose library classes are cycles through their methods.
+    let gcc = common::corpus().join("errors.gcc.O0.o");
+    convert(&gcc, &d("stand_ins.spv"), "shader100", &[]);
+    convert(&gcc, &d("forward.spv"), "shader100", &["--forward-refs"]);
+    assert_eq!(forward_refs(&d("stand_ins.spv")), 0);
+    assert!(forward_refs(&d("forward.spv")) > 0);
+    spirv_val(&d("forward.spv")).unwrap();
+    let composites = |p: &Path| disassemble(p).matches("DebugTypeComposite").count();
+    assert!(composites(&d("forward.spv")) < composites(&d("stand_ins.spv")));
+    // Read back, the forward module is the object's debug info as SPIR-V holds it: what the
+    // stand-ins module reads back as, less its extra types (which `diff` names).
+    let diff = dwarv(&["diff", s(&d("stand_ins.spv")), s(&d("forward.spv"))]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert_eq!(diff.status.code(), Some(1), "{text}");
+    assert!(text.lines().all(|l| !l.starts_with("only in B")), "{text}");
+    assert!(text.contains("fwd_decl"), "{text}");
+
+    // In place: the module declares the extension, so the IR path keeps referring forward;
+    // the code (normal form) does not move.
+    convert(
+        &d("forward.spv"),
+        &d("again.spv"),
+        "shader100",
+        &["--through-ir"],
+    );
+    assert!(forward_refs(&d("again.spv")) > 0);
+    spirv_val(&d("again.spv")).unwrap();
+    let same = dwarv(&["diff", s(&d("forward.spv")), s(&d("again.spv"))]);
+    assert!(
+        same.status.success(),
+        "{}",
+        String::from_utf8_lossy(&same.stdout)
+    );
+    let normal = |p: &Path| {
+        let w = words(p);
+        let m = Bin::parse(&w).unwrap();
+        let nf = dwarv::unstable::spirv::NormalForm::compute(&m).unwrap();
+        nf.words(&m)[5..].to_vec()
+    };
+    assert_eq!(normal(&d("forward.spv")), normal(&d("again.spv")));
+    // The normal form drops the extension with the instructions that needed it.
+    let code: Vec<u8> = (normal(&d("forward.spv")).iter())
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    assert!(!code.windows(16).any(|w| w == b"relaxed_extended"));
+    // Other sets ignore the switch.
+    convert(&gcc, &d("opencl.spv"), "opencl100", &["--forward-refs"]);
+    assert_eq!(forward_refs(&d("opencl.spv")), 0);
+}
+
 /// A source text longer than one instruction: NonSemantic splits it with DebugSourceContinued on
 /// character boundaries (and the pieces join back to the text); OpenCL.100 cuts it and says so.
 #[test]

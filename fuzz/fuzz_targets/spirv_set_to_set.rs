@@ -31,6 +31,7 @@ fuzz_target!(|data: &[u8]| {
         let opts = WriteOptions {
             flavour: to,
             base: Base::OwnCode(data),
+            forward_refs: false,
         };
         let Ok((ir_path, _)) = write(&input, &opts) else {
             continue;

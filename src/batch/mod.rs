@@ -206,6 +206,7 @@ fn one_part(opts: &Options, item: &inputs::Item, output: &Path, part: Option<&st
         with: None,
         strict: opts.strict,
         through_ir: false,
+        forward_refs: false,
         dwarf: Default::default(),
         // One sync of the output filesystem at the end of the batch instead of a serialising
         // fsync per file.

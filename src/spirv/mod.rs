@@ -11,7 +11,9 @@
 //!    `OpMemberDecorate`, `OpDecorateString`, `OpMemberDecorateString`, `OpDecorateId`) whose
 //!    target is the result of an instruction of 1 (Slang names its debug variables; the names
 //!    go with them). `OpExtInstWithForwardRefsKHR` counts as `OpExtInst` throughout;
-//! 3. `OpExtension "SPV_KHR_non_semantic_info"` when no `NonSemantic.*` import is left;
+//! 3. `OpExtension "SPV_KHR_non_semantic_info"` when no `NonSemantic.*` import is left, and
+//!    `OpExtension "SPV_KHR_relaxed_extended_instruction"` when no `OpExtInstWithForwardRefsKHR`
+//!    is (a writer that refers forward declares it: it must not move the code);
 //! 4. repeatedly, until nothing changes: every `OpString`, `OpConstant`, `OpConstantTrue`,
 //!    `OpConstantFalse`, `OpConstantNull`, `OpConstantComposite`, `OpTypeInt`, `OpTypeFloat`,
 //!    `OpTypeBool` and `OpTypeVoid` none of whose uses is in a kept instruction, including one

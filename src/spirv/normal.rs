@@ -1,7 +1,7 @@
 //! The debug-stripped normal form (defined in `super`): which instructions it keeps, and the word
 //! offset each kept instruction has in it.
 
-use super::binary::{Module, SResult, SpirvError};
+use super::binary::{op, Module, SResult, SpirvError};
 use super::grammar::{id_words, IdWord};
 use crate::spec::spirv::Flavour;
 use rspirv::spirv::Op;
@@ -31,6 +31,8 @@ pub struct NormalForm {
 }
 
 const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
+/// `OpExtInstWithForwardRefsKHR`'s extension.
+const RELAXED_EXTENSION: &str = "SPV_KHR_relaxed_extended_instruction";
 
 /// Instructions that name or decorate the id of their first operand.
 const NAMES_AND_DECORATIONS: [Op; 7] = [
@@ -268,24 +270,23 @@ impl NormalForm {
 }
 
 /// Step 3 of the normal form: `SPV_KHR_non_semantic_info` goes when no `NonSemantic.*` import is
-/// left.
+/// left, `SPV_KHR_relaxed_extended_instruction` when no `OpExtInstWithForwardRefsKHR` is.
 fn drop_non_semantic_extension(m: &Module<'_>, removed: &mut [bool]) {
-    let non_semantic_left = m.insns.iter().enumerate().any(|(i, insn)| {
-        !removed[i]
-            && insn.opcode() == Op::ExtInstImport as u16
+    let (mut non_semantic_left, mut forward_refs_left) = (false, false);
+    for (insn, _) in m.insns.iter().zip(removed.iter()).filter(|(_, r)| !**r) {
+        non_semantic_left |= insn.opcode() == Op::ExtInstImport as u16
             && insn
                 .string(1)
-                .is_ok_and(|(s, _)| s.starts_with("NonSemantic."))
-    });
-    if !non_semantic_left {
-        for (i, insn) in m.insns.iter().enumerate() {
-            if insn.opcode() == Op::Extension as u16
-                && insn
-                    .string(0)
-                    .is_ok_and(|(s, _)| s == NON_SEMANTIC_EXTENSION)
-            {
-                removed[i] = true;
-            }
+                .is_ok_and(|(s, _)| s.starts_with("NonSemantic."));
+        forward_refs_left |= insn.opcode() == op::EXT_INST_WITH_FORWARD_REFS;
+    }
+    let unused = |s: &str| {
+        (s == NON_SEMANTIC_EXTENSION && !non_semantic_left)
+            || (s == RELAXED_EXTENSION && !forward_refs_left)
+    };
+    for (i, insn) in m.insns.iter().enumerate() {
+        if insn.opcode() == Op::Extension as u16 && insn.string(0).is_ok_and(|(s, _)| unused(&s)) {
+            removed[i] = true;
         }
     }
 }

@@ -4,7 +4,7 @@
 use rspirv::spirv::Op;
 
 use crate::spirv::binary::{first_word, insn, string_words};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::spec::spirv::{Flavour, Layout, Q, W};
 use crate::spec::spirv_names::{instruction, InsnName, OperandName};
@@ -69,6 +69,13 @@ pub struct Emitter {
     pub nul_cut: u32,
     /// A DebugModuleINTEL was written: the module needs SPV_INTEL_debug_module.
     pub intel_module: bool,
+    /// Instructions may refer forward (`Encoding::forward_refs`), and one did: the module needs
+    /// SPV_KHR_relaxed_extended_instruction.
+    pub forward_refs: bool,
+    pub forward_refs_used: bool,
+    /// Ids given out for instructions not written yet (`forward_refs`): an instruction that
+    /// names one is an `OpExtInstWithForwardRefsKHR`.
+    pub pending: HashSet<u32>,
     none: Option<u32>,
     /// Ids at or above the bound the base module may use: never allocated.
     taken: Vec<u32>,
@@ -200,6 +207,9 @@ impl Emitter {
             cut: 0,
             nul_cut: 0,
             intel_module: false,
+            forward_refs: false,
+            forward_refs_used: false,
+            pending: HashSet::default(),
             none: None,
             taken,
             taken_at: 0,
@@ -400,7 +410,13 @@ impl Emitter {
         args: &[(OperandName, V)],
     ) -> Option<(u32, Vec<u32>)> {
         let (layout, keys) = layout_keys(self.flavour, name.0)?;
-        let id = self.preset.take().unwrap_or_else(|| self.id());
+        let id = match self.preset.take() {
+            Some(id) => {
+                self.pending.remove(&id);
+                id
+            }
+            None => self.id(),
+        };
         let void = self.void();
         // Word 0 (count and opcode) is filled in once the operands are known.
         let mut words = Vec::with_capacity(5 + layout.operands.len());
@@ -444,8 +460,23 @@ impl Emitter {
             words.truncate(MAX_WORDS);
             self.cut += 1;
         }
-        words[0] = first_word(words.len(), Op::ExtInst);
+        let forward = !self.pending.is_empty() && args.iter().any(|(_, v)| self.names_pending(v));
+        self.forward_refs_used |= forward;
+        let opcode = match forward {
+            true => Op::ExtInstWithForwardRefsKHR,
+            false => Op::ExtInst,
+        };
+        words[0] = first_word(words.len(), opcode);
         Some((id, words))
+    }
+
+    /// Whether an operand names an instruction not written yet.
+    fn names_pending(&self, v: &V) -> bool {
+        match v {
+            V::Id(id) => self.pending.contains(id),
+            V::List(l) => l.iter().any(|v| self.names_pending(v)),
+            _ => false,
+        }
     }
 
     /// The key of an argument's name, computed once per name: argument names are the

@@ -59,6 +59,33 @@ pub enum Base<'a> {
 pub struct WriteOptions<'a> {
     pub flavour: Flavour,
     pub base: Base<'a>,
+    /// See [`Encoding::forward_refs`].
+    pub forward_refs: bool,
+}
+
+/// How the debug instructions are encoded: the set, and whether a NonSemantic set may refer
+/// forward.
+#[derive(Clone, Copy, Debug)]
+pub struct Encoding {
+    pub flavour: Flavour,
+    /// A NonSemantic.Shader.DebugInfo.100 instruction that refers to an instruction written
+    /// after it (a reference cycle: a class whose methods take a pointer to it) is an
+    /// `OpExtInstWithForwardRefsKHR` (SPV_KHR_relaxed_extended_instruction), where it otherwise
+    /// refers to a FlagFwdDecl stand-in of the composite, which consumers may read back as a
+    /// type of its own. Off by default: Vulkan wants VK_KHR_shader_relaxed_extended_instruction
+    /// enabled for such a module, and tools that predate the extension refuse it
+    /// (dpcpp-llvm-spirv 2024.2). A module that already declares the extension is written
+    /// with it. Other sets ignore it.
+    pub forward_refs: bool,
+}
+
+impl From<Flavour> for Encoding {
+    fn from(flavour: Flavour) -> Self {
+        Encoding {
+            flavour,
+            forward_refs: false,
+        }
+    }
 }
 
 /// `m` with its file paths as every set writes them — the directory joined into the name
@@ -90,16 +117,25 @@ pub fn kernel_language(l: Language) -> bool {
     .contains(&l)
 }
 
+impl WriteOptions<'_> {
+    fn encoding(&self) -> Encoding {
+        Encoding {
+            flavour: self.flavour,
+            forward_refs: self.forward_refs,
+        }
+    }
+}
+
 /// Writes the module's debug info as SPIR-V (little-endian bytes) and lists what was lost.
 pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics), Error> {
     contained(|| match opts.base {
-        Base::Standalone => write_here(m, opts.flavour, None, false),
+        Base::Standalone => write_here(m, opts.encoding(), None, false),
         Base::Module(bytes) | Base::OwnCode(bytes) => {
             let words = to_words(bytes).map_err(spirv_err)?;
             let bin = Bin::parse(&words).map_err(spirv_err)?;
             let nf = NormalForm::compute(&bin).map_err(spirv_err)?;
             let own = matches!(opts.base, Base::OwnCode(_));
-            write_here(m, opts.flavour, Some(&nf.into_view(bin)), own)
+            write_here(m, opts.encoding(), Some(&nf.into_view(bin)), own)
         }
     })
 }
@@ -109,10 +145,11 @@ pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)
 /// the reader parsed is not parsed again.
 pub(crate) fn write_into_view(
     m: &Verified,
-    flavour: Flavour,
+    encoding: impl Into<Encoding>,
     base: &Bin<'_>,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
-    contained(|| write_here(m, flavour, Some(base), true))
+    let encoding = encoding.into();
+    contained(|| write_here(m, encoding, Some(base), true))
 }
 
 /// A module to write into, made ready ahead of the writer: its words, its normal form and what
@@ -138,13 +175,14 @@ impl Prepared {
 /// `write` with `Base::OwnCode` of a module prepared ahead ([`Prepared`]).
 pub(crate) fn write_prepared(
     m: &Verified,
-    flavour: Flavour,
+    encoding: impl Into<Encoding>,
     base: Prepared,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
+    let encoding = encoding.into();
     let Prepared { words, nf, code } = base;
     contained(|| {
         let bin = Bin::parse(&words).map_err(spirv_err)?;
-        write_analysed(m, flavour, Some((&nf.into_view(bin), code)), true)
+        write_analysed(m, encoding, Some((&nf.into_view(bin), code)), true)
     })
 }
 
@@ -172,18 +210,18 @@ fn spirv_err(e: crate::spirv::SpirvError) -> Error {
 /// `own_code`: the IR's code positions and bindings are of `bin` (`Base::OwnCode`).
 fn write_here(
     m: &Module,
-    flavour: Flavour,
+    encoding: Encoding,
     bin: Option<&Bin<'_>>,
     own_code: bool,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
     let base = bin.map(|b| (b, base::CodeInfo::analyse(b)));
-    write_analysed(m, flavour, base, own_code)
+    write_analysed(m, encoding, base, own_code)
 }
 
 /// [`write_here`] with the base module's [`base::CodeInfo`] already taken.
 fn write_analysed(
     m: &Module,
-    flavour: Flavour,
+    encoding: Encoding,
     base: Option<(&Bin<'_>, base::CodeInfo)>,
     own_code: bool,
 ) -> Result<(Vec<u8>, Diagnostics), Error> {
@@ -236,7 +274,12 @@ fn write_analysed(
     };
     let bound = bin.map_or(1, |b| b.bound.max(1));
     let taken = bin.map(|b| b.taken.clone()).unwrap_or_default();
-    let e = encode::Emitter::new(flavour, bound, interned, taken);
+    let mut e = encode::Emitter::new(encoding.flavour, bound, interned, taken);
+    // NonSemantic.100 only: spirv-val refuses forward references in `.200` (a set it does not
+    // know), and the translator that reads `.200` does not know the extension.
+    e.forward_refs = encoding.flavour == Flavour::Shader100
+        && (encoding.forward_refs
+            || bin.is_some_and(|b| module::declares_extension(b.words, module::RELAXED_EXTENSION)));
     let mut w = Writer::new(m, e, code);
     for h in unmatched {
         let p = w.ledger.place(Ref::Scope(h));

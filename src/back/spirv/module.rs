@@ -8,6 +8,8 @@ use crate::spirv::binary::{insn, string_words};
 use rspirv::spirv::{AddressingModel, Capability, ExecutionMode, ExecutionModel, MemoryModel, Op};
 
 pub const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
+/// `OpExtInstWithForwardRefsKHR`'s extension (`Encoding::forward_refs`).
+pub const RELAXED_EXTENSION: &str = "SPV_KHR_relaxed_extended_instruction";
 /// DebugModuleINTEL's extension and capability.
 const INTEL_MODULE_EXTENSION: &str = "SPV_INTEL_debug_module";
 
@@ -69,6 +71,9 @@ pub fn standalone(mut e: Emitter, kernel: bool, address_size: Option<u8>) -> Vec
     }
     if e.intel_module {
         head.extend(with_string(Op::Extension, &[], INTEL_MODULE_EXTENSION));
+    }
+    if e.forward_refs_used {
+        head.extend(with_string(Op::Extension, &[], RELAXED_EXTENSION));
     }
     head.extend(import(&e));
     if kernel {
@@ -151,6 +156,32 @@ fn points(bin: &Bin<'_>) -> Points {
     }
 }
 
+/// Whether the module's words (all of them: a normal form's view keeps the module's) declare an
+/// extension. Capabilities and extensions open a module: the scan stops at the first other
+/// instruction.
+pub fn declares_extension(words: &[u32], name: &str) -> bool {
+    let mut at = 5;
+    while let Some(&first) = words.get(at) {
+        let (count, opcode) = ((first >> 16) as usize, (first & 0xffff) as u16);
+        let Some(insn) = words.get(at..at + count).filter(|_| count > 0) else {
+            return false;
+        };
+        match opcode {
+            o if o == Op::Capability as u16 => {}
+            o if o == Op::Extension as u16 => {
+                let bytes: Vec<u8> = insn[1..].iter().flat_map(|w| w.to_le_bytes()).collect();
+                let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+                if &bytes[..end] == name.as_bytes() {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+        at += count;
+    }
+    false
+}
+
 fn has_extension(bin: &Bin<'_>, name: &str) -> bool {
     bin.insns
         .iter()
@@ -181,6 +212,12 @@ pub fn weave(mut e: Emitter, bin: &Bin<'_>, inserts: Inserts) -> Vec<u8> {
         let mut decls = insn(Op::Capability, &[Capability::DebugInfoModuleINTEL as u32]);
         decls.extend(with_string(Op::Extension, &[], INTEL_MODULE_EXTENSION));
         at.push((p.extension, decls));
+    }
+    if e.forward_refs_used && !has_extension(bin, RELAXED_EXTENSION) {
+        at.push((
+            p.extension,
+            with_string(Op::Extension, &[], RELAXED_EXTENSION),
+        ));
     }
     at.push((p.import, import(&e)));
     at.push((p.strings, std::mem::take(&mut e.strings)));

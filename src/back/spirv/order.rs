@@ -18,11 +18,12 @@ use super::ledger::Ledger;
 use super::writer::{St, Writer};
 use crate::ir::ref_map::RefMap;
 use crate::ir::{Handle, Module, Ref, ScopeKind, Type, TypeKind};
-use crate::spec::spirv_names::{InsnName, OperandName};
+use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 
 impl<'m> Writer<'m> {
     pub fn new(m: &'m Module, e: Emitter, code: CodeInfo) -> Self {
-        let cyclic = if e.flavour.non_semantic() {
+        // With forward references a cycle is simply referred forward (`cut`): no stand-ins.
+        let cyclic = if e.flavour.non_semantic() && !e.forward_refs {
             cyclic_composites(m)
         } else {
             HashSet::default()
@@ -85,6 +86,18 @@ impl<'m> Writer<'m> {
         // stack grows in segments where a chain is deep, on whatever thread writes.
         let id = stacker::maybe_grow(256 << 10, 16 << 20, || self.dispatch(r));
         self.depth -= 1;
+        if let Some(St::Busy(Some(promised))) = self.state.get(&r).copied() {
+            if promised != id && self.e.pending.contains(&promised) {
+                // Referred to forward, then written as another instruction's id (or none): the
+                // id given out must still be defined.
+                self.e.preset = Some(promised);
+                self.e.ext(instruction::DEBUG_INFO_NONE, &[]);
+                self.ledger.approx(
+                    r,
+                    "referred to forward, then not written as its own instruction: the forward reference is DebugInfoNone",
+                );
+            }
+        }
         self.state.insert(r, St::Done(id));
         id
     }
@@ -137,6 +150,15 @@ impl<'m> Writer<'m> {
     }
 
     fn cut(&mut self, r: Ref) -> u32 {
+        if self.e.forward_refs {
+            // The entity being written takes an id now; its instruction comes after this one,
+            // which refers to it forward.
+            if let Some(St::Busy(None)) = self.state.get(&r) {
+                let id = self.e.id();
+                self.e.pending.insert(id);
+                self.state.insert(r, St::Busy(Some(id)));
+            }
+        }
         if self.cyclic.contains(&r) {
             return self.fwd_decl(r);
         }
