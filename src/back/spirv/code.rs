@@ -119,7 +119,7 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
             Some((i, words)) => {
                 lost.moved_events += usize::from(moved(w, ev.pos, i));
                 let g = groups.entry(i).or_default();
-                g.context(w, &cx, ev);
+                g.context(w, &cx, ev, i);
                 g.words.extend(words);
             }
             None => lost.events += 1,
@@ -129,7 +129,7 @@ pub fn write(w: &mut Writer, standalone: bool) -> Inserts {
     // scope and line it was recorded under (glslang declares parameters under line 0).
     let mut said = Said::default();
     for (i, g) in groups {
-        let (words, scope, line) = g.finish(w, &cx);
+        let (words, scope, line) = g.finish(w);
         out.push(i, GROUPS, &words);
         if let Some(scope) = scope {
             said.scope.insert(i, scope);
@@ -272,14 +272,14 @@ impl<V: Copy> ByStart<V> {
     }
 
     /// The record in force just before `pos`'s own instructions (one that started earlier and
-    /// ends past it), and whether one starts at `pos`.
-    fn at(&self, pos: u32) -> (Option<V>, bool) {
+    /// ends past it) with its start, and whether one starts at `pos`.
+    fn at(&self, pos: u32) -> (Option<(u32, V)>, bool) {
         let i = self.0.partition_point(|r| r.0 < pos);
         let prior = i
             .checked_sub(1)
             .map(|p| self.0[p])
             .filter(|r| r.1 > pos)
-            .map(|r| r.2);
+            .map(|r| (r.0, r.2));
         (prior, self.starts(pos))
     }
 
@@ -305,13 +305,13 @@ impl Context {
         }
     }
 
-    /// The run in force just before `pos`'s own instructions (one that started earlier), and
-    /// whether one starts at `pos`.
-    fn scope(&self, pos: u32) -> (Option<InScope>, bool) {
+    /// The run in force just before `pos`'s own instructions (one that started earlier) with its
+    /// start, and whether one starts at `pos`.
+    fn scope(&self, pos: u32) -> (Option<(u32, InScope)>, bool) {
         self.runs.at(pos)
     }
 
-    fn line(&self, pos: u32) -> (Option<Loc>, bool) {
+    fn line(&self, pos: u32) -> (Option<(u32, Loc)>, bool) {
         self.rows.at(pos)
     }
 }
@@ -336,6 +336,10 @@ struct Group {
     /// none said, or it ended the scope/line).
     last_scope: Option<InScope>,
     last_line: Option<Loc>,
+    /// A run / row is said at the group's anchor after it: one starts at its position, or one
+    /// that started earlier was moved there (past OpVariable…), so it is not in force before.
+    run_here: bool,
+    row_here: bool,
 }
 
 fn scope_words(w: &mut Writer, (sc, inl): InScope) -> Vec<u32> {
@@ -349,11 +353,21 @@ fn scope_words(w: &mut Writer, (sc, inl): InScope) -> Vec<u32> {
 }
 
 impl Group {
-    fn context(&mut self, w: &mut Writer, cx: &Context, ev: &Event) {
+    /// Puts event `ev` of the group at insertion index `at` under its scope and line.
+    fn context(&mut self, w: &mut Writer, cx: &Context, ev: &Event, at: usize) {
         let Some(pos) = spirv_pos(ev.pos) else { return };
-        let (prior_scope, _) = cx.scope(pos);
-        let (prior_line, _) = cx.line(pos);
+        // A record that started earlier but is said at this same anchor (moved past the
+        // instructions nothing can precede) comes after the group: not in force before it.
+        let moved_here = |start: u32| w.code.insertion(start) == Some(at);
+        let (scope_before, scope_starts) = cx.scope(pos);
+        let (line_before, line_starts) = cx.line(pos);
+        let scope_moved = scope_before.is_some_and(|(start, _)| moved_here(start));
+        let line_moved = line_before.is_some_and(|(start, _)| moved_here(start));
+        let prior_scope = scope_before.filter(|_| !scope_moved).map(|(_, v)| v);
+        let prior_line = line_before.filter(|_| !line_moved).map(|(_, v)| v);
         if !self.started {
+            self.run_here = scope_starts || scope_moved;
+            self.row_here = line_starts || line_moved;
             self.started = true;
             self.pos = pos;
             self.scope = Some(prior_scope);
@@ -388,8 +402,8 @@ impl Group {
     /// The group's words, closed so that what it set does not run on past the anchor: what was
     /// in force before is said again, or the scope/line is ended, unless a run/row starts there;
     /// and the scope and line they leave in force (see `last_scope`).
-    fn finish(mut self, w: &mut Writer, cx: &Context) -> (Vec<u32>, Option<InScope>, Option<Loc>) {
-        if self.set_scope && !cx.scope(self.pos).1 && self.scope != Some(self.prior_scope) {
+    fn finish(mut self, w: &mut Writer) -> (Vec<u32>, Option<InScope>, Option<Loc>) {
+        if self.set_scope && !self.run_here && self.scope != Some(self.prior_scope) {
             let ws = match self.prior_scope {
                 Some(sc) => scope_words(w, sc),
                 None => no_scope(w),
@@ -397,7 +411,7 @@ impl Group {
             self.words.extend(ws);
             self.last_scope = self.prior_scope;
         }
-        if self.set_line && !cx.line(self.pos).1 && self.line != Some(self.prior_line) {
+        if self.set_line && !self.row_here && self.line != Some(self.prior_line) {
             let ws = match self.prior_line {
                 Some(at) => line_words(w, at, None, None),
                 None => no_line(w),
@@ -788,9 +802,9 @@ mod tests {
         );
         assert_eq!(runs.0, vec![(0, 5, 'b'), (10, 30, 'c'), (40, 50, 'd')]);
         assert_eq!(runs.at(10), (None, true));
-        assert_eq!(runs.at(25), (Some('c'), false));
+        assert_eq!(runs.at(25), (Some((10, 'c')), false));
         assert_eq!(runs.at(30), (None, false));
-        assert_eq!(runs.at(3), (Some('b'), false));
+        assert_eq!(runs.at(3), (Some((0, 'b')), false));
         assert!(runs.starts(40) && !runs.starts(41));
         assert_eq!(runs.ends().collect::<Vec<_>>(), vec![5, 30, 50]);
     }
