@@ -41,8 +41,8 @@ grammar_is_generated() {
 }
 
 check fmt cargo fmt --all --check
-check clippy cargo clippy --workspace --all-targets --quiet -- -D warnings
-check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+check clippy cargo clippy --workspace --all-targets --features dwarv/inkwell --quiet -- -D warnings
+check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --features dwarv/inkwell --no-deps --quiet
 check grammar grammar_is_generated
 check fuzz-fmt cargo fmt --manifest-path fuzz/Cargo.toml --check
 check fuzz-build cargo check --manifest-path fuzz/Cargo.toml --quiet

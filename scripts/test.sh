@@ -30,7 +30,9 @@ fi
 # summary counts the whole suite. tee keeps the output live; PIPESTATUS
 # gives cargo's own exit code.
 set +e
-cargo test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
+# With the `inkwell` feature: the build-step API on an in-memory module is tested too
+# (tests/inkwell_step.rs, examples/inkwell_step.rs).
+cargo test --workspace --features dwarv/inkwell --no-fail-fast "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 

@@ -89,6 +89,25 @@ impl DebugInfoStep {
     pub fn from_llvm(bytes: &[u8], name: &str) -> Result<Self, Error> {
         let model =
             llvm_bridge::load(bytes, name).map_err(|e| crate::front::llvm::llvm_error(name, e))?;
+        Ok(Self::from_model(model))
+    }
+
+    /// Reads the debug info of a module the caller holds in memory through inkwell (LLVM 14,
+    /// the `inkwell` feature), in this process: no bitcode is written or parsed. The module
+    /// must stay unchanged during the call; LLVM's verifier runs first (a module whose debug
+    /// info it rejects is an error). Unlike [`Self::from_llvm`], a crash of LLVM ends the process.
+    #[cfg(feature = "inkwell")]
+    pub fn from_inkwell(module: &inkwell::module::Module<'_>) -> Result<Self, Error> {
+        let name = module.get_name().to_string_lossy().into_owned();
+        // SAFETY: inkwell's module is a live llvm::Module of LLVM 14 (the feature links
+        // libLLVM-14.so.1 dynamically, the library the LLVM 14 reader's shim loads), borrowed
+        // for the call, so nothing changes it meanwhile.
+        let model = unsafe { llvm_bridge::model_of_module(module.as_mut_ptr().cast(), 14) }
+            .map_err(|e| crate::front::llvm::llvm_error(&name, e))?;
+        Ok(Self::from_model(model))
+    }
+
+    fn from_model(model: llvm_bridge::Model) -> Self {
         let (module, diags) = crate::front::llvm::lower(&model);
         let layout = Layout::of(&model);
         drop(model);
@@ -110,7 +129,7 @@ impl DebugInfoStep {
                 }
             }
         }
-        Ok(DebugInfoStep {
+        DebugInfoStep {
             layout,
             module,
             rows,
@@ -120,7 +139,7 @@ impl DebugInfoStep {
             globals: HashMap::default(),
             instructions: HashMap::default(),
             values: Vec::new(),
-        })
+        }
     }
 
     /// The numbers of a defined function's instructions, in layout order (debug intrinsics

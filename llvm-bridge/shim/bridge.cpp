@@ -883,5 +883,33 @@ EXPORT int dwarv_llvm_load(const char *data, size_t len, const char *name, int e
   return status;
 }
 
+// Serialises a module that lives in the caller's process (an `LLVMModuleRef` of this LLVM, as
+// inkwell hands one over): no parse, no copy of its bitcode. Returns 0 and the model in *out, or
+// 2 and the verifier's message when its debug info is broken; *out as for dwarv_llvm_load.
+EXPORT int dwarv_llvm_serialise(void *module, const char **out, size_t *out_len, void **handle) {
+  Out o;
+  Module &m = *static_cast<Module *>(module);
+  std::string v;
+  raw_string_ostream os(v);
+  bool broken_di = false;
+  int status = 0;
+  if (verifyModule(m, &os, &broken_di) || broken_di) {
+    o.b = "the module fails LLVM's verifier:\n" + os.str();
+    status = 2;
+  } else {
+#if LLVM_VERSION_MAJOR < 17
+    bool opaque = !m.getContext().supportsTypedPointers();
+#else
+    bool opaque = true;
+#endif
+    serialise(m, o, opaque, "");
+  }
+  auto *keep = new std::string(std::move(o.b));
+  *out = keep->data();
+  *out_len = keep->size();
+  *handle = keep;
+  return status;
+}
+
 EXPORT void dwarv_llvm_free(void *handle) { delete static_cast<std::string *>(handle); }
 }

@@ -291,6 +291,43 @@ pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
     model(&buf, llvm)
 }
 
+/// The model of a module that lives in this process, built by LLVM `major` (an `LLVMModuleRef`:
+/// what inkwell's `Module::as_mut_ptr` gives). Nothing is parsed or copied; LLVM's verifier
+/// runs first, and a module whose debug info it rejects is an error.
+///
+/// # Safety
+/// `module` must point to a live `llvm::Module` of LLVM `major`, linked from the same
+/// `libLLVM` the shim of that version loads (the one the system's loader finds by its soname),
+/// and nothing may change it during the call.
+pub unsafe fn model_of_module(module: *mut std::ffi::c_void, major: u32) -> Result<Model, Error> {
+    let index = shim::CARRIED
+        .iter()
+        .position(|c| c.major == major)
+        .ok_or_else(|| {
+            let carried: Vec<String> = (shim::CARRIED.iter())
+                .map(|c| c.major.to_string())
+                .collect();
+            Error::Rejected(format!(
+                "this build carries no reader for LLVM {major} (it carries {})",
+                carried.join(", ")
+            ))
+        })?;
+    let shim = shim::get(index).map_err(|m| shim_error(index, m))?;
+    let mut out: *const u8 = std::ptr::null();
+    let mut len = 0usize;
+    let mut handle: *mut std::ffi::c_void = std::ptr::null_mut();
+    let status = (shim.serialise)(module, &mut out, &mut len, &mut handle);
+    let buf = match out.is_null() {
+        true => Vec::new(),
+        false => std::slice::from_raw_parts(out, len).to_vec(),
+    };
+    (shim.free)(handle);
+    if status != 0 {
+        return Err(Error::Rejected(String::from_utf8_lossy(&buf).into_owned()));
+    }
+    model(&buf, shim::CARRIED[index].version)
+}
+
 /// Loads a module with LLVM running in a child process (see the crate docs).
 pub fn load(bytes: &[u8], name: &str) -> Result<Model, Error> {
     load_beside(bytes, name, || ()).0

@@ -30,12 +30,20 @@ type LoadFn = unsafe extern "C" fn(
     out_len: *mut usize,
     handle: *mut *mut c_void,
 ) -> i32;
+/// `dwarv_llvm_serialise`: a module of the caller's process (an `LLVMModuleRef`).
+type SerialiseFn = unsafe extern "C" fn(
+    module: *mut c_void,
+    out: *mut *const u8,
+    out_len: *mut usize,
+    handle: *mut *mut c_void,
+) -> i32;
 /// `dwarv_llvm_free`.
 type FreeFn = unsafe extern "C" fn(handle: *mut c_void);
 
 /// The shim's entry points.
 pub struct Shim {
     pub load: LoadFn,
+    pub serialise: SerialiseFn,
     pub free: FreeFn,
 }
 
@@ -98,9 +106,11 @@ fn open(c: &Carried) -> Result<Shim, String> {
             }
         };
         let load = sym(c"dwarv_llvm_load")?;
+        let serialise = sym(c"dwarv_llvm_serialise")?;
         let free = sym(c"dwarv_llvm_free")?;
         Ok(Shim {
             load: std::mem::transmute::<*mut c_void, LoadFn>(load),
+            serialise: std::mem::transmute::<*mut c_void, SerialiseFn>(serialise),
             free: std::mem::transmute::<*mut c_void, FreeFn>(free),
         })
     }
