@@ -13,7 +13,8 @@ use dwarv::build_step::DebugInfoStep;
 use dwarv::Flavour;
 use inkwell::context::Context;
 use inkwell::debug_info::{
-    AsDIScope, DIFlags, DIFlagsConstants, DWARFEmissionKind, DWARFSourceLanguage,
+    AsDIScope, DICompileUnit, DIFlags, DIFlagsConstants, DWARFEmissionKind, DWARFSourceLanguage,
+    DebugInfoBuilder,
 };
 use inkwell::module::FlagBehavior;
 use inkwell::targets::TargetTriple;
@@ -34,23 +35,7 @@ pub fn run(llvm_spirv: &Path, scratch: &Path) -> Result<Written, Box<dyn Error>>
     let i32t = context.i32_type();
     let version = i32t.const_int(3, false);
     module.add_basic_value_flag("Debug Info Version", FlagBehavior::Warning, version);
-    let (di, unit) = module.create_debug_info_builder(
-        true,
-        DWARFSourceLanguage::OpenCL,
-        "scale.cl",
-        "/src",
-        "dwarv inkwell example",
-        false,
-        "",
-        0,
-        "",
-        DWARFEmissionKind::Full,
-        0,
-        false,
-        false,
-        "",
-        "",
-    );
+    let (di, unit) = debug_info_builder(&module, "scale.cl");
     let file = unit.get_file();
     let int = di.create_basic_type("int", 32, 0x05, DIFlags::PUBLIC)?; // DW_ATE_signed
     let signature =
@@ -141,6 +126,30 @@ pub fn run(llvm_spirv: &Path, scratch: &Path) -> Result<Written, Box<dyn Error>>
         losses: losses.losses.iter().map(|l| l.message.clone()).collect(),
         tied,
     })
+}
+
+/// A DIBuilder and an OpenCL compile unit of `file` (in `/src`) for `module`.
+pub fn debug_info_builder<'ctx>(
+    module: &inkwell::module::Module<'ctx>,
+    file: &str,
+) -> (DebugInfoBuilder<'ctx>, DICompileUnit<'ctx>) {
+    module.create_debug_info_builder(
+        true,
+        DWARFSourceLanguage::OpenCL,
+        file,
+        "/src",
+        "dwarv inkwell example",
+        false,
+        "",
+        0,
+        "",
+        DWARFEmissionKind::Full,
+        0,
+        false,
+        false,
+        "",
+        "",
+    )
 }
 
 /// Ties the translator's `scale` to the LLVM function, instruction by instruction.

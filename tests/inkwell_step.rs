@@ -56,26 +56,10 @@ fn an_inkwell_module_gets_its_debug_info_into_the_translators_code() {
 #[test]
 fn an_inkwell_module_with_broken_debug_info_is_refused() {
     use inkwell::context::Context;
-    use inkwell::debug_info::{AsDIScope, DWARFEmissionKind, DWARFSourceLanguage};
+    use inkwell::debug_info::AsDIScope;
     let context = Context::create();
     let module = context.create_module("broken");
-    let (di, unit) = module.create_debug_info_builder(
-        true,
-        DWARFSourceLanguage::C,
-        "broken.c",
-        "/src",
-        "test",
-        false,
-        "",
-        0,
-        "",
-        DWARFEmissionKind::Full,
-        0,
-        false,
-        false,
-        "",
-        "",
-    );
+    let (di, unit) = example::debug_info_builder(&module, "broken.cl");
     let i32t = context.i32_type();
     let f = module.add_function("f", i32t.fn_type(&[], false), None);
     let b = context.create_builder();
