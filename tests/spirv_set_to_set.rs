@@ -177,8 +177,87 @@ fn roundtrip_via_spirv_converts_on_the_words() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("ledger: dropped"));
 }
 
+/// NonSemantic.100 modules into OpenCL.DebugInfo.100 on the words: the corpus's OpenCL.100
+/// kernel converted into NonSemantic through the IR, its bitcode converted standalone (no code:
+/// DebugFunctions of no function, a DebugInfoNone added) and `--into` its code module (DebugLines
+/// covering code, each row's end ledgered as the IR path ledgers it). Each reads back as the IR
+/// path's output, passes spirv-val and llvm-spirv-14 -r where that output does; the output holds
+/// no NonSemantic instruction, no `SPV_KHR_non_semantic_info`, and an OpLine where each
+/// DebugLine was; taken on its own words again, it comes back byte for byte.
+#[test]
+fn shader100_into_opencl100_on_the_words_equals_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (ocl, bc) = (
+        corpus().join("kernel.ocl100.spv"),
+        corpus().join("kernel.O0.bc"),
+    );
+    let code = corpus().join("kernel.nodebug.spv");
+    let inputs = [
+        ("through_ir", vec![ocl.to_str().unwrap(), "--through-ir"]),
+        ("standalone", vec![bc.to_str().unwrap()]),
+        (
+            "into",
+            vec![bc.to_str().unwrap(), "--into", code.to_str().unwrap()],
+        ),
+    ];
+    for (name, args) in inputs {
+        let input = d.join(format!("{name}.ns.spv"));
+        let mut convert = vec!["convert"];
+        convert.extend(&args);
+        convert.extend(["-o", input.to_str().unwrap(), "--flavour", "shader100"]);
+        let o = common::dwarv(&convert);
+        assert!(o.status.success(), "{name}: {o:?}");
+        match judge(&input, d, "opencl100") {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let out = d.join(format!("{name}.ns.spv.opencl100.words.spv"));
+        common::spirv_val(&out, "spv1.4");
+        common::llvm_spirv_reads(&out).unwrap();
+        let r = convert_report(&input, &out, &["--flavour", "opencl100"]);
+        assert_eq!(in_place(&r), "from shader100 into opencl100, on its words");
+        let before = common::tool_output("spirv-dis", &[input.to_str().unwrap()]);
+        let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+        assert!(
+            dis.contains("OpExtInstImport \"OpenCL.DebugInfo.100\""),
+            "{dis}"
+        );
+        for gone in [
+            "NonSemantic",
+            "DebugFunctionDefinition",
+            "DebugLine",
+            "DebugNoLine",
+        ] {
+            assert!(!dis.contains(gone), "{name}: {gone} left");
+        }
+        let lines = |t: &str, what: &str| t.lines().filter(|l| l.contains(what)).count();
+        assert_eq!(
+            lines(&dis, "OpLine "),
+            lines(&before, "OpLine ") + lines(&before, "DebugLine "),
+            "{name}"
+        );
+        let rows = messages(&r)
+            .iter()
+            .any(|m| m.contains("OpLine has only a start"));
+        assert_eq!(rows, name == "into", "{name}: {r}");
+        if name == "standalone" {
+            assert!(dis.contains("DebugInfoNone"), "{name}");
+        } else {
+            assert!(!dis.contains("DebugInfoNone"), "{name}");
+        }
+        let again = d.join(format!("{name}.again.spv"));
+        let r = convert_report(&out, &again, &[]);
+        assert_eq!(in_place(&r), "own set, on its words", "{name}");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+    }
+}
+
 /// The directions not converted on the words go through the IR, and the report says why:
-/// NonSemantic into OpenCL.100, anything into or out of `.200`, `.100` into `.200`.
+/// anything into or out of `.200`, `.100` into `.200`, OpenCL.100 into `SPIRV.debug`; and a
+/// NonSemantic shader into OpenCL.100 when it holds what that set has no place for (a
+/// DebugTypeMatrix).
 #[test]
 fn other_directions_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -190,21 +269,26 @@ fn other_directions_go_through_the_ir() {
             .arg("-o")
             .arg(&shader200),
     );
-    let cases: [(PathBuf, &str); 7] = [
+    let cases: [(PathBuf, &str); 8] = [
         (corpus().join("kernel.ocl100.spv"), "shader200"),
         (corpus().join("kernel.legacy.spv"), "shader200"),
-        (corpus().join("particles.spv"), "opencl100"),
+        (corpus().join("kernel.ocl100.spv"), "spirv-debug"),
         (corpus().join("particles.spv"), "shader200"),
         (corpus().join("shade.spv"), "spirv-debug"),
         (shader200.clone(), "opencl100"),
         (shader200.clone(), "shader100"),
+        (corpus().join("particles.spv"), "opencl100"),
     ];
-    for (input, flavour) in cases {
+    for (k, (input, flavour)) in cases.into_iter().enumerate() {
         let out = dir.path().join("out.spv");
         let r = convert_report(&input, &out, &["--flavour", flavour]);
+        let why = match k {
+            7 => "an instruction the other set has no place for",
+            _ => "a conversion between these sets is not done on the words",
+        };
         assert_eq!(
             in_place(&r),
-            "through the IR: a conversion between these sets is not done on the words",
+            format!("through the IR: {why}"),
             "{} → {flavour}",
             input.display()
         );
