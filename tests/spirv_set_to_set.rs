@@ -587,9 +587,11 @@ fn new_ids_skip_the_words_the_code_may_use_as_ids() {
 }
 
 /// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
-/// into NonSemantic.100, and its `SPIRV.debug` modules into OpenCL.100: every module the words
-/// path takes reads back as the IR path's output and passes spirv-val where the IR path's does;
-/// what it declines, it declines with a reason.
+/// into NonSemantic.100, its `SPIRV.debug` modules into OpenCL.100, its NonSemantic.100 modules
+/// and the OpenCL.100 family's converted into NonSemantic.100 through the IR (the words path's
+/// input in the other direction) into OpenCL.100: every module the words path takes reads back
+/// as the IR path's output and passes spirv-val (and, into OpenCL.100, llvm-spirv-14 -r) where
+/// the IR path's does; what it declines, it declines with a reason.
 #[test]
 fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
     let Some(src) = common::peer() else { return };
@@ -599,21 +601,51 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
         // Only the OpenCL.100 family; a module the reader refuses is no input here.
         let r = common::dwarv(&["validate", p.to_str().unwrap()]);
         let own = std::fs::read(&p).unwrap();
-        let from = dwarv::unstable::spirv::own_set::own_flavour(&own)
-            .filter(|f| matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug));
-        if !r.status.success() || from.is_none() {
+        let from = dwarv::unstable::spirv::own_set::own_flavour(&own);
+        if !r.status.success() {
             return None;
         }
-        let mut o = vec![("shader100", judge(&p, tmp.path(), "shader100"))];
+        let mut o = match from? {
+            dwarv::Flavour::Shader100 => {
+                return Some(vec![(
+                    "shader100 into opencl100",
+                    judge(&p, tmp.path(), "opencl100"),
+                )])
+            }
+            dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug => {
+                vec![("into shader100", judge(&p, tmp.path(), "shader100"))]
+            }
+            _ => return None,
+        };
         if from == Some(dwarv::Flavour::SpirvDebug) {
-            o.push(("opencl100", judge(&p, tmp.path(), "opencl100")));
+            o.push((
+                "spirv-debug into opencl100",
+                judge(&p, tmp.path(), "opencl100"),
+            ));
+        }
+        // The other direction's input: the module in NonSemantic.100, written by the IR path.
+        let name = p.file_name().unwrap().to_str().unwrap();
+        let ns = tmp.path().join(format!("{name}.through_ir.ns.spv"));
+        let args = ["--flavour", "shader100", "--through-ir"];
+        if convert_report(&p, &ns, &args)["status"] == "ok" {
+            o.push((
+                "converted shader100 into opencl100",
+                judge(&ns, tmp.path(), "opencl100"),
+            ));
         }
         Some(o)
     });
     let mut failures = Vec::new();
     // The floors: what the words path takes (136 into shader100: 116 while new ids had to stay
     // below every word the code may use as an id).
-    for (to, floor) in [("shader100", 136), ("opencl100", 69)] {
+    // (219 of the modules written into NonSemantic.100 through the IR; of the peer's own
+    // NonSemantic modules, one holds what OpenCL.100 has no place for.)
+    for (to, floor) in [
+        ("into shader100", 136),
+        ("spirv-debug into opencl100", 69),
+        ("shader100 into opencl100", 0),
+        ("converted shader100 into opencl100", 219),
+    ] {
         let mut declined: BTreeMap<String, usize> = BTreeMap::new();
         let (mut modules, mut taken) = (0, 0);
         for (_, o) in outcomes.iter().flatten().filter(|(t, _)| *t == to) {

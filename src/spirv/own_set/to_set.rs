@@ -41,6 +41,8 @@ use super::Edit;
 const FUNCTION_DEFINITION: u32 = 101;
 pub(super) const DEBUG_LINE: u32 = 103;
 pub(super) const DEBUG_NO_LINE: u32 = 104;
+/// DebugInfoFlags' FlagFwdDecl.
+const FLAG_FWD_DECL: u32 = 1 << 4;
 /// The Version OpenCL.100's DebugCompilationUnit has (as the IR writer writes it).
 const OPENCL100_VERSION: u32 = 65536;
 
@@ -85,6 +87,9 @@ pub(super) struct Target {
     small: Vec<u32>,
     constants: HashMap<u32, u32>,
     constant_words: Vec<u32>,
+    /// Into the OpenCL.100 family: the (name, parent) of the composites written, forward
+    /// declarations (`FlagFwdDecl`) and not.
+    composites: [rustc_hash::FxHashSet<(String, u32)>; 2],
     /// Into the OpenCL.100 family: the DebugInfoNone added for the Function of DebugFunctions
     /// of no function (0: none; its words in `constant_words`).
     none: u32,
@@ -167,6 +172,7 @@ impl Target {
             uint,
             uint_added: false,
             none: 0,
+            composites: Default::default(),
             small: vec![0; 1 << 14],
             constants: HashMap::default(),
             constant_words: Vec::new(),
@@ -480,6 +486,19 @@ impl Target {
                 let empty = cx.empty_string()?;
                 out.push(empty);
             }
+            // NonSemantic's reader takes a forward declaration and a composite of its name and
+            // parent for one type (its writer's way around the forward reference), OpenCL.100's
+            // for two: either order declines.
+            Some(DebugOp::DebugTypeComposite) if self.into_literals => {
+                let key = (cx.t.name(out[start + 5]), out[start + 10]);
+                let fwd = usize::from(out[start + 13] & FLAG_FWD_DECL != 0);
+                if self.composites[1 - fwd].contains(&key) {
+                    return Err(Declined(
+                        "a forward declaration NonSemantic reads as one type with its composite",
+                    ));
+                }
+                self.composites[fwd].insert(key);
+            }
             Some(DebugOp::DebugCompilationUnit) if self.into_literals => {
                 out[start + 5] = OPENCL100_VERSION;
             }
@@ -491,13 +510,15 @@ impl Target {
             }
             // (A count of 2³¹ or more the reader may take for a signed one.)
             Some(DebugOp::DebugTypeArray) => {
-                // (A runtime-sized array's 0: NonSemantic's alone.)
-                let zero = self.into_literals;
-                let big = |&c: &u32| {
-                    (cx.t.constant(c)).map_or(true, |n| n > i32::MAX as u64 || zero && n == 0)
-                };
+                let big = |&c: &u32| cx.t.constant(c).map_or(true, |n| n > i32::MAX as u64);
                 if self.scratch[6..].iter().any(big) {
                     return Err(Declined("an array count of 2^31 or more"));
+                }
+                let zero = |&c: &u32| cx.t.constant(c) == Some(0);
+                if self.into_literals && self.scratch[6..].iter().any(zero) {
+                    return Err(Declined(
+                        "a runtime-sized array (count 0), NonSemantic's alone",
+                    ));
                 }
             }
             Some(DebugOp::DebugOperation) => {
