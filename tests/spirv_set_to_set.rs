@@ -64,7 +64,7 @@ fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
             .map_err(|e| format!("{name} → {flavour}: spirv-val: {e}"))?;
     }
     // (OpenCL.100's other consumer.)
-    if flavour == "opencl100" && common::llvm_spirv_reads(&ir).is_ok() {
+    if matches!(flavour, "opencl100" | "spirv-debug") && common::llvm_spirv_reads(&ir).is_ok() {
         common::llvm_spirv_reads(&words)
             .map_err(|e| format!("{name} → {flavour}: llvm-spirv-14 -r: {e}"))?;
     }
@@ -177,7 +177,8 @@ fn roundtrip_via_spirv_converts_on_the_words() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("ledger: dropped"));
 }
 
-/// NonSemantic.100 modules into OpenCL.DebugInfo.100 on the words: the corpus's OpenCL.100
+/// NonSemantic.100 modules into OpenCL.DebugInfo.100 (and `SPIRV.debug`, judged by dwarv diff
+/// and llvm-spirv-14 -r alone) on the words: the corpus's OpenCL.100
 /// kernel converted into NonSemantic through the IR, its bitcode converted standalone (no code:
 /// DebugFunctions of no function, a DebugInfoNone added) and `--into` its code module (DebugLines
 /// covering code, each row's end ledgered as the IR path ledgers it). Each reads back as the IR
@@ -208,14 +209,24 @@ fn shader100_into_opencl100_on_the_words_equals_the_ir_path() {
         convert.extend(["-o", input.to_str().unwrap(), "--flavour", "shader100"]);
         let o = common::dwarv(&convert);
         assert!(o.status.success(), "{name}: {o:?}");
-        match judge(&input, d, "opencl100") {
-            Ok(Outcome::Taken) => {}
-            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
-            Err(e) => panic!("{e}"),
+        for (flavour, import) in [
+            ("spirv-debug", "SPIRV.debug"),
+            ("opencl100", "OpenCL.DebugInfo.100"),
+        ] {
+            match judge(&input, d, flavour) {
+                Ok(Outcome::Taken) => {}
+                Ok(Outcome::Declined(why)) => panic!("{name} → {flavour}: declined: {why}"),
+                Err(e) => panic!("{e}"),
+            }
+            let out = d.join(format!("{name}.ns.spv.{flavour}.words.spv"));
+            common::llvm_spirv_reads(&out).unwrap();
+            // (spirv-dis does not take `SPIRV.debug`.)
+            let bytes = std::fs::read(&out).unwrap();
+            let name = format!("{import}\0");
+            assert!(bytes.windows(name.len()).any(|w| w == name.as_bytes()));
         }
         let out = d.join(format!("{name}.ns.spv.opencl100.words.spv"));
         common::spirv_val(&out, "spv1.4");
-        common::llvm_spirv_reads(&out).unwrap();
         let r = convert_report(&input, &out, &["--flavour", "opencl100"]);
         assert_eq!(in_place(&r), "from shader100 into opencl100, on its words");
         let before = common::tool_output("spirv-dis", &[input.to_str().unwrap()]);
@@ -256,8 +267,8 @@ fn shader100_into_opencl100_on_the_words_equals_the_ir_path() {
 
 /// The directions not converted on the words go through the IR, and the report says why:
 /// anything into or out of `.200`, `.100` into `.200`, OpenCL.100 into `SPIRV.debug`; and a
-/// NonSemantic shader into OpenCL.100 when it holds what that set has no place for (a
-/// DebugTypeMatrix).
+/// NonSemantic shader into OpenCL.100 or `SPIRV.debug` when it holds what that set has no place
+/// for (a DebugTypeMatrix).
 #[test]
 fn other_directions_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -274,16 +285,16 @@ fn other_directions_go_through_the_ir() {
         (corpus().join("kernel.legacy.spv"), "shader200"),
         (corpus().join("kernel.ocl100.spv"), "spirv-debug"),
         (corpus().join("particles.spv"), "shader200"),
-        (corpus().join("shade.spv"), "spirv-debug"),
         (shader200.clone(), "opencl100"),
         (shader200.clone(), "shader100"),
         (corpus().join("particles.spv"), "opencl100"),
+        (corpus().join("shade.spv"), "spirv-debug"),
     ];
     for (k, (input, flavour)) in cases.into_iter().enumerate() {
         let out = dir.path().join("out.spv");
         let r = convert_report(&input, &out, &["--flavour", flavour]);
         let why = match k {
-            7 => "an instruction the other set has no place for",
+            6 | 7 => "an instruction the other set has no place for",
             _ => "a conversion between these sets is not done on the words",
         };
         assert_eq!(
@@ -632,19 +643,23 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
                 "converted shader100 into opencl100",
                 judge(&ns, tmp.path(), "opencl100"),
             ));
+            let spirv_debug = judge(&ns, tmp.path(), "spirv-debug");
+            o.push(("converted shader100 into spirv-debug", spirv_debug));
         }
         Some(o)
     });
     let mut failures = Vec::new();
     // The floors: what the words path takes (136 into shader100: 116 while new ids had to stay
     // below every word the code may use as an id).
-    // (219 of the modules written into NonSemantic.100 through the IR; of the peer's own
+    // (Of the modules written into NonSemantic.100 through the IR, 219 into OpenCL.100, 203 into
+    // `SPIRV.debug`, whose llvm-spirv-14 form of DebugImportedEntity declines; of the peer's own
     // NonSemantic modules, one holds what OpenCL.100 has no place for.)
     for (to, floor) in [
         ("into shader100", 136),
         ("spirv-debug into opencl100", 69),
         ("shader100 into opencl100", 0),
         ("converted shader100 into opencl100", 219),
+        ("converted shader100 into spirv-debug", 203),
     ] {
         let mut declined: BTreeMap<String, usize> = BTreeMap::new();
         let (mut modules, mut taken) = (0, 0);

@@ -17,8 +17,9 @@
 //! the module's own set").
 //!
 //! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
-//! NonSemantic.100, each debug instruction pass 2 writes then converted into the other set's
-//! layout (`to_set`; docs/spirv-mapping.md, "Into another set on the module's words").
+//! NonSemantic.100 (or of NonSemantic.100 into OpenCL.100), each debug instruction pass 2 writes
+//! then converted into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another
+//! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.
 
 mod kinds;
 mod order;

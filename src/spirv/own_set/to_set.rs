@@ -7,12 +7,15 @@
 //! judge both sets by the same rules but for the differences this module handles; and from
 //! `SPIRV.debug` into `OpenCL.DebugInfo.100`, read by the same layouts: the import renamed, the
 //! own-set repairs of OpenCL.100 made, every instruction keeping its words (its literals checked
-//! as for NonSemantic: the IR path writes them as they are), no definition added. Anything else
-//! declines (the IR path converts it): NonSemantic into the OpenCL.100 family changes the
-//! functions' code as well (DebugFunctionDefinitions go, DebugLines become OpLines, the
-//! in-function instructions' constants become literals), beyond the edits this module makes
-//! there; OpenCL.100 into `SPIRV.debug` is judged by llvm-spirv-14 alone (spirv-val does not
-//! know the set), whose own forms the own-set rules decline rather than write.
+//! as for NonSemantic: the IR path writes them as they are), no definition added. And from
+//! `NonSemantic.Shader.DebugInfo.100` into `OpenCL.DebugInfo.100` (`into_literals`): the numbers
+//! OpenCL.100 takes as literals become their values, a member gets its Parent back (the
+//! composite listing it, which it then waits for) and a DebugFunction its Function (the
+//! OpFunction its DebugFunctionDefinition names, or DebugInfoNone), and the functions' code is
+//! edited (`in_function`: DebugFunctionDefinitions go, DebugLines become OpLines, DebugNoLines
+//! OpNoLines; the in-function instructions left are ids in both sets). Anything else declines
+//! (the IR path converts it): into `SPIRV.debug`, judged by llvm-spirv-14 alone (spirv-val does
+//! not know the set), whose own forms the own-set rules decline rather than write.
 //!
 //! Per instruction, the other set's operands are taken by name from the module's: a literal
 //! becomes a 32-bit unsigned `OpConstant` (one per value, the module's `OpTypeInt 32 0` or one
@@ -116,8 +119,9 @@ impl Target {
         };
         let mut plans: Vec<Option<Plan>> = Vec::new();
         for l in t.flavour.layouts() {
+            // (`SPIRV.debug`'s as llvm-spirv-14 writes it, as the IR writer does.)
             let Some(target) = to
-                .layout(l.opcode)
+                .layout_by_name(l.name)
                 .filter(|_| !NOT_CONVERTED.contains(&l.opcode))
             else {
                 continue;
@@ -188,7 +192,8 @@ impl Target {
     pub(super) fn check_direction(from: Flavour, to: Flavour) -> Result<(), Declined> {
         match (from, to) {
             (Flavour::OpenCl100 | Flavour::SpirvDebug, Flavour::Shader100)
-            | (Flavour::SpirvDebug | Flavour::Shader100, Flavour::OpenCl100) => Ok(()),
+            | (Flavour::SpirvDebug | Flavour::Shader100, Flavour::OpenCl100)
+            | (Flavour::Shader100, Flavour::SpirvDebug) => Ok(()),
             _ => Err(Declined(
                 "a conversion between these sets is not done on the words",
             )),
@@ -520,6 +525,10 @@ impl Target {
                         "a runtime-sized array (count 0), NonSemantic's alone",
                     ));
                 }
+                // (`SPIRV.debug`'s reader may take the second half for lower bounds.)
+                if self.to == Flavour::SpirvDebug && (out.len() - start - 6) % 2 == 0 {
+                    return Err(Declined("an array of an even number of dimensions"));
+                }
             }
             Some(DebugOp::DebugOperation) => {
                 let code = match self.into_literals {
@@ -782,8 +791,9 @@ const DEFAULT_ZERO: [(u32, &str); 1] = [(2, "Flags")];
 
 const NON_SEMANTIC_INFO: &str = "SPV_KHR_non_semantic_info";
 
-/// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself, so
-/// that the IR path writes it back unchanged: flags the module's set defines, encodings, tags,
+/// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself from
+/// the set `f` (or is written as itself into it), so that the IR path writes it back unchanged:
+/// flags the set defines, encodings, tags,
 /// qualifiers it numbers, storage classes a Kernel module may name (Generic only with the
 /// GenericPointer capability).
 fn known(t: &Tables<'_>, f: Flavour, opcode: u32, name: &str, value: u32) -> bool {
