@@ -75,6 +75,8 @@ pub(super) struct Tables<'a> {
     pub(super) function_definitions: Vec<(u32, u32)>,
     pub(super) member_parents: Vec<(u32, u32)>,
     pub(super) info_none: u32,
+    /// How many OpFunctions the module has.
+    pub(super) functions: usize,
     /// The code is converted into the OpenCL.100 family (`to_set::in_function`): the checks of
     /// the code also write its edits.
     pub(super) into_literals: bool,
@@ -167,6 +169,7 @@ impl<'a> Tables<'a> {
             function_definitions: Vec::new(),
             member_parents: Vec::new(),
             info_none: 0,
+            functions: 0,
             into_literals: false,
         };
         let non_semantic = flavour.non_semantic();
@@ -243,7 +246,12 @@ impl<'a> Tables<'a> {
                 Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), cx.uint32) == (32, 0, 0) => {
                     cx.uint32 = w.at(i + 1);
                 }
-                Some(Op::Function) if cx.section_end == w.len => cx.section_end = i,
+                Some(Op::Function) => {
+                    cx.functions += 1;
+                    if cx.section_end == w.len {
+                        cx.section_end = i;
+                    }
+                }
                 Some(Op::FunctionEnd | Op::Label | Op::FunctionParameter)
                     if cx.section_end == w.len =>
                 {

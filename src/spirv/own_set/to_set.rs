@@ -93,6 +93,8 @@ pub(super) struct Target {
     /// Into the OpenCL.100 family: the (name, parent) of the composites written, forward
     /// declarations (`FlagFwdDecl`) and not.
     composites: [rustc_hash::FxHashSet<(String, u32)>; 2],
+    /// Into the OpenCL.100 family: the module has an OpFunction no DebugFunctionDefinition names.
+    unbound_functions: bool,
     /// Into the OpenCL.100 family: the DebugInfoNone added for the Function of DebugFunctions
     /// of no function (0: none; its words in `constant_words`).
     none: u32,
@@ -177,6 +179,12 @@ impl Target {
             uint_added: false,
             none: 0,
             composites: Default::default(),
+            unbound_functions: {
+                let mut bound: Vec<u32> = t.function_definitions.iter().map(|d| d.1).collect();
+                bound.sort_unstable();
+                bound.dedup();
+                t.functions > bound.len()
+            },
             small: vec![0; 1 << 14],
             constants: HashMap::default(),
             constant_words: Vec::new(),
@@ -367,6 +375,13 @@ impl Target {
                         }
                         Ok(None) if cx.t.info_none != 0 && cx.done(cx.t.info_none) => {
                             cx.t.info_none
+                        }
+                        // The IR path may bind it to a function no definition names (by its
+                        // OpName, entry point or linkage name).
+                        Ok(None) if self.unbound_functions => {
+                            return Err(Declined(
+                                "a DebugFunction without a definition, and a function without one",
+                            ))
                         }
                         // A DebugInfoNone added before the first debug instruction.
                         Ok(None) if self.none != 0 => self.none,
