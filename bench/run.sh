@@ -144,18 +144,37 @@ PY
   how=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["in_place"])' "$out/out_opencl100.json")
   echo "   in place into its own set: $(echo "$bytes / 1000000 / ($own_wall + 0.0001)" | bc -l | xargs printf '%.0f') MB/s by wall time (target ≥ 500), $how"
   before=warm_spirv row "dwarv in-place -> opencl100 --through-ir" "$bytes" "$dwarv" convert "$big" -o "$out/out_opencl100_ir.spv" --flavour opencl100 --through-ir
-  # Into NonSemantic.100, converted on its words (spirv::own_set::convert), against the same
-  # conversion through the IR; the outputs must read back alike (dwarv diff) and validate.
-  before=warm_spirv row "dwarv in-place -> shader100 (set to set)" "$bytes" "$dwarv" convert "$big" -o "$out/out_shader100.spv" --flavour shader100 --report "$out/out_shader100.json"
-  set_wall=$last_wall set_cpu=$last_cpu
-  # (warm_spirv removes out_*.spv before each run.)
-  mv "$out/out_shader100.spv" "$out/words_shader100.spv"
-  how=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["in_place"])' "$out/out_shader100.json")
-  echo "   into another set on its words: $(echo "$bytes / 1000000 / ($set_wall + 0.0001)" | bc -l | xargs printf '%.0f') MB/s by wall time, $(echo "$bytes / 1000000 / ($set_cpu + 0.0001)" | bc -l | xargs printf '%.0f') MB/s by CPU time (target ≥ 300), $how"
-  before=warm_spirv row "dwarv in-place -> shader100 --through-ir" "$bytes" "$dwarv" convert "$big" -o "$out/out_shader100_ir.spv" --flavour shader100 --through-ir
-  same=$("$dwarv" diff "$out/words_shader100.spv" "$out/out_shader100_ir.spv" >/dev/null 2>&1 && echo "equal" || echo "DIFFERENT")
-  valid=$("$PWD/.tools/bin/spirv-val" "$out/words_shader100.spv" >/dev/null 2>&1 && echo "clean" || echo "FAILS")
-  echo "   set to set vs --through-ir: dwarv diff $same; spirv-val $valid"
+  # set_to_set WARM IN BYTES FLAVOUR NAME LABEL WHAT: IN converted into FLAVOUR on its words
+  # (spirv::own_set::convert) and through the IR (the rows "LABEL (set to set)" and "LABEL
+  # --through-ir"), WARM run ahead of each run; the MB/s against the 300 MB/s target, and whether
+  # the outputs read back alike (dwarv diff) and the words one validates. Keeps the words output
+  # as $out/words_NAME.spv.
+  set_to_set() {
+    local warm="$1" in="$2" n="$3" flavour="$4" name="$5" label="$6" what="$7" wall cpu how same valid
+    before=$warm row "$label (set to set)" "$n" "$dwarv" convert "$in" -o "$out/out_$name.spv" --flavour "$flavour" --report "$out/out_$name.json"
+    wall=$last_wall cpu=$last_cpu
+    # (WARM removes out_*.spv before each run.)
+    mv "$out/out_$name.spv" "$out/words_$name.spv"
+    how=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["in_place"])' "$out/out_$name.json")
+    echo "   $what on its words: $(echo "$n / 1000000 / ($wall + 0.0001)" | bc -l | xargs printf '%.0f') MB/s by wall time, $(echo "$n / 1000000 / ($cpu + 0.0001)" | bc -l | xargs printf '%.0f') MB/s by CPU time (target ≥ 300), $how"
+    before=$warm row "$label --through-ir" "$n" "$dwarv" convert "$in" -o "$out/out_${name}_ir.spv" --flavour "$flavour" --through-ir
+    same=$("$dwarv" diff "$out/words_$name.spv" "$out/out_${name}_ir.spv" >/dev/null 2>&1 && echo "equal" || echo "DIFFERENT")
+    valid=$("$PWD/.tools/bin/spirv-val" "$out/words_$name.spv" >/dev/null 2>&1 && echo "clean" || echo "FAILS")
+    echo "   set to set vs --through-ir: dwarv diff $same; spirv-val $valid"
+  }
+  # Into NonSemantic.100, converted on its words, against the same conversion through the IR.
+  set_to_set warm_spirv "$big" "$bytes" shader100 shader100 "dwarv in-place -> shader100" "into another set"
+  # The reverse direction: NonSemantic.100 into OpenCL.100 on its words, from the module converted
+  # into shader100 above (DebugFunctionDefinitions out of its code, members' Parents and
+  # functions' Function operands back, numbers into literals).
+  ns="$out/big_$funcs.shader100.spv"
+  cp "$out/words_shader100.spv" "$ns"
+  warm_ns() {
+    rm -f "$out"/out_*.spv
+    sync
+    cat "$ns" >/dev/null
+  }
+  set_to_set warm_ns "$ns" "$(stat -c %s "$ns")" opencl100 back "dwarv shader100 -> opencl100" "back into OpenCL.100"
   # Not `-o /dev/null`: outputs are written atomically, which would replace /dev/null itself.
   before=warm_spirv row "dwarv validate (reader only)" "$bytes" "$dwarv" validate "$big"
   before=warm_spirv row "spirv-opt (no passes, --skip-validation)" "$bytes" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"

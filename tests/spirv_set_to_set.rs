@@ -64,7 +64,7 @@ fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
             .map_err(|e| format!("{name} → {flavour}: spirv-val: {e}"))?;
     }
     // (OpenCL.100's other consumer.)
-    if flavour == "opencl100" && common::llvm_spirv_reads(&ir).is_ok() {
+    if matches!(flavour, "opencl100" | "spirv-debug") && common::llvm_spirv_reads(&ir).is_ok() {
         common::llvm_spirv_reads(&words)
             .map_err(|e| format!("{name} → {flavour}: llvm-spirv-14 -r: {e}"))?;
     }
@@ -177,8 +177,98 @@ fn roundtrip_via_spirv_converts_on_the_words() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("ledger: dropped"));
 }
 
+/// NonSemantic.100 modules into OpenCL.DebugInfo.100 (and `SPIRV.debug`, judged by dwarv diff
+/// and llvm-spirv-14 -r alone) on the words: the corpus's OpenCL.100
+/// kernel converted into NonSemantic through the IR, its bitcode converted standalone (no code:
+/// DebugFunctions of no function, a DebugInfoNone added) and `--into` its code module (DebugLines
+/// covering code, each row's end ledgered as the IR path ledgers it). Each reads back as the IR
+/// path's output, passes spirv-val and llvm-spirv-14 -r where that output does; the output holds
+/// no NonSemantic instruction, no `SPV_KHR_non_semantic_info`, and an OpLine where each
+/// DebugLine was; taken on its own words again, it comes back byte for byte.
+#[test]
+fn shader100_into_opencl100_on_the_words_equals_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (ocl, bc) = (
+        corpus().join("kernel.ocl100.spv"),
+        corpus().join("kernel.O0.bc"),
+    );
+    let code = corpus().join("kernel.nodebug.spv");
+    let inputs = [
+        ("through_ir", vec![ocl.to_str().unwrap(), "--through-ir"]),
+        ("standalone", vec![bc.to_str().unwrap()]),
+        (
+            "into",
+            vec![bc.to_str().unwrap(), "--into", code.to_str().unwrap()],
+        ),
+    ];
+    for (name, args) in inputs {
+        let input = d.join(format!("{name}.ns.spv"));
+        let mut convert = vec!["convert"];
+        convert.extend(&args);
+        convert.extend(["-o", input.to_str().unwrap(), "--flavour", "shader100"]);
+        let o = common::dwarv(&convert);
+        assert!(o.status.success(), "{name}: {o:?}");
+        for (flavour, import) in [
+            ("spirv-debug", "SPIRV.debug"),
+            ("opencl100", "OpenCL.DebugInfo.100"),
+        ] {
+            match judge(&input, d, flavour) {
+                Ok(Outcome::Taken) => {}
+                Ok(Outcome::Declined(why)) => panic!("{name} → {flavour}: declined: {why}"),
+                Err(e) => panic!("{e}"),
+            }
+            let out = d.join(format!("{name}.ns.spv.{flavour}.words.spv"));
+            common::llvm_spirv_reads(&out).unwrap();
+            // (spirv-dis does not take `SPIRV.debug`.)
+            let bytes = std::fs::read(&out).unwrap();
+            let name = format!("{import}\0");
+            assert!(bytes.windows(name.len()).any(|w| w == name.as_bytes()));
+        }
+        let out = d.join(format!("{name}.ns.spv.opencl100.words.spv"));
+        common::spirv_val(&out, "spv1.4");
+        let r = convert_report(&input, &out, &["--flavour", "opencl100"]);
+        assert_eq!(in_place(&r), "from shader100 into opencl100, on its words");
+        let before = common::tool_output("spirv-dis", &[input.to_str().unwrap()]);
+        let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+        assert!(
+            dis.contains("OpExtInstImport \"OpenCL.DebugInfo.100\""),
+            "{dis}"
+        );
+        for gone in [
+            "NonSemantic",
+            "DebugFunctionDefinition",
+            "DebugLine",
+            "DebugNoLine",
+        ] {
+            assert!(!dis.contains(gone), "{name}: {gone} left");
+        }
+        let lines = |t: &str, what: &str| t.lines().filter(|l| l.contains(what)).count();
+        assert_eq!(
+            lines(&dis, "OpLine "),
+            lines(&before, "OpLine ") + lines(&before, "DebugLine "),
+            "{name}"
+        );
+        let rows = messages(&r)
+            .iter()
+            .any(|m| m.contains("OpLine has only a start"));
+        assert_eq!(rows, name == "into", "{name}: {r}");
+        if name == "standalone" {
+            assert!(dis.contains("DebugInfoNone"), "{name}");
+        } else {
+            assert!(!dis.contains("DebugInfoNone"), "{name}");
+        }
+        let again = d.join(format!("{name}.again.spv"));
+        let r = convert_report(&out, &again, &[]);
+        assert_eq!(in_place(&r), "own set, on its words", "{name}");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+    }
+}
+
 /// The directions not converted on the words go through the IR, and the report says why:
-/// NonSemantic into OpenCL.100, anything into or out of `.200`, `.100` into `.200`.
+/// anything into or out of `.200`, `.100` into `.200`, OpenCL.100 into `SPIRV.debug`; and a
+/// NonSemantic shader into OpenCL.100 or `SPIRV.debug` when it holds what that set has no place
+/// for (a DebugTypeMatrix).
 #[test]
 fn other_directions_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -190,21 +280,26 @@ fn other_directions_go_through_the_ir() {
             .arg("-o")
             .arg(&shader200),
     );
-    let cases: [(PathBuf, &str); 7] = [
+    let cases: [(PathBuf, &str); 8] = [
         (corpus().join("kernel.ocl100.spv"), "shader200"),
         (corpus().join("kernel.legacy.spv"), "shader200"),
-        (corpus().join("particles.spv"), "opencl100"),
+        (corpus().join("kernel.ocl100.spv"), "spirv-debug"),
         (corpus().join("particles.spv"), "shader200"),
-        (corpus().join("shade.spv"), "spirv-debug"),
         (shader200.clone(), "opencl100"),
         (shader200.clone(), "shader100"),
+        (corpus().join("particles.spv"), "opencl100"),
+        (corpus().join("shade.spv"), "spirv-debug"),
     ];
-    for (input, flavour) in cases {
+    for (k, (input, flavour)) in cases.into_iter().enumerate() {
         let out = dir.path().join("out.spv");
         let r = convert_report(&input, &out, &["--flavour", flavour]);
+        let why = match k {
+            6 | 7 => "an instruction the other set has no place for",
+            _ => "a conversion between these sets is not done on the words",
+        };
         assert_eq!(
             in_place(&r),
-            "through the IR: a conversion between these sets is not done on the words",
+            format!("through the IR: {why}"),
             "{} → {flavour}",
             input.display()
         );
@@ -368,12 +463,15 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// row before it nowhere); kernel.ocl100.spv with an OpLoad after a line turned into an
 /// OpFunctionParameter (the IR path anchors what precedes it elsewhere, ledgered);
 /// kernel.ocl100.spv with an OpSelectionMerge of six words right before an OpLine (the IR path
-/// places the line before the merge: its row started 6 words earlier). (The finding
+/// places the line before the merge: its row started 6 words earlier); into OpenCL.100, the
+/// corpus kernel in NonSemantic.100 with an OpNop of 1 024 words swallowing a function's start
+/// and its DebugFunctionDefinition (the IR path binds that DebugFunction by name to a function
+/// no definition names, where the words path would write DebugInfoNone). (The finding
 /// of new ids the code may use is taken now: `new_ids_skip_the_words_the_code_may_use_as_ids`.)
 #[test]
 fn fuzz_findings_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
-    for (file, reason) in [
+    for (file, reason, flavour) in [
         (
             "fuzz_set_to_set_code_outside.spv",
             "code between functions, a function without its end or an unknown opcode",
@@ -410,11 +508,18 @@ fn fuzz_findings_go_through_the_ir() {
             "fuzz_set_to_set_after_merge.spv",
             "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
         ),
-    ] {
+    ]
+    .into_iter()
+    .map(|(file, reason)| (file, reason, "shader100"))
+    .chain([(
+        "fuzz_set_to_set_unbound_function.spv",
+        "a DebugFunction without a definition, and a function without one",
+        "opencl100",
+    )]) {
         let input = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/spirv")
             .join(file);
-        match judge(&input, dir.path(), "shader100") {
+        match judge(&input, dir.path(), flavour) {
             Ok(Outcome::Declined(why)) => assert_eq!(why, reason, "{file}"),
             Ok(Outcome::Taken) => panic!("{file}: taken"),
             Err(e) => panic!("{e}"),
@@ -503,9 +608,11 @@ fn new_ids_skip_the_words_the_code_may_use_as_ids() {
 }
 
 /// llvm-spirv's own debug-info tests (the peer corpus, OpenCL.100 and `SPIRV.debug` modules)
-/// into NonSemantic.100, and its `SPIRV.debug` modules into OpenCL.100: every module the words
-/// path takes reads back as the IR path's output and passes spirv-val where the IR path's does;
-/// what it declines, it declines with a reason.
+/// into NonSemantic.100, its `SPIRV.debug` modules into OpenCL.100, its NonSemantic.100 modules
+/// and the OpenCL.100 family's converted into NonSemantic.100 through the IR (the words path's
+/// input in the other direction) into OpenCL.100: every module the words path takes reads back
+/// as the IR path's output and passes spirv-val (and, into OpenCL.100, llvm-spirv-14 -r) where
+/// the IR path's does; what it declines, it declines with a reason.
 #[test]
 fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
     let Some(src) = common::peer() else { return };
@@ -515,21 +622,56 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
         // Only the OpenCL.100 family; a module the reader refuses is no input here.
         let r = common::dwarv(&["validate", p.to_str().unwrap()]);
         let own = std::fs::read(&p).unwrap();
-        let from = dwarv::unstable::spirv::own_set::own_flavour(&own)
-            .filter(|f| matches!(f, dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug));
-        if !r.status.success() || from.is_none() {
+        let from = dwarv::unstable::spirv::own_set::own_flavour(&own);
+        if !r.status.success() {
             return None;
         }
-        let mut o = vec![("shader100", judge(&p, tmp.path(), "shader100"))];
+        let mut o = match from? {
+            dwarv::Flavour::Shader100 => {
+                return Some(vec![(
+                    "shader100 into opencl100",
+                    judge(&p, tmp.path(), "opencl100"),
+                )])
+            }
+            dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug => {
+                vec![("into shader100", judge(&p, tmp.path(), "shader100"))]
+            }
+            _ => return None,
+        };
         if from == Some(dwarv::Flavour::SpirvDebug) {
-            o.push(("opencl100", judge(&p, tmp.path(), "opencl100")));
+            o.push((
+                "spirv-debug into opencl100",
+                judge(&p, tmp.path(), "opencl100"),
+            ));
+        }
+        // The other direction's input: the module in NonSemantic.100, written by the IR path.
+        let name = p.file_name().unwrap().to_str().unwrap();
+        let ns = tmp.path().join(format!("{name}.through_ir.ns.spv"));
+        let args = ["--flavour", "shader100", "--through-ir"];
+        if convert_report(&p, &ns, &args)["status"] == "ok" {
+            o.push((
+                "converted shader100 into opencl100",
+                judge(&ns, tmp.path(), "opencl100"),
+            ));
+            let spirv_debug = judge(&ns, tmp.path(), "spirv-debug");
+            o.push(("converted shader100 into spirv-debug", spirv_debug));
         }
         Some(o)
     });
     let mut failures = Vec::new();
     // The floors: what the words path takes (136 into shader100: 116 while new ids had to stay
     // below every word the code may use as an id).
-    for (to, floor) in [("shader100", 136), ("opencl100", 69)] {
+    // (Of the modules written into NonSemantic.100 through the IR, 203 into OpenCL.100, 187 into
+    // `SPIRV.debug`, whose llvm-spirv-14 form of DebugImportedEntity declines; 219 and 203 before
+    // a DebugFunction without a definition declined where a function has none either; of the
+    // peer's own NonSemantic modules, one holds what OpenCL.100 has no place for.)
+    for (to, floor) in [
+        ("into shader100", 136),
+        ("spirv-debug into opencl100", 69),
+        ("shader100 into opencl100", 0),
+        ("converted shader100 into opencl100", 203),
+        ("converted shader100 into spirv-debug", 187),
+    ] {
         let mut declined: BTreeMap<String, usize> = BTreeMap::new();
         let (mut modules, mut taken) = (0, 0);
         for (_, o) in outcomes.iter().flatten().filter(|(t, _)| *t == to) {

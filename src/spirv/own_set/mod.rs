@@ -17,8 +17,9 @@
 //! the module's own set").
 //!
 //! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
-//! NonSemantic.100, each debug instruction pass 2 writes then converted into the other set's
-//! layout (`to_set`; docs/spirv-mapping.md, "Into another set on the module's words").
+//! NonSemantic.100 (or of NonSemantic.100 into OpenCL.100), each debug instruction pass 2 writes
+//! then converted into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another
+//! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.
 
 mod kinds;
 mod order;
@@ -143,7 +144,8 @@ fn run(
 ) -> Result<Rewritten, Declined> {
     let mut owned = Vec::new();
     let words = Words::new(bytes, &mut owned)?;
-    let tables = Tables::index(words, flavour, import)?;
+    let mut tables = Tables::index(words, flavour, import)?;
+    tables.into_literals = flavour.non_semantic() && to.is_some_and(|to| !to.non_semantic());
     let target = || match to {
         Some(to) => to_set::Target::new(import, to, &tables).map(Some),
         None => Ok(None),
@@ -168,7 +170,7 @@ fn run(
     // A large module's code is checked on a second core while its debug info is written, its
     // new ids taken from the bound on as if the code used none of them; written again, skipping
     // them, in the rare module where it does (a literal the grammar lets be an id).
-    let checked;
+    let mut checked;
     let (head, mut cx) = match bytes.len() >= PARALLEL_FROM {
         true => {
             let (checks, written) = std::thread::scope(|s| {
@@ -235,7 +237,18 @@ fn run(
             ));
         }
         edits.extend(definitions);
+        edits.append(&mut checked.edits);
         edits.sort_by_key(|e| (e.at, e.remove));
+        if checked.ranged_rows != 0 {
+            cx.diagnostics.push(
+                crate::diag::LossKind::Dropped,
+                "module",
+                format!(
+                    "end line/column of {} line rows: OpLine has only a start",
+                    checked.ranged_rows
+                ),
+            );
+        }
     }
     Ok(Rewritten {
         head,

@@ -172,8 +172,18 @@ impl<'t> Cx<'t> {
             ));
         }
         let members_forward = opcode == DebugOp::DebugTypeComposite as u32
-            && self.flavour != Flavour::Shader100
-            && self.to.as_ref().map_or(true, |to| to.forward_members());
+            && match &self.to {
+                Some(to) => to.forward_members(),
+                None => self.flavour != Flavour::Shader100,
+            };
+        // Into the OpenCL.100 family a member waits for its composite (its Parent there).
+        if let Some(to) = &self.to {
+            if let Some(parent) = to.parent_of(self.t, opcode, id)? {
+                if !self.done(parent) {
+                    return Ok(Emitted::Waits(parent));
+                }
+            }
+        }
         let start = out.len();
         extend_words(out, &self.w, at, count);
         let (mut unnamed, mut void_parameter, mut absent) = (None, false, false);

@@ -68,6 +68,18 @@ pub(super) struct Tables<'a> {
     pub(super) names: Vec<(u32, u32)>,
     /// Where the first instruction of the debug set is (word offset; the length if none).
     pub(super) first_debug: usize,
+    /// NonSemantic only: (DebugFunction, OpFunction) of every DebugFunctionDefinition in the
+    /// code, and (member, composite) of every DebugTypeComposite's Members, sorted (into the
+    /// OpenCL.100 family, a DebugFunction's Function and a member's Parent); the first
+    /// module-level DebugInfoNone (0: none).
+    pub(super) function_definitions: Vec<(u32, u32)>,
+    pub(super) member_parents: Vec<(u32, u32)>,
+    pub(super) info_none: u32,
+    /// How many OpFunctions the module has.
+    pub(super) functions: usize,
+    /// The code is converted into the OpenCL.100 family (`to_set::in_function`): the checks of
+    /// the code also write its edits.
+    pub(super) into_literals: bool,
 }
 
 /// What the checks of the code found (besides a refusal).
@@ -97,6 +109,11 @@ pub(super) struct Checked {
     /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
     /// (which the IR path leaves out of another set).
     pub(super) unusable_values: bool,
+    /// Into the OpenCL.100 family (`Tables::into_literals`): the code's edits (DebugLines into
+    /// OpLines, DebugFunctionDefinitions out), and how many DebugLines the reader takes for rows
+    /// (each has an end, which an OpLine has not).
+    pub(super) edits: Vec<super::Edit>,
+    pub(super) ranged_rows: usize,
 }
 
 impl<'a> Tables<'a> {
@@ -149,7 +166,13 @@ impl<'a> Tables<'a> {
             misplaced: false,
             names: Vec::new(),
             first_debug: w.len,
+            function_definitions: Vec::new(),
+            member_parents: Vec::new(),
+            info_none: 0,
+            functions: 0,
+            into_literals: false,
         };
+        let non_semantic = flavour.non_semantic();
         let mut seen_ext_inst = false;
         let mut i = 5;
         while i < w.len {
@@ -208,6 +231,9 @@ impl<'a> Tables<'a> {
                     if cx.set != 0 && w.at(i + 3) == cx.set && cx.first_debug == w.len {
                         cx.first_debug = i;
                     }
+                    if non_semantic && cx.set != 0 && w.at(i + 3) == cx.set {
+                        cx.index_non_semantic(i, count);
+                    }
                 }
                 Some(Op::Name) if count >= 3 => cx.names.push((w.at(i + 1), i as u32)),
                 Some(Op::Decorate) if count >= 4 && w.at(i + 2) == LINKAGE_ATTRIBUTES => {
@@ -220,7 +246,12 @@ impl<'a> Tables<'a> {
                 Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), cx.uint32) == (32, 0, 0) => {
                     cx.uint32 = w.at(i + 1);
                 }
-                Some(Op::Function) if cx.section_end == w.len => cx.section_end = i,
+                Some(Op::Function) => {
+                    cx.functions += 1;
+                    if cx.section_end == w.len {
+                        cx.section_end = i;
+                    }
+                }
                 Some(Op::FunctionEnd | Op::Label | Op::FunctionParameter)
                     if cx.section_end == w.len =>
                 {
@@ -269,7 +300,30 @@ impl<'a> Tables<'a> {
             return Err(Declined("no debug set"));
         }
         cx.names.sort_unstable();
+        cx.function_definitions.sort_unstable();
+        cx.member_parents.sort_unstable();
         Ok(cx)
+    }
+
+    /// What the OpenCL.100 family takes from elsewhere in a NonSemantic module: the NonSemantic
+    /// debug instruction at `i` (its count checked) indexed.
+    fn index_non_semantic(&mut self, i: usize, count: usize) {
+        let w = self.w;
+        let module_level = self.section_end == w.len;
+        match w.at(i + 4) {
+            // DebugFunctionDefinition Function Definition.
+            101 if count == 7 && !module_level => {
+                (self.function_definitions).push((w.at(i + 5), w.at(i + 6)));
+            }
+            // DebugTypeComposite Name Tag Source Line Column Parent Linkage Size Flags Members…
+            10 if count > 14 && module_level => {
+                let composite = w.at(i + 2);
+                (self.member_parents)
+                    .extend(w.words[i + 14..i + count].iter().map(|&m| (m, composite)));
+            }
+            0 if module_level && self.info_none == 0 => self.info_none = w.at(i + 2),
+            _ => {}
+        }
     }
 
     /// The checks of everything but the module-level debug instructions (which pass 2 checks
@@ -285,7 +339,11 @@ impl<'a> Tables<'a> {
             before_anchor: false,
             after_merge: false,
             unusable_values: false,
+            edits: Vec::new(),
+            ranged_rows: 0,
         };
+        // Into the OpenCL.100 family: a DebugLine the reader has not yet taken for a row.
+        let mut open_line = false;
         let w = &self.w;
         let bound = w.at(3);
         // The function being walked (0: between functions), and whether lines wait for the next.
@@ -363,8 +421,29 @@ impl<'a> Tables<'a> {
                         checked.unusable_values |= k < K_DEBUG && !usable;
                     }
                     self.check_in_function(i)?;
+                    if self.into_literals {
+                        if function == 0 {
+                            return Err(Declined("a debug instruction between functions"));
+                        }
+                        open_line = match w.at(i + 4) {
+                            super::to_set::DEBUG_LINE => true,
+                            super::to_set::DEBUG_NO_LINE => false,
+                            _ => open_line,
+                        };
+                        super::to_set::in_function(self, i, count, &mut checked.edits)?;
+                    }
                 }
             } else {
+                if self.into_literals && i >= self.section_end {
+                    // The reader's rows: a line covers the code up to the next line, label or
+                    // function end (a terminator is covered).
+                    let ends = matches!(
+                        grammar::op(opcode),
+                        Some(Op::Line | Op::NoLine | Op::Label | Op::Function | Op::FunctionEnd)
+                    );
+                    checked.ranged_rows += usize::from(open_line && !ends);
+                    open_line = false;
+                }
                 self.check_code_ids(i, count, opcode, &mut checked.taken)?;
                 if opcode == Op::Line as u16
                     && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)

@@ -7,12 +7,15 @@
 //! judge both sets by the same rules but for the differences this module handles; and from
 //! `SPIRV.debug` into `OpenCL.DebugInfo.100`, read by the same layouts: the import renamed, the
 //! own-set repairs of OpenCL.100 made, every instruction keeping its words (its literals checked
-//! as for NonSemantic: the IR path writes them as they are), no definition added. Anything else
-//! declines (the IR path converts it): NonSemantic into the OpenCL.100 family changes the
-//! functions' code as well (DebugFunctionDefinitions go, DebugLines become OpLines, the
-//! in-function instructions' constants become literals), beyond the edits this module makes
-//! there; OpenCL.100 into `SPIRV.debug` is judged by llvm-spirv-14 alone (spirv-val does not
-//! know the set), whose own forms the own-set rules decline rather than write.
+//! as for NonSemantic: the IR path writes them as they are), no definition added. And from
+//! `NonSemantic.Shader.DebugInfo.100` into `OpenCL.DebugInfo.100` (`into_literals`): the numbers
+//! OpenCL.100 takes as literals become their values, a member gets its Parent back (the
+//! composite listing it, which it then waits for) and a DebugFunction its Function (the
+//! OpFunction its DebugFunctionDefinition names, or DebugInfoNone), and the functions' code is
+//! edited (`in_function`: DebugFunctionDefinitions go, DebugLines become OpLines, DebugNoLines
+//! OpNoLines; the in-function instructions left are ids in both sets). Anything else declines
+//! (the IR path converts it): into `SPIRV.debug`, judged by llvm-spirv-14 alone (spirv-val does
+//! not know the set), whose own forms the own-set rules decline rather than write.
 //!
 //! Per instruction, the other set's operands are taken by name from the module's: a literal
 //! becomes a 32-bit unsigned `OpConstant` (one per value, the module's `OpTypeInt 32 0` or one
@@ -37,8 +40,14 @@ use super::tables::{Tables, PAIR_NAME};
 use super::words::Declined;
 use super::Edit;
 
-/// The opcode of `DebugFunctionDefinition` (NonSemantic only).
+/// The opcodes of `DebugFunctionDefinition`, `DebugLine` and `DebugNoLine` (NonSemantic only).
 const FUNCTION_DEFINITION: u32 = 101;
+pub(super) const DEBUG_LINE: u32 = 103;
+pub(super) const DEBUG_NO_LINE: u32 = 104;
+/// DebugInfoFlags' FlagFwdDecl.
+const FLAG_FWD_DECL: u32 = 1 << 4;
+/// The Version OpenCL.100's DebugCompilationUnit has (as the IR writer writes it).
+const OPENCL100_VERSION: u32 = 65536;
 
 /// Where one of the other set's operands comes from.
 #[derive(Clone, Copy)]
@@ -47,6 +56,11 @@ enum Source {
     Operand(usize),
     /// The number 0 (an operand the module's set has not).
     Zero,
+    /// Into the OpenCL.100 family: a member's Parent (the composite listing it).
+    Parent,
+    /// Into the OpenCL.100 family: a DebugFunction's Function (the OpFunction its
+    /// DebugFunctionDefinition names, or DebugInfoNone).
+    Function,
 }
 
 /// How one debug instruction is converted.
@@ -64,6 +78,8 @@ pub(super) struct Target {
     /// The other set has the module's layouts (`SPIRV.debug` into `OpenCL.DebugInfo.100`): the
     /// instructions keep their words, only checked as the IR path would write them.
     same_layouts: bool,
+    /// NonSemantic into the OpenCL.100 family: numbers become literals.
+    into_literals: bool,
     /// Per opcode of the module's set (dense).
     plans: Vec<Option<Plan>>,
     /// The module's `OpTypeInt 32 0` (0: none, one is added as `uint`).
@@ -74,6 +90,14 @@ pub(super) struct Target {
     small: Vec<u32>,
     constants: HashMap<u32, u32>,
     constant_words: Vec<u32>,
+    /// Into the OpenCL.100 family: the (name, parent) of the composites written, forward
+    /// declarations (`FlagFwdDecl`) and not.
+    composites: [rustc_hash::FxHashSet<(String, u32)>; 2],
+    /// Into the OpenCL.100 family: the module has an OpFunction no DebugFunctionDefinition names.
+    unbound_functions: bool,
+    /// Into the OpenCL.100 family: the DebugInfoNone added for the Function of DebugFunctions
+    /// of no function (0: none; its words in `constant_words`).
+    none: u32,
     /// Where the first debug instruction went in the head (the constants go before it).
     first_debug: Option<usize>,
     /// The names of the module's global OpVariables (once a DebugGlobalVariable of none asks).
@@ -90,10 +114,16 @@ impl Target {
     /// if this module does that direction.
     pub(super) fn new(from: Flavour, to: Flavour, t: &Tables<'_>) -> Result<Box<Target>, Declined> {
         Self::check_direction(from, to)?;
+        let into_literals = from.non_semantic() && !to.non_semantic();
+        let (dropped, default): (Operands, Operands) = match into_literals {
+            true => (&DROPPED_INTO_LITERALS, &FROM_ELSEWHERE),
+            false => (&DROPPED, &DEFAULT_ZERO),
+        };
         let mut plans: Vec<Option<Plan>> = Vec::new();
-        for l in Flavour::OpenCl100.layouts() {
+        for l in t.flavour.layouts() {
+            // (`SPIRV.debug`'s as llvm-spirv-14 writes it, as the IR writer does.)
             let Some(target) = to
-                .layout(l.opcode)
+                .layout_by_name(l.name)
                 .filter(|_| !NOT_CONVERTED.contains(&l.opcode))
             else {
                 continue;
@@ -103,9 +133,10 @@ impl Target {
             for o in target.operands {
                 let source = match position(o.name) {
                     Some(k) => Source::Operand(k),
-                    None if DEFAULT_ZERO.contains(&(l.opcode, o.name)) => Source::Zero,
-                    // (The instruction is declined.)
-                    None => break,
+                    None if !default.contains(&(l.opcode, o.name)) => break,
+                    None if !into_literals => Source::Zero,
+                    None if o.name == "Parent" => Source::Parent,
+                    None => Source::Function,
                 };
                 from.push((source, kinds::allowed(to, target, o)));
             }
@@ -121,7 +152,7 @@ impl Target {
                 .operands
                 .iter()
                 .zip(&carried)
-                .all(|(o, &c)| c || DROPPED.contains(&(l.opcode, o.name)));
+                .all(|(o, &c)| c || dropped.contains(&(l.opcode, o.name)));
             if !dropped_ok {
                 continue;
             }
@@ -141,10 +172,19 @@ impl Target {
         }
         Ok(Box::new(Target {
             to,
-            same_layouts: to == Flavour::OpenCl100,
+            same_layouts: from == Flavour::SpirvDebug && to == Flavour::OpenCl100,
+            into_literals,
             plans,
             uint,
             uint_added: false,
+            none: 0,
+            composites: Default::default(),
+            unbound_functions: {
+                let mut bound: Vec<u32> = t.function_definitions.iter().map(|d| d.1).collect();
+                bound.sort_unstable();
+                bound.dedup();
+                t.functions > bound.len()
+            },
             small: vec![0; 1 << 14],
             constants: HashMap::default(),
             constant_words: Vec::new(),
@@ -160,7 +200,8 @@ impl Target {
     pub(super) fn check_direction(from: Flavour, to: Flavour) -> Result<(), Declined> {
         match (from, to) {
             (Flavour::OpenCl100 | Flavour::SpirvDebug, Flavour::Shader100)
-            | (Flavour::SpirvDebug, Flavour::OpenCl100) => Ok(()),
+            | (Flavour::SpirvDebug | Flavour::Shader100, Flavour::OpenCl100)
+            | (Flavour::Shader100, Flavour::SpirvDebug) => Ok(()),
             _ => Err(Declined(
                 "a conversion between these sets is not done on the words",
             )),
@@ -170,6 +211,24 @@ impl Target {
     /// Whether a composite's Members may refer forward in the other set.
     pub(super) fn forward_members(&self) -> bool {
         !self.to.non_semantic()
+    }
+
+    /// Into the OpenCL.100 family, the id a member (`id`, of `opcode`) waits for: the composite
+    /// listing it, its Parent there (which may not refer forward; the composite's Members may).
+    pub(super) fn parent_of(
+        &self,
+        t: &Tables<'_>,
+        opcode: u32,
+        id: u32,
+    ) -> Result<Option<u32>, Declined> {
+        if !self.into_literals || opcode != DebugOp::DebugTypeMember as u32 {
+            return Ok(None);
+        }
+        match one_of(&t.member_parents, id) {
+            Ok(Some(parent)) => Ok(Some(parent)),
+            Ok(None) => Err(Declined("a member no composite lists")),
+            Err(()) => Err(Declined("a member two composites list")),
+        }
     }
 
     /// Whether the other set has operand `n` of the module's instruction `opcode`.
@@ -225,6 +284,24 @@ impl Target {
         }
     }
 
+    /// Into the OpenCL.100 family, the number an operand's constant holds (checked as the IR
+    /// path would write it: a value both sets define).
+    fn literal(&self, cx: &Cx<'_>, opcode: u32, name: &str, id: u32) -> Result<u32, Declined> {
+        let value = match cx.kind_of(id) {
+            K_CONSTANT_U32 => cx.t.constant(id).map(|v| v as u32),
+            _ => None,
+        };
+        match value {
+            Some(v)
+                if known(cx.t, cx.t.flavour, opcode, name, v)
+                    && known(cx.t, self.to, opcode, name, v) =>
+            {
+                Ok(v)
+            }
+            _ => Err(Declined("a number the IR path would not write as it is")),
+        }
+    }
+
     /// Converts the instruction pass 2 wrote at `out[start..]` into the other set.
     pub(super) fn convert(
         &mut self,
@@ -244,7 +321,7 @@ impl Target {
                 if o.w == W::Lit
                     && !self.scratch[a..b]
                         .iter()
-                        .all(|&v| known(cx.t, opcode, o.name, v))
+                        .all(|&v| known(cx.t, cx.t.flavour, opcode, o.name, v))
                 {
                     return Err(Declined("a number the IR path would not write as it is"));
                 }
@@ -284,13 +361,53 @@ impl Target {
                     let zero = self.constant(cx, 0)?;
                     out.push(zero);
                 }
+                Source::Parent => {
+                    let id = self.scratch[2];
+                    let parent = self.parent_of(cx.t, opcode, id)?;
+                    out.extend(parent);
+                }
+                Source::Function => {
+                    let debug = self.scratch[2];
+                    let function = match one_of(&cx.t.function_definitions, debug) {
+                        Ok(Some(function)) => {
+                            self.definitions.push([function, debug, 0]);
+                            function
+                        }
+                        Ok(None) if cx.t.info_none != 0 && cx.done(cx.t.info_none) => {
+                            cx.t.info_none
+                        }
+                        // The IR path may bind it to a function no definition names (by its
+                        // OpName, entry point or linkage name).
+                        Ok(None) if self.unbound_functions => {
+                            return Err(Declined(
+                                "a DebugFunction without a definition, and a function without one",
+                            ))
+                        }
+                        // A DebugInfoNone added before the first debug instruction.
+                        Ok(None) if self.none != 0 => self.none,
+                        Ok(None) => {
+                            self.none = cx.new_id()?;
+                            (self.constant_words).extend([
+                                first_word(5, Op::ExtInst),
+                                cx.t.void,
+                                self.none,
+                                cx.t.set,
+                                DebugOp::DebugInfoNone as u32,
+                            ]);
+                            self.none
+                        }
+                        Err(()) => return Err(Declined("two definitions of one DebugFunction")),
+                    };
+                    out.push(function);
+                }
                 Source::Operand(s) => {
                     let (a, b) = self.spans[s];
                     let w = source.operands[s].w;
                     for at in (a..b).step_by(if w == W::Pair { 2 } else { 1 }) {
                         let word = self.scratch[at];
                         let value = match (w, o.w) {
-                            (W::Lit, W::Id) if !known(cx.t, opcode, o.name, word) => {
+                            (W::Id, W::Lit) => self.literal(cx, opcode, o.name, word)?,
+                            (W::Lit, W::Id) if !known(cx.t, cx.t.flavour, opcode, o.name, word) => {
                                 return Err(Declined(
                                     "a number the IR path would not write as it is",
                                 ))
@@ -366,6 +483,8 @@ impl Target {
                     }
                 }
             }
+            // (Into the OpenCL.100 family: its Function from its definition, `Source::Function`.)
+            Some(DebugOp::DebugFunction) if self.into_literals => {}
             Some(DebugOp::DebugFunction) => {
                 // The Function operand, dropped from the words: in the module's words still.
                 let function = self.scratch[5 + 9];
@@ -382,15 +501,55 @@ impl Target {
                 }
             }
             Some(DebugOp::DebugGlobalVariable) => self.global(cx)?,
+            // llvm-spirv-14 asserts on a DebugSource without its Text (the IR path writes "").
+            Some(DebugOp::DebugSource) if self.into_literals && out.len() == start + 6 => {
+                let empty = cx.empty_string()?;
+                out.push(empty);
+            }
+            // NonSemantic's reader takes a forward declaration and a composite of its name and
+            // parent for one type (its writer's way around the forward reference), OpenCL.100's
+            // for two: either order declines.
+            Some(DebugOp::DebugTypeComposite) if self.into_literals => {
+                let key = (cx.t.name(out[start + 5]), out[start + 10]);
+                let fwd = usize::from(out[start + 13] & FLAG_FWD_DECL != 0);
+                if self.composites[1 - fwd].contains(&key) {
+                    return Err(Declined(
+                        "a forward declaration NonSemantic reads as one type with its composite",
+                    ));
+                }
+                self.composites[fwd].insert(key);
+            }
+            Some(DebugOp::DebugCompilationUnit) if self.into_literals => {
+                out[start + 5] = OPENCL100_VERSION;
+            }
+            // Flags, which OpenCL.100 has not.
+            Some(DebugOp::DebugTypeBasic)
+                if self.into_literals && cx.t.constant(self.scratch[8]) != Some(0) =>
+            {
+                return Err(Declined("a basic type's Flags, which OpenCL.100 has not"));
+            }
             // (A count of 2³¹ or more the reader may take for a signed one.)
             Some(DebugOp::DebugTypeArray) => {
                 let big = |&c: &u32| cx.t.constant(c).map_or(true, |n| n > i32::MAX as u64);
                 if self.scratch[6..].iter().any(big) {
                     return Err(Declined("an array count of 2^31 or more"));
                 }
+                let zero = |&c: &u32| cx.t.constant(c) == Some(0);
+                if self.into_literals && self.scratch[6..].iter().any(zero) {
+                    return Err(Declined(
+                        "a runtime-sized array (count 0), NonSemantic's alone",
+                    ));
+                }
+                // (`SPIRV.debug`'s reader may take the second half for lower bounds.)
+                if self.to == Flavour::SpirvDebug && (out.len() - start - 6) % 2 == 0 {
+                    return Err(Declined("an array of an even number of dimensions"));
+                }
             }
             Some(DebugOp::DebugOperation) => {
-                let code = self.scratch[5];
+                let code = match self.into_literals {
+                    true => out[start + 5],
+                    false => self.scratch[5],
+                };
                 if from_set(self.to.operations(), code).is_none() {
                     return Err(Declined("a DebugOperation the other set has not"));
                 }
@@ -452,7 +611,9 @@ impl Target {
         let mut edits = Vec::with_capacity(3);
         if let Some(at) = self.first_debug.map(|at| at + shift) {
             let mut added = Vec::with_capacity(self.constant_words.len() + 4);
-            if self.uint_added {
+            // (Into the OpenCL.100 family no constant is added; a DebugInfoNone may be.)
+            if self.into_literals {
+            } else if self.uint_added {
                 added.extend([first_word(4, Op::TypeInt), self.uint, 32, 0]);
             } else if cx.t.def[self.uint as usize] as usize > cx.t.first_debug {
                 return Err(Declined(
@@ -467,20 +628,27 @@ impl Target {
             });
         }
         // The import and the extensions precede everything the pass moved.
-        let (mut i, mut import, mut declared) = (5, None, false);
+        let (mut i, mut import, mut declared) = (5, None, None);
+        // Another NonSemantic import, which needs the extension.
+        let mut other_non_semantic = false;
         // Where an extension goes: before the first extension, else the first import.
         let mut extension = None;
         while i < out.len() {
             let count = (out[i] >> 16) as usize;
             match (out[i] & 0xffff) as u16 {
                 o if o == Op::Extension as u16 => {
-                    declared |= string_words(&out[i + 1..i + count]) == NON_SEMANTIC_INFO;
+                    if string_words(&out[i + 1..i + count]) == NON_SEMANTIC_INFO {
+                        declared = Some(i);
+                    }
                     extension.get_or_insert(i);
                 }
                 o if o == Op::ExtInstImport as u16 => {
                     extension.get_or_insert(i);
                     if out[i + 1] == cx.t.set {
                         import = Some(i);
+                    } else {
+                        other_non_semantic |=
+                            string_words(&out[i + 2..i + count]).starts_with("NonSemantic.");
                     }
                 }
                 o if o == Op::MemoryModel as u16 => break,
@@ -497,7 +665,16 @@ impl Target {
             remove: (out[import] >> 16) as usize,
             words: renamed,
         });
-        if !declared && self.to.non_semantic() {
+        match declared {
+            // Into the OpenCL.100 family, the extension goes unless another import needs it.
+            Some(at) if !self.to.non_semantic() && !other_non_semantic => edits.push(Edit {
+                at,
+                remove: (out[at] >> 16) as usize,
+                words: Vec::new(),
+            }),
+            _ => {}
+        }
+        if declared.is_none() && self.to.non_semantic() {
             let mut ext = vec![0];
             ext.extend(words_of(NON_SEMANTIC_INFO));
             ext[0] = first_word(ext.len(), Op::Extension);
@@ -552,6 +729,71 @@ impl Target {
     }
 }
 
+/// Operands by opcode and name.
+type Operands = &'static [(u32, &'static str)];
+
+/// Into the OpenCL.100 family: the operands it has not (a basic type's Flags, 0), and those it
+/// takes from elsewhere (`Source::Parent`, `Source::Function`).
+const DROPPED_INTO_LITERALS: [(u32, &str); 1] = [(2, "Flags")];
+const FROM_ELSEWHERE: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
+
+/// The one value `key` has in `pairs` (sorted): `Err` if more than one.
+fn one_of(pairs: &[(u32, u32)], key: u32) -> Result<Option<u32>, ()> {
+    let from = pairs.partition_point(|&(k, _)| k < key);
+    match &pairs[from..] {
+        [(k, _), (k2, _), ..] if *k == key && *k2 == key => Err(()),
+        [(k, v), ..] if *k == key => Ok(Some(*v)),
+        _ => Ok(None),
+    }
+}
+
+/// Into the OpenCL.100 family, the edit of the NonSemantic instruction at `i` in a function
+/// (checked by `Tables::check_in_function`): a DebugFunctionDefinition goes (its DebugFunction
+/// takes the function), a DebugLine becomes an `OpLine` of its start (its DebugSource's file),
+/// a DebugNoLine an `OpNoLine`; the rest keep their words (ids in both sets), but for a
+/// DebugDeclare's Indexes, which OpenCL.100 has not.
+pub(super) fn in_function(
+    t: &Tables<'_>,
+    i: usize,
+    count: usize,
+    edits: &mut Vec<Edit>,
+) -> Result<(), Declined> {
+    let w = &t.w;
+    let words = match w.at(i + 4) {
+        FUNCTION_DEFINITION => Vec::new(),
+        DEBUG_LINE => {
+            // DebugLine Source, Line Start, Line End, Column Start, Column End.
+            let source = w.at(i + 5);
+            let file = match t.def.get(source as usize) {
+                Some(&at) if t.debug_opcode(source) == Some(DebugOp::DebugSource as u32) => {
+                    w.at(at as usize + 5)
+                }
+                _ => 0,
+            };
+            let number = |k: usize| t.constant(w.at(i + k)).map(|v| v as u32);
+            match (t.kind_of(file), number(6), number(8)) {
+                (kinds::K_STRING, Some(line), Some(column)) => {
+                    vec![first_word(4, Op::Line), file, line, column]
+                }
+                _ => return Err(Declined("a DebugLine of no DebugSource file or numbers")),
+            }
+        }
+        DEBUG_NO_LINE => vec![first_word(1, Op::NoLine)],
+        o if o == DebugOp::DebugDeclare as u32 && count > 8 => {
+            return Err(Declined(
+                "a DebugDeclare's Indexes, which OpenCL.100 has not",
+            ))
+        }
+        _ => return Ok(()),
+    };
+    edits.push(Edit {
+        at: i,
+        remove: count,
+        words,
+    });
+    Ok(())
+}
+
 /// Opcodes not converted: DebugTypeInheritance (the IR writer writes none in NonSemantic:
 /// spirv-val checks it against OpenCL.100's layout), DebugLexicalBlockDiscriminator (a
 /// DebugLexicalBlock there), DebugModuleINTEL (none in NonSemantic), DebugTypeTemplate (a
@@ -564,12 +806,12 @@ const DEFAULT_ZERO: [(u32, &str); 1] = [(2, "Flags")];
 
 const NON_SEMANTIC_INFO: &str = "SPV_KHR_non_semantic_info";
 
-/// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself, so
-/// that the IR path writes it back unchanged: flags the module's set defines, encodings, tags,
+/// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself from
+/// the set `f` (or is written as itself into it), so that the IR path writes it back unchanged:
+/// flags the set defines, encodings, tags,
 /// qualifiers it numbers, storage classes a Kernel module may name (Generic only with the
 /// GenericPointer capability).
-fn known(t: &Tables<'_>, opcode: u32, name: &str, value: u32) -> bool {
-    let f = t.flavour;
+fn known(t: &Tables<'_>, f: Flavour, opcode: u32, name: &str, value: u32) -> bool {
     match (opcode, name) {
         (_, "Flags") => value & !f.flags().iter().fold(0, |m, (bit, _)| m | bit) == 0,
         (2, "Encoding") => from_set(f.encodings(), value).is_some(),
