@@ -90,8 +90,10 @@ pub(super) struct Builder<'m, 'd> {
     /// code repeats a few thousand expressions across hundreds of thousands of list entries.
     pub encoded: HashMap<
         (usize, Handle<crate::ir::Expr>, bool),
-        std::result::Result<gimli::write::Expression, String>,
+        std::result::Result<super::loclists::Data, String>,
     >,
+    /// The units' location lists, encoded as bytes (`loclists`).
+    pub loclists: super::loclists::Lists,
     /// Lexical blocks that exist only as inlined code (every scope run of theirs is inlined at
     /// the same place): written under that inlined_subroutine, without an abstract origin.
     pub inlined_only: HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>>,
