@@ -77,6 +77,7 @@ pub(super) fn build_once(
         offsets,
         used_refs: false,
         encoded: HashMap::default(),
+        pending: Default::default(),
         loclists: Default::default(),
         run_ranges: scopes::run_ranges(m),
         event_exprs: records::event_exprs(m),
@@ -157,6 +158,7 @@ pub(super) fn build_once(
     for f in unlisted {
         b.file(0, f);
     }
+    b.flush();
 
     let lists = std::mem::take(&mut b.loclists);
     lists.typed_to_gimli(&mut b.dwarf, &b.units);
