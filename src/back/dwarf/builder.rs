@@ -72,6 +72,26 @@ impl DieMap {
     }
 }
 
+/// A set of entities, a bit per entity of each kind (a hash set of them held 1.3 MB on sqlite).
+#[derive(Default)]
+pub(super) struct RefSet {
+    bits: [Vec<u64>; crate::ir::EntityKind::TABLE.len()],
+}
+
+impl RefSet {
+    /// Adds `r`; whether it was not in the set yet.
+    pub fn insert(&mut self, r: Ref) -> bool {
+        let words = &mut self.bits[r.kind() as usize];
+        let (word, bit) = (r.index() / 64, 1u64 << (r.index() % 64));
+        if words.len() <= word {
+            words.resize(word + 1, 0);
+        }
+        let new = words[word] & bit == 0;
+        words[word] |= bit;
+        new
+    }
+}
+
 pub(super) struct Builder<'m, 'd> {
     pub m: &'m Module,
     pub s: Settings,
@@ -81,7 +101,7 @@ pub(super) struct Builder<'m, 'd> {
     /// Per unit: IR file → line-program file, and the index DWARF gives it.
     pub files: Vec<HashMap<Handle<crate::ir::File>, (FileId, u64)>>,
     pub diags: &'d mut Diagnostics,
-    pub filled: FxHashSet<Ref>,
+    pub filled: RefSet,
     /// DIE offsets of the previous pass, for expressions that name DIEs.
     pub offsets: Option<Offsets>,
     /// Whether some expression named a DIE in this pass.

@@ -80,10 +80,13 @@ const LONGEST_ROW_ADVANCE: u64 = u64::MAX / 256;
 pub(super) fn rows(b: &mut Builder) -> Result<(bool, Vec<Vec<u8>>), String> {
     let m = b.m;
     let owner = UnitMap::new(b);
-    let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); b.units.len()];
+    let mut per_unit: Vec<Vec<u32>> = vec![Vec::new(); b.units.len()];
+    if let [only] = per_unit.as_mut_slice() {
+        only.reserve_exact(m.lines.len());
+    }
     let mut fileless = 0;
     for (i, r) in m.lines.iter().enumerate() {
-        per_unit[owner.unit_of(addr(r.range.start))].push(i);
+        per_unit[owner.unit_of(addr(r.range.start))].push(i as u32);
         fileless += usize::from(r.at.file.is_none());
         // SPIR-V and LLVM modules keep spans in DW_AT_dwarv_line_spans (`records`).
         let spans_kept = super::records::exact(m);
@@ -105,13 +108,14 @@ pub(super) fn rows(b: &mut Builder) -> Result<(bool, Vec<Vec<u8>>), String> {
     }
     let mut encoded = Vec::with_capacity(per_unit.len());
     for (u, mut idx) in per_unit.into_iter().enumerate() {
-        idx.sort_by_key(|&i| (addr(m.lines[i].range.start), i));
+        // Keys are unique (the row's index last): an unstable sort, which needs no buffer.
+        idx.sort_unstable_by_key(|&i| (addr(m.lines[i as usize].range.start), i));
         let primary = m.units.get(crate::ir::Handle::new(u as u32)).file;
         let mut prog = rows::Encoder::new(b.s.address_size);
         let mut seq: Option<(u64, u64)> = None; // (start, current end)
         let mut last = 0; // the previous row's address
         for i in idx {
-            let r = &m.lines[i];
+            let r = &m.lines[i as usize];
             let (start, end) = (addr(r.range.start), addr(r.range.end));
             let file = r.at.file.or(primary).map(|f| b.file(u, f).1);
             match seq {

@@ -143,6 +143,7 @@ pub(super) fn build_once(
     b.split = b.split_functions();
     b.reserve_all();
     b.fill_all();
+    b.free_fill_lookups();
     let fail = |e: String| Error::unwritable("DWARF", e);
     let (is_md5, line_rows) = line::rows(&mut b).map_err(fail)?;
     let mut macro_section = macros::build(&mut b);
@@ -159,6 +160,11 @@ pub(super) fn build_once(
         b.file(0, f);
     }
     b.flush();
+    // The DIE map only serves expressions that took offsets from it (`die_offsets`).
+    if !b.used_refs {
+        drop(std::mem::take(&mut b.dies));
+    }
+    drop((std::mem::take(&mut b.encoded), std::mem::take(&mut b.files)));
 
     let lists = std::mem::take(&mut b.loclists);
     lists.typed_to_gimli(&mut b.dwarf, &b.units);
@@ -223,8 +229,28 @@ pub(super) fn build_once(
     if cfi_only {
         out.retain(|(_, data)| !data.is_empty());
     }
-    crate::background::drop_later((b.dwarf, b.dies, b.index, b.concrete, b.filled));
+    crate::background::drop_later((b.dwarf, b.dies));
     Ok((out, passes))
+}
+
+impl Builder<'_, '_> {
+    /// Frees the lookups only filling the DIEs needed, before the line rows, macros, frames and
+    /// gimli's write, whose peaks come after.
+    fn free_fill_lookups(&mut self) {
+        use std::mem::take;
+        drop((
+            take(&mut self.index),
+            take(&mut self.filled),
+            take(&mut self.concrete),
+            take(&mut self.run_ranges),
+            take(&mut self.runs_of),
+            take(&mut self.home),
+            take(&mut self.template_owner),
+            take(&mut self.inlined_only),
+            take(&mut self.signature_only),
+            take(&mut self.out_of_line),
+        ));
+    }
 }
 
 /// The offsets the written .debug_info gave every entity's DIE: gimli's DIE order is a
