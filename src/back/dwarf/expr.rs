@@ -5,7 +5,7 @@
 use gimli::write::{AttributeValue, DebugInfoRef, Expression, UnitEntryId};
 
 use super::builder::{addr, enclosing_function, Builder, Die, DieMap, Offsets, OpEncoding};
-use super::compact;
+use super::loclists::Data;
 use crate::diag::LossKind;
 use crate::dwarf::{encode_expr, AmdOps, RefKind, Refs};
 use crate::ir::{Arg, Bound, Expr, Handle, Location, Op, OpCode, Ref};
@@ -64,6 +64,19 @@ pub(super) fn expression(
     place: Ref,
     in_list: bool,
 ) -> Option<Expression> {
+    let key = encoded(b, u, e, place, in_list)?;
+    b.encoded.get(&key)?.as_ref().ok().map(Data::expression)
+}
+
+/// The key of an expression of unit `u` in `b.encoded`, encoded there if it was not yet; None
+/// (with a loss) when it cannot be written.
+fn encoded(
+    b: &mut Builder,
+    u: usize,
+    e: Handle<Expr>,
+    place: Ref,
+    in_list: bool,
+) -> Option<(usize, Handle<Expr>, bool)> {
     let ops = &b.m.exprs.get(e).ops;
     if !b.s.amd && ops.iter().any(is_amd_op) {
         b.loss(
@@ -89,22 +102,16 @@ pub(super) fn expression(
         OpEncoding::Raw => AmdOps::Raw,
         OpEncoding::User => AmdOps::User,
     };
-    let encoded = match b.encoded.get(&(u, e, in_list)) {
-        Some(done) => done.clone(),
-        None => {
-            let done = encode(b, u, ops, amd, in_list);
-            b.encoded.insert((u, e, in_list), done.clone());
-            done
-        }
-    };
-    match encoded {
-        Ok(x) => Some(x),
+    let key = (u, e, in_list);
+    if !b.encoded.contains_key(&key) {
+        let done = encode(b, u, ops, amd, in_list);
+        b.encoded.insert(key, done);
+    }
+    match &b.encoded[&key] {
+        Ok(_) => Some(key),
         Err(err) => {
-            b.loss(
-                LossKind::Dropped,
-                place,
-                format!("expression e{}: {err}", e.index()),
-            );
+            let msg = format!("expression e{}: {err}", e.index());
+            b.loss(LossKind::Dropped, place, msg);
             None
         }
     }
@@ -119,7 +126,7 @@ fn encode(
     ops: &[Op],
     amd: AmdOps,
     in_list: bool,
-) -> Result<Expression, String> {
+) -> Result<Data, String> {
     let enc = crate::dwarf::Encoding {
         address_size: b.s.address_size,
         offset_size: 4,
@@ -127,7 +134,7 @@ fn encode(
     };
     if ops.iter().any(names_die) {
         if let Some(x) = typed(b, u, ops, &enc, in_list)? {
-            return Ok(x);
+            return Ok(Data::Typed(x));
         }
     }
     let mut refs = WriterRefs {
@@ -138,7 +145,7 @@ fn encode(
     };
     let res = encode_expr(ops, &enc, &mut refs);
     b.used_refs |= refs.used;
-    res.map(Expression::raw).map_err(|e| e.to_string())
+    res.map(Data::Raw).map_err(|e| e.to_string())
 }
 
 /// Whether an operation has a DIE operand (nested expressions included).
@@ -293,15 +300,15 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
             let version = b.dwarf.units.get(b.units[u]).version();
             let (mut out, mut default) = (Vec::new(), None);
             for entry in &b.m.loclists.get(h).entries {
-                let Some(data) = expression(b, u, entry.expr, Ref::LocList(h), true) else {
+                let Some(key) = encoded(b, u, entry.expr, Ref::LocList(h), true) else {
                     continue;
                 };
                 match entry.range {
                     Some(r) if addr(r.end) > addr(r.start) => {
-                        out.push((addr(r.start), addr(r.end), data))
+                        out.push((addr(r.start), addr(r.end), key))
                     }
                     Some(_) => b.loss(LossKind::Dropped, Ref::LocList(h), "an empty range"),
-                    None if version >= 5 => default = Some(data),
+                    None if version >= 5 => default = Some(key),
                     None => b.loss(
                         LossKind::Dropped,
                         Ref::LocList(h),
@@ -309,9 +316,15 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
                     ),
                 }
             }
-            let list = loc_list(b, u, out, default);
-            let id = b.unit_mut(u).locations.add(list);
-            Some(AttributeValue::LocationListRef(id))
+            let base = b.unit_base(u);
+            let done = &b.encoded;
+            let data = |k| done.get(k).and_then(|d| d.as_ref().ok());
+            let out = out
+                .iter()
+                .filter_map(|(s, e, k)| Some((*s, *e, data(k)?)))
+                .collect();
+            let default = default.as_ref().and_then(data);
+            Some(b.loclists.add(u, base, out, default))
         }
     }
 }
@@ -381,9 +394,9 @@ pub(super) fn events_location(
     if list.is_empty() {
         return None;
     }
-    let list = loc_list(b, u, list, None);
-    let id = b.unit_mut(u).locations.add(list);
-    Some(AttributeValue::LocationListRef(id))
+    let base = b.unit_base(u);
+    let list = list.iter().map(|(s, e, d)| (*s, *e, d)).collect();
+    Some(b.loclists.add(u, base, list, None))
 }
 
 /// The end of the function a variable belongs to (its last range end, or its scope runs').
@@ -445,62 +458,4 @@ impl Builder<'_, '_> {
             self.set(d, at, v);
         }
     }
-}
-
-/// A location list from (start, end, expression) entries and an optional default entry (DWARF 5
-/// only), made like `Builder::range_list`: DWARF 5 lists in the shortest encoding
-/// (`compact::entries`); a DWARF 4 list says base address 0 first unless the unit's base
-/// address is 0 already (as compilers leave it out; gdb prints it).
-pub(super) fn loc_list(
-    b: &Builder,
-    u: usize,
-    entries: Vec<(u64, u64, gimli::write::Expression)>,
-    default: Option<gimli::write::Expression>,
-) -> gimli::write::LocationList {
-    use gimli::write::{Address, Location};
-    let entries: Vec<_> = entries.into_iter().filter(|e| e.1 > e.0).collect();
-    let mut out = Vec::new();
-    if b.version(u) >= 5 {
-        out.extend(
-            compact::entries(b.s.address_size, b.unit_base(u), entries)
-                .into_iter()
-                .map(|e| match e {
-                    compact::Entry::Base(a) => Location::BaseAddress {
-                        address: Address::Constant(a),
-                    },
-                    compact::Entry::Pair(begin, end, data) => {
-                        Location::OffsetPair { begin, end, data }
-                    }
-                    compact::Entry::StartLength(begin, length, data) => Location::StartLength {
-                        begin: Address::Constant(begin),
-                        length,
-                        data,
-                    },
-                }),
-        );
-    } else {
-        let base_is_zero = b.unit_base(u) == Some(0);
-        if !base_is_zero {
-            out.push(Location::BaseAddress {
-                address: Address::Constant(0),
-            });
-        }
-        // Over a base of 0, gimli writes the pair as the addresses themselves.
-        out.extend(
-            entries
-                .into_iter()
-                .map(|(begin, end, data)| match base_is_zero {
-                    false => Location::OffsetPair { begin, end, data },
-                    true => Location::StartEnd {
-                        begin: Address::Constant(begin),
-                        end: Address::Constant(end),
-                        data,
-                    },
-                }),
-        );
-    }
-    if let Some(data) = default {
-        out.push(Location::DefaultLocation { data });
-    }
-    gimli::write::LocationList(out)
 }

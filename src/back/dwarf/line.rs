@@ -1,10 +1,11 @@
 //! Line programs: one per unit, its file table filled as DIEs and rows name files; IR line rows
 //! become sequences (a gap between rows ends a sequence).
 
-use gimli::write::{Address, Dwarf, FileId, FileInfo, LineProgram, LineString};
+use gimli::write::{Dwarf, FileId, FileInfo, LineProgram, LineString};
 use gimli::{constants as dw, DwForm, Encoding, LineEncoding};
 
 use super::builder::{addr, nul_free, u16_at, u32_at, uleb_at, Builder};
+use super::rows;
 use crate::diag::LossKind;
 use crate::ir::{ChecksumKind, CodeRange, File, Handle, Module, Ref, ScopeKind, Unit};
 
@@ -69,20 +70,23 @@ pub(super) fn file_info(dwarf: &mut Dwarf, m: &Module, f: &File) -> Option<FileI
     Some(info)
 }
 
-/// Emits the IR's line rows into the units' programs. Returns whether the is_MD5 splice is
-/// needed.
 /// The longest address advance between two rows of one sequence: gimli multiplies it by the
 /// line range (a special opcode) in a u64. A longer row (damaged input: a dwarf_roundtrip
 /// finding) ends its sequence, and the next row begins another at the same address.
 const LONGEST_ROW_ADVANCE: u64 = u64::MAX / 256;
 
-pub(super) fn rows(b: &mut Builder) -> bool {
+/// Encodes the IR's line rows, one byte program per unit (`rows::Encoder`; gimli's programs get
+/// the files). Returns whether the is_MD5 splice is needed, and the programs.
+pub(super) fn rows(b: &mut Builder) -> Result<(bool, Vec<Vec<u8>>), String> {
     let m = b.m;
     let owner = UnitMap::new(b);
-    let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); b.units.len()];
+    let mut per_unit: Vec<Vec<u32>> = vec![Vec::new(); b.units.len()];
+    if let [only] = per_unit.as_mut_slice() {
+        only.reserve_exact(m.lines.len());
+    }
     let mut fileless = 0;
     for (i, r) in m.lines.iter().enumerate() {
-        per_unit[owner.unit_of(addr(r.range.start))].push(i);
+        per_unit[owner.unit_of(addr(r.range.start))].push(i as u32);
         fileless += usize::from(r.at.file.is_none());
         // SPIR-V and LLVM modules keep spans in DW_AT_dwarv_line_spans (`records`).
         let spans_kept = super::records::exact(m);
@@ -102,32 +106,34 @@ pub(super) fn rows(b: &mut Builder) -> bool {
             format!("{fileless} line row(s) without a file: written in their unit's file"),
         );
     }
+    let mut encoded = Vec::with_capacity(per_unit.len());
     for (u, mut idx) in per_unit.into_iter().enumerate() {
-        idx.sort_by_key(|&i| (addr(m.lines[i].range.start), i));
+        // Keys are unique (the row's index last): an unstable sort, which needs no buffer.
+        idx.sort_unstable_by_key(|&i| (addr(m.lines[i as usize].range.start), i));
         let primary = m.units.get(crate::ir::Handle::new(u as u32)).file;
+        let mut prog = rows::Encoder::new(b.s.address_size);
         let mut seq: Option<(u64, u64)> = None; // (start, current end)
         let mut last = 0; // the previous row's address
         for i in idx {
-            let r = &m.lines[i];
+            let r = &m.lines[i as usize];
             let (start, end) = (addr(r.range.start), addr(r.range.end));
-            let file = r.at.file.or(primary).map(|f| b.file(u, f).0);
-            let prog = &mut b.unit_mut(u).line_program;
+            let file = r.at.file.or(primary).map(|f| b.file(u, f).1);
             match seq {
                 Some((s0, e)) if e == start && start - last <= LONGEST_ROW_ADVANCE => {
                     seq = Some((s0, end))
                 }
                 Some((s0, e)) => {
                     prog.end_sequence(e - s0);
-                    prog.begin_sequence(Some(Address::Constant(start)));
+                    prog.begin_sequence(start);
                     seq = Some((start, end));
                 }
                 None => {
-                    prog.begin_sequence(Some(Address::Constant(start)));
+                    prog.begin_sequence(start);
                     seq = Some((start, end));
                 }
             }
             let s0 = seq.map(|s| s.0).unwrap_or(start);
-            let row = prog.row();
+            let row = &mut prog.row;
             row.address_offset = start - s0;
             if let Some(f) = file {
                 row.file = f;
@@ -144,13 +150,22 @@ pub(super) fn rows(b: &mut Builder) -> bool {
             last = start;
         }
         if let Some((s0, e)) = seq {
-            b.unit_mut(u).line_program.end_sequence(e - s0);
+            prog.end_sequence(e - s0);
+            // gimli writes the header and, as the program, this lone end of sequence, which
+            // `rows::splice` replaces with the rows.
+            b.unit_mut(u).line_program.end_sequence(0);
         }
+        if prog.too_large {
+            return Err(gimli::write::Error::ValueTooLarge.to_string());
+        }
+        encoded.push(prog.bytes);
     }
-    b.dwarf
+    let is_md5 = b
+        .dwarf
         .units
         .iter()
-        .any(|(_, u)| u.line_program.file_has_timestamp)
+        .any(|(_, u)| u.line_program.file_has_timestamp);
+    Ok((is_md5, encoded))
 }
 
 /// Which unit covers an address: the units' own ranges, then their functions' ranges.
@@ -332,6 +347,15 @@ pub(super) fn splice_is_md5(
 /// The DW_AT_stmt_list of each unit (the root DIE's first attribute, as `unit::fill_unit` puts
 /// it): (its position in .debug_info, its value), or None for a unit without a line program.
 pub(super) fn stmt_lists(info: &[u8], abbrev: &[u8]) -> Result<Vec<Option<(usize, u32)>>, String> {
+    stmt_lists_of(info, abbrev, false)
+}
+
+/// `stmt_lists`, with `data4`: also a DWARF 2 or 3 unit's, which gimli writes as DW_FORM_data4.
+pub(super) fn stmt_lists_of(
+    info: &[u8],
+    abbrev: &[u8],
+    data4: bool,
+) -> Result<Vec<Option<(usize, u32)>>, String> {
     let mut out = Vec::new();
     let mut u = 0usize;
     while u < info.len() {
@@ -348,8 +372,9 @@ pub(super) fn stmt_lists(info: &[u8], abbrev: &[u8]) -> Result<Vec<Option<(usize
         uleb_at(abbrev, &mut a)?; // tag
         a += 1; // children
         let (name, form) = (uleb_at(abbrev, &mut a)?, uleb_at(abbrev, &mut a)?);
-        let stmt_list =
-            name == u64::from(dw::DW_AT_stmt_list.0) && form == u64::from(dw::DW_FORM_sec_offset.0);
+        let form_ok = form == u64::from(dw::DW_FORM_sec_offset.0)
+            || (data4 && version < 4 && form == u64::from(dw::DW_FORM_data4.0));
+        let stmt_list = name == u64::from(dw::DW_AT_stmt_list.0) && form_ok;
         out.push(stmt_list.then(|| (p, u32_at(info, p).unwrap_or(0))));
         u += 4 + len;
     }

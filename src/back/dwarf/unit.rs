@@ -6,11 +6,11 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
-use gimli::write::{AttributeValue, Dwarf, EndianVec, Sections, UnitEntryId};
+use gimli::write::{AttributeValue, Dwarf, Sections, UnitEntryId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
 use super::builder::{Builder, DieMap, Index, Offsets, SectionList, Settings};
-use super::{frame, line, macros, records, scopes, types};
+use super::{frame, line, loclists, macros, records, rows, scopes, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::Flags;
@@ -77,6 +77,8 @@ pub(super) fn build_once(
         offsets,
         used_refs: false,
         encoded: HashMap::default(),
+        pending: Default::default(),
+        loclists: Default::default(),
         run_ranges: scopes::run_ranges(m),
         event_exprs: records::event_exprs(m),
         runs_of: records::runs_of(m),
@@ -124,6 +126,7 @@ pub(super) fn build_once(
             );
         }
         let uid = b.dwarf.units.add(gimli::write::Unit::new(enc, program));
+        b.loclists.add_unit(version, s.address_size);
         b.units.push(uid);
         b.files.push(HashMap::default());
     }
@@ -140,7 +143,9 @@ pub(super) fn build_once(
     b.split = b.split_functions();
     b.reserve_all();
     b.fill_all();
-    let is_md5 = line::rows(&mut b);
+    b.free_fill_lookups();
+    let fail = |e: String| Error::unwritable("DWARF", e);
+    let (is_md5, line_rows) = line::rows(&mut b).map_err(fail)?;
     let mut macro_section = macros::build(&mut b);
     let mut frames = frame::build(&mut b);
     unwritten_expressions(&mut b);
@@ -154,15 +159,43 @@ pub(super) fn build_once(
     for f in unlisted {
         b.file(0, f);
     }
+    b.flush();
+    // The DIE map only serves expressions that took offsets from it (`die_offsets`).
+    if !b.used_refs {
+        drop(std::mem::take(&mut b.dies));
+    }
+    drop((std::mem::take(&mut b.encoded), std::mem::take(&mut b.files)));
 
-    let mut sections = Sections::new(EndianVec::new(LittleEndian));
+    let lists = std::mem::take(&mut b.loclists);
+    lists.typed_to_gimli(&mut b.dwarf, &b.units);
+    // Whether each unit has a base address other than 0 (gimli's test for DWARF 4 lists).
+    let have_base: Vec<bool> = (0..b.units.len())
+        .map(|u| {
+            let unit = b.dwarf.units.get(b.units[u]);
+            unit.get(unit.root())
+                .get(dw::DW_AT_low_pc)
+                .is_some_and(|a| *a != AttributeValue::Address(gimli::write::Address::Constant(0)))
+        })
+        .collect();
+    let mut sections = Sections::new(loclists::Marking::new());
     b.dwarf
         .write(&mut sections)
         .map_err(|e| Error::unwritable("DWARF", e.to_string()))?;
     let mut line_sec = sections.debug_line.slice().to_vec();
     let mut info_sec = sections.debug_info.slice().to_vec();
+    let (loc_sec, loclists_sec) = lists
+        .finish(
+            sections.debug_loc.slice(),
+            sections.debug_loclists.slice(),
+            &mut info_sec,
+            &sections.debug_info.marks,
+            &have_base,
+        )
+        .map_err(|e| Error::unwritable("DWARF", e))?;
     let abbrev_sec = sections.debug_abbrev.slice().to_vec();
-    let fail = |e: String| Error::unwritable("DWARF", e);
+    let units_stmt_lists = line::stmt_lists_of(&info_sec, &abbrev_sec, true).map_err(fail)?;
+    rows::splice(&mut line_sec, &mut info_sec, &units_stmt_lists, &line_rows).map_err(fail)?;
+    drop(line_rows);
     if is_md5 {
         line::splice_is_md5(&mut line_sec, &mut info_sec, &abbrev_sec).map_err(fail)?;
     }
@@ -178,9 +211,9 @@ pub(super) fn build_once(
     let named = [
         (".debug_str", sections.debug_str.slice()),
         (".debug_line_str", sections.debug_line_str.slice()),
-        (".debug_loclists", sections.debug_loclists.slice()),
+        (".debug_loclists", &loclists_sec),
         (".debug_rnglists", sections.debug_rnglists.slice()),
-        (".debug_loc", sections.debug_loc.slice()),
+        (".debug_loc", &loc_sec),
         (".debug_ranges", sections.debug_ranges.slice()),
     ];
     for (name, data) in named {
@@ -196,8 +229,28 @@ pub(super) fn build_once(
     if cfi_only {
         out.retain(|(_, data)| !data.is_empty());
     }
-    crate::background::drop_later((b.dwarf, b.dies, b.index, b.concrete, b.filled));
+    crate::background::drop_later((b.dwarf, b.dies));
     Ok((out, passes))
+}
+
+impl Builder<'_, '_> {
+    /// Frees the lookups only filling the DIEs needed, before the line rows, macros, frames and
+    /// gimli's write, whose peaks come after.
+    fn free_fill_lookups(&mut self) {
+        use std::mem::take;
+        drop((
+            take(&mut self.index),
+            take(&mut self.filled),
+            take(&mut self.concrete),
+            take(&mut self.run_ranges),
+            take(&mut self.runs_of),
+            take(&mut self.home),
+            take(&mut self.template_owner),
+            take(&mut self.inlined_only),
+            take(&mut self.signature_only),
+            take(&mut self.out_of_line),
+        ));
+    }
 }
 
 /// The offsets the written .debug_info gave every entity's DIE: gimli's DIE order is a
