@@ -105,7 +105,11 @@ fn build(l: &Llvm, out: &Path) -> Result<(PathBuf, String), String> {
         // Only the two entry points leave the object: two shims, each with its own LLVM, never
         // bind each other's inline functions.
         .flag("-fvisibility=hidden")
-        .flag("-fvisibility-inlines-hidden");
+        .flag("-fvisibility-inlines-hidden")
+        // cc passes rustc's sanitizer on (cargo fuzz builds with -Zsanitizer=address): a shim
+        // linked to gcc's libasan cannot be loaded into a process whose ASan runtime is rustc's
+        // ("ASan runtime does not come first"), and LLVM itself is not instrumented anyway.
+        .flag("-fno-sanitize=all");
     for f in cfg("--cxxflags").split_whitespace() {
         b.flag(f);
     }
