@@ -169,12 +169,16 @@ fn tie(step: &mut DebugInfoStep, words: &[u32]) -> Result<usize, Box<dyn Error>>
         let ops = &words[at + 1..at + count];
         match opcode {
             NAME => {
-                let text: Vec<u8> = ops[1..].iter().flat_map(|w| w.to_le_bytes()).collect();
+                let (&target, name) = ops.split_first().ok_or("an OpName without operands")?;
+                let text: Vec<u8> = name.iter().flat_map(|w| w.to_le_bytes()).collect();
                 let end = text.iter().position(|&c| c == 0).unwrap_or(text.len());
-                names.insert(ops[0], String::from_utf8_lossy(&text[..end]).into_owned());
+                names.insert(target, String::from_utf8_lossy(&text[..end]).into_owned());
             }
-            FUNCTION if names.get(&ops[1]).map(String::as_str) == Some("scale") => {
-                body = Some((ops[1], Vec::new()));
+            FUNCTION => {
+                let &id = ops.get(1).ok_or("an OpFunction without a result")?;
+                if names.get(&id).map(String::as_str) == Some("scale") {
+                    body = Some((id, Vec::new()));
+                }
             }
             FUNCTION_END => {}
             LABEL => {}

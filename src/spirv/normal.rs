@@ -31,8 +31,8 @@ pub struct NormalForm {
 }
 
 const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
-/// `OpExtInstWithForwardRefsKHR`'s extension.
-const RELAXED_EXTENSION: &str = "SPV_KHR_relaxed_extended_instruction";
+/// `OpExtInstWithForwardRefsKHR`'s extension (the writer declares it: `back::spirv::module`).
+pub(crate) const RELAXED_EXTENSION: &str = "SPV_KHR_relaxed_extended_instruction";
 
 /// Instructions that name or decorate the id of their first operand.
 const NAMES_AND_DECORATIONS: [Op; 7] = [

@@ -9,7 +9,7 @@ use rspirv::spirv::{AddressingModel, Capability, ExecutionMode, ExecutionModel, 
 
 pub const NON_SEMANTIC_EXTENSION: &str = "SPV_KHR_non_semantic_info";
 /// `OpExtInstWithForwardRefsKHR`'s extension (`Encoding::forward_refs`).
-pub const RELAXED_EXTENSION: &str = "SPV_KHR_relaxed_extended_instruction";
+pub(crate) use crate::spirv::normal::RELAXED_EXTENSION;
 /// DebugModuleINTEL's extension and capability.
 const INTEL_MODULE_EXTENSION: &str = "SPV_INTEL_debug_module";
 
