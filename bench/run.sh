@@ -175,6 +175,10 @@ PY
     cat "$ns" >/dev/null
   }
   set_to_set warm_ns "$ns" "$(stat -c %s "$ns")" opencl100 back "dwarv shader100 -> opencl100" "back into OpenCL.100"
+  # Into .200 on its words, from OpenCL.100 (checksums into operands, counts into
+  # DebugTypeSubranges, typedefs kept) and from NonSemantic.100.
+  set_to_set warm_spirv "$big" "$bytes" shader200 shader200 "dwarv in-place -> shader200" "into .200"
+  set_to_set warm_ns "$ns" "$(stat -c %s "$ns")" shader200 ns200 "dwarv shader100 -> shader200" "NonSemantic.100 into .200"
   # Not `-o /dev/null`: outputs are written atomically, which would replace /dev/null itself.
   before=warm_spirv row "dwarv validate (reader only)" "$bytes" "$dwarv" validate "$big"
   before=warm_spirv row "spirv-opt (no passes, --skip-validation)" "$bytes" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"

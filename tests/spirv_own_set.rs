@@ -51,8 +51,8 @@ fn the_report_says_which_path_a_rewrite_took() {
     // Only the ledgered typedefs differ (tests/spirv_conformance.rs applies the ledger).
     assert_eq!(d.status.success(), ledgered == 0, "{own}");
 
-    // (Into NonSemantic.100 it is converted on its words: tests/spirv_set_to_set.rs.)
-    let other = convert_report(&input, &out, &["--flavour", "shader200"]);
+    // (Into NonSemantic.100 and .200 it is converted on its words: tests/spirv_set_to_set.rs.)
+    let other = convert_report(&input, &out, &["--flavour", "spirv-debug"]);
     assert_eq!(
         in_place(&other),
         "through the IR: a conversion between these sets is not done on the words"

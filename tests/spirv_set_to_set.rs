@@ -68,6 +68,11 @@ fn judge(input: &Path, dir: &Path, flavour: &str) -> Result<Outcome, String> {
         common::llvm_spirv_reads(&words)
             .map_err(|e| format!("{name} → {flavour}: llvm-spirv-14 -r: {e}"))?;
     }
+    // (`.200`'s judge: the translator.)
+    if flavour == "shader200" && common::dpcpp_reads(&ir).is_ok() {
+        common::dpcpp_reads(&words)
+            .map_err(|e| format!("{name} → {flavour}: llvm-spirv-dpcpp -r: {e}"))?;
+    }
     // The words path ledgers what the IR path does (the IR path may ledger more: what the
     // words path leaves as it is, the IR path's re-encoding may approximate).
     let (mine, theirs) = (messages(&w), messages(&i));
@@ -153,6 +158,75 @@ fn spirv_debug_kernel_into_opencl100_on_the_words_equals_the_ir_path() {
     let r = convert_report(&out, &again, &[]);
     assert_eq!(in_place(&r), "own set, on its words");
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+}
+
+/// The corpus's OpenCL.100 kernel, its `SPIRV.debug` twin and its NonSemantic.100 form (written
+/// by the IR path) into `.200` on the words: read back as the IR path's output, read by the
+/// translator (`.200`'s judge) as that output is; the checksum in its operands, the arrays'
+/// counts in DebugTypeSubranges, the typedefs of vectors and structs kept (spirv-val's repair
+/// is not `.200`'s), nothing ledgered; a `.200` module taken as it is again.
+#[test]
+fn into_shader200_on_the_words_equals_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let ns = dir.path().join("kernel.ns.spv");
+    let args = ["--flavour", "shader100", "--through-ir"];
+    assert_eq!(
+        convert_report(&corpus().join("kernel.ocl100.spv"), &ns, &args)["status"],
+        "ok"
+    );
+    for (input, from) in [
+        (corpus().join("kernel.ocl100.spv"), "opencl100"),
+        (corpus().join("kernel.legacy.spv"), "spirv-debug"),
+        (ns, "shader100"),
+    ] {
+        let name = input.file_name().unwrap().to_str().unwrap().to_string();
+        match judge(&input, dir.path(), "shader200") {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("{name}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let out = dir.path().join(format!("{name}.shader200.words.spv"));
+        let r = convert_report(&input, &out, &["--flavour", "shader200"]);
+        assert_eq!(
+            in_place(&r),
+            format!("from {from} into shader200, on its words")
+        );
+        assert!(messages(&r).is_empty(), "{name}: {r}");
+        common::dpcpp_reads(&out).unwrap();
+        let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+        assert!(dis.contains("OpExtInstImport \"NonSemantic.Shader.DebugInfo.200\""));
+        // (Raw opcodes: spirv-dis does not know `.200`.)
+        let debug = |op: u32| {
+            let set = |l: &str| l.split_whitespace().nth(5) == Some(&op.to_string()[..]);
+            dis.lines()
+                .filter(|l| l.contains("OpExtInst %void") && set(l))
+                .count()
+        };
+        assert_eq!(
+            debug(201),
+            5,
+            "{name}: a DebugTypeSubrange per array count\n{dis}"
+        );
+        // (The NonSemantic.100 form has only those of basic types left.)
+        let typedefs = if from == "shader100" { 4 } else { 9 };
+        assert_eq!(debug(7), typedefs, "{name}: the typedefs\n{dis}");
+        if from != "shader100" {
+            // MD5 (0) and its hex, for both files.
+            assert!(
+                dis.contains("OpString \"d28bd8c3148004733978f40d3ab0f0d6\""),
+                "{dis}"
+            );
+            assert_eq!(debug(35), 2, "{dis}");
+            let sources = dis
+                .lines()
+                .filter(|l| l.contains(" 35 %") && l.contains("%uint_0"));
+            assert_eq!(sources.count(), 2, "{dis}");
+        }
+        let again = dir.path().join(format!("{name}.again.spv"));
+        let r = convert_report(&out, &again, &[]);
+        assert_eq!(in_place(&r), "own set, on its words", "{name}");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+    }
 }
 
 /// `roundtrip --via spirv --flavour shader100` takes the same path as `convert`.
@@ -266,9 +340,9 @@ fn shader100_into_opencl100_on_the_words_equals_the_ir_path() {
 }
 
 /// The directions not converted on the words go through the IR, and the report says why:
-/// anything into or out of `.200`, `.100` into `.200`, OpenCL.100 into `SPIRV.debug`; and a
-/// NonSemantic shader into OpenCL.100 or `SPIRV.debug` when it holds what that set has no place
-/// for (a DebugTypeMatrix).
+/// anything out of `.200`, OpenCL.100 into `SPIRV.debug`; and a NonSemantic shader into
+/// OpenCL.100, `SPIRV.debug` or `.200` when it holds what that set has no place for (a
+/// DebugTypeMatrix).
 #[test]
 fn other_directions_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -281,20 +355,20 @@ fn other_directions_go_through_the_ir() {
             .arg(&shader200),
     );
     let cases: [(PathBuf, &str); 8] = [
-        (corpus().join("kernel.ocl100.spv"), "shader200"),
-        (corpus().join("kernel.legacy.spv"), "shader200"),
         (corpus().join("kernel.ocl100.spv"), "spirv-debug"),
-        (corpus().join("particles.spv"), "shader200"),
         (shader200.clone(), "opencl100"),
         (shader200.clone(), "shader100"),
+        (shader200.clone(), "spirv-debug"),
         (corpus().join("particles.spv"), "opencl100"),
         (corpus().join("shade.spv"), "spirv-debug"),
+        (corpus().join("shade.spv"), "shader200"),
+        (corpus().join("particles.spv"), "shader200"),
     ];
     for (k, (input, flavour)) in cases.into_iter().enumerate() {
         let out = dir.path().join("out.spv");
         let r = convert_report(&input, &out, &["--flavour", flavour]);
         let why = match k {
-            6 | 7 => "an instruction the other set has no place for",
+            4.. => "an instruction the other set has no place for",
             _ => "a conversion between these sets is not done on the words",
         };
         assert_eq!(
@@ -628,14 +702,21 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
         }
         let mut o = match from? {
             dwarv::Flavour::Shader100 => {
-                return Some(vec![(
-                    "shader100 into opencl100",
-                    judge(&p, tmp.path(), "opencl100"),
-                )])
+                return Some(vec![
+                    (
+                        "shader100 into opencl100",
+                        judge(&p, tmp.path(), "opencl100"),
+                    ),
+                    (
+                        "shader100 into shader200",
+                        judge(&p, tmp.path(), "shader200"),
+                    ),
+                ])
             }
-            dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug => {
-                vec![("into shader100", judge(&p, tmp.path(), "shader100"))]
-            }
+            dwarv::Flavour::OpenCl100 | dwarv::Flavour::SpirvDebug => vec![
+                ("into shader100", judge(&p, tmp.path(), "shader100")),
+                ("into shader200", judge(&p, tmp.path(), "shader200")),
+            ],
             _ => return None,
         };
         if from == Some(dwarv::Flavour::SpirvDebug) {
@@ -655,6 +736,8 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
             ));
             let spirv_debug = judge(&ns, tmp.path(), "spirv-debug");
             o.push(("converted shader100 into spirv-debug", spirv_debug));
+            let shader200 = judge(&ns, tmp.path(), "shader200");
+            o.push(("converted shader100 into shader200", shader200));
         }
         Some(o)
     });
@@ -671,6 +754,9 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
         ("shader100 into opencl100", 0),
         ("converted shader100 into opencl100", 203),
         ("converted shader100 into spirv-debug", 187),
+        ("into shader200", 136),
+        ("shader100 into shader200", 0),
+        ("converted shader100 into shader200", 221),
     ] {
         let mut declined: BTreeMap<String, usize> = BTreeMap::new();
         let (mut modules, mut taken) = (0, 0);

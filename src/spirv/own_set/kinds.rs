@@ -89,7 +89,7 @@ pub(super) fn allowed(f: Flavour, l: &Layout, o: &Operand) -> Mask {
 
 fn by_consumer(f: Flavour, l: &Layout, o: &Operand) -> Mask {
     let numbers = match f {
-        Flavour::Shader100 => of(&[K_CONSTANT_U32]),
+        Flavour::Shader100 | Flavour::Shader200 => of(&[K_CONSTANT_U32]),
         _ => union(of(&[K_CONSTANT_U32, K_CONSTANT]), NONE),
     };
     match (InsnName(l.name), OperandName(o.name)) {
@@ -178,7 +178,7 @@ fn by_consumer(f: Flavour, l: &Layout, o: &Operand) -> Mask {
         (_, operand::INDEXES) => of(&[K_CONSTANT_U32]),
         (_, operand::VALUE_NAME) => of(&[K_CONSTANT_U32, K_CONSTANT]),
         // What is left are numbers: literals outside NonSemantic, never ids.
-        _ if f == Flavour::Shader100 => of(&[K_CONSTANT_U32]),
+        _ if f.non_semantic() => of(&[K_CONSTANT_U32]),
         _ => ANY,
     }
 }

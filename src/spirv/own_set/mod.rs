@@ -17,7 +17,8 @@
 //! the module's own set").
 //!
 //! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
-//! NonSemantic.100 (or of NonSemantic.100 into OpenCL.100), each debug instruction pass 2 writes
+//! NonSemantic.100 or `.200` (or of NonSemantic.100 into OpenCL.100 or `.200`), each debug
+//! instruction pass 2 writes
 //! then converted into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another
 //! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.
 
@@ -157,6 +158,7 @@ fn run(
             written: vec![0; tables.def.len().div_ceil(64)],
             empty_string: tables.empty_string,
             new_string: false,
+            added_strings: Vec::new(),
             redirect: Vec::new(),
             edits: Vec::new(),
             diagnostics: Diagnostics::default(),

@@ -29,10 +29,11 @@ pub(super) struct Cx<'t> {
     pub(super) t: &'t Tables<'t>,
     /// Module-level ids written (a bit per id).
     pub(super) written: Vec<u64>,
-    /// The OpString "" references use: the module's, or a new one (`new_string`) that goes at
-    /// `strings_end`, the bound growing by one.
+    /// The OpString "" references use: the module's, or a new one (`new_string`).
     pub(super) empty_string: u32,
     pub(super) new_string: bool,
+    /// The OpStrings this pass adds (their words), which go at `strings_end`.
+    pub(super) added_strings: Vec<u32>,
     /// A dropped typedef's id → its base (0: not redirected); empty until one is dropped.
     pub(super) redirect: Vec<u32>,
     pub(super) edits: Vec<Edit>,
@@ -136,17 +137,18 @@ impl<'t> Cx<'t> {
         if waiters != 0 {
             return Err(Declined("a reference cycle among debug instructions"));
         }
-        if self.new_string {
+        let strings = std::mem::take(&mut self.added_strings);
+        let shift = strings.len();
+        if shift != 0 {
             // Everything before `strings_end` was copied as it is.
             let at = match self.strings_end {
                 0 => out.len(),
                 at => at,
             };
-            let string = [first_word(3, Op::String), self.empty_string, 0];
-            out.splice(at..at, string);
+            out.splice(at..at, strings);
         }
         if let Some(mut to) = self.to.take() {
-            to.finish(self, &mut out, if self.new_string { 3 } else { 0 })?;
+            to.finish(self, &mut out, shift)?;
             self.to = Some(to);
         }
         out[3] = self.next_id;
@@ -277,7 +279,9 @@ impl<'t> Cx<'t> {
             return Ok(());
         };
         match opcode {
-            DebugOp::DebugTypedef if self.flavour != Flavour::SpirvDebug => {
+            DebugOp::DebugTypedef
+                if self.flavour != Flavour::SpirvDebug && !self.keeps_translator_forms() =>
+            {
                 let base = words[6];
                 match self.debug_opcode(base).map(DebugOp::from_u32) {
                     Some(Some(DebugOp::DebugTypeBasic)) => {}
@@ -405,6 +409,12 @@ impl<'t> Cx<'t> {
             if self.generator >> 16 == LLVM_SPIRV_GENERATOR || lowers.iter().all(|&x| none(self, x))
             {
                 keep = half;
+                // (`.200`'s subranges hold them: the IR path would write them.)
+                if lowers.iter().any(|&x| !none(self, x)) && self.keeps_translator_forms() {
+                    return Err(Declined(
+                        "an array's lower bounds, which .200's subranges keep",
+                    ));
+                }
                 if lowers.iter().any(|&x| !none(self, x)) {
                     self.diagnostics.push(
                         LossKind::Dropped,
@@ -432,10 +442,28 @@ impl<'t> Cx<'t> {
     /// The id of an OpString "": the module's own, else one added (`new_string`).
     pub(super) fn empty_string(&mut self) -> Result<u32, Declined> {
         if self.empty_string == 0 {
-            self.empty_string = self.new_id()?;
+            self.empty_string = self.add_string("")?;
             self.new_string = true;
         }
         Ok(self.empty_string)
+    }
+
+    /// A new OpString `s` (it goes at `strings_end`), and its id.
+    pub(super) fn add_string(&mut self, s: &str) -> Result<u32, Declined> {
+        let id = self.new_id()?;
+        let at = self.added_strings.len();
+        self.added_strings.extend([0, id]);
+        self.added_strings.extend(super::to_set::words_of(s));
+        self.added_strings[at] = first_word(self.added_strings.len() - at, Op::String);
+        Ok(id)
+    }
+
+    /// Into a set judged by SPIRV-LLVM-Translator alone (`.200`): spirv-val's repairs are not
+    /// made (the IR path writes a typedef of any type there).
+    fn keeps_translator_forms(&self) -> bool {
+        self.to
+            .as_ref()
+            .is_some_and(|t| !t.to.judged_by_spirv_val())
     }
 
     /// A new id, none of the words the code may use as ids (the bound grows past it).

@@ -59,6 +59,9 @@ pub(super) struct Tables<'a> {
     pub(super) strings_end: usize,
     /// The module's first OpTypeInt 32 0 (0: none).
     pub(super) uint32: u32,
+    /// The module's OpTypeBool and its first OpConstantFalse (0: none).
+    pub(super) bool_type: u32,
+    pub(super) false_constant: u32,
     /// The module declares the Kernel capability, the GenericPointer capability.
     pub(super) kernel: bool,
     pub(super) generic: bool,
@@ -161,6 +164,8 @@ impl<'a> Tables<'a> {
             empty_string: 0,
             strings_end: 0,
             uint32: 0,
+            bool_type: 0,
+            false_constant: 0,
             kernel: false,
             generic: false,
             misplaced: false,
@@ -258,6 +263,16 @@ impl<'a> Tables<'a> {
                     cx.misplaced = true;
                 }
                 Some(Op::TypeVoid) if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
+                Some(Op::TypeBool) if count == 2 && cx.bool_type == 0 => {
+                    cx.bool_type = w.at(i + 1);
+                }
+                Some(Op::ConstantFalse)
+                    if w.at(i + 1) == cx.bool_type
+                        && cx.bool_type != 0
+                        && cx.false_constant == 0 =>
+                {
+                    cx.false_constant = w.at(i + 2);
+                }
                 Some(Op::String) if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
                     cx.empty_string = w.at(i + 1);
                 }

@@ -13,7 +13,10 @@
 //! composite listing it, which it then waits for) and a DebugFunction its Function (the
 //! OpFunction its DebugFunctionDefinition names, or DebugInfoNone), and the functions' code is
 //! edited (`in_function`: DebugFunctionDefinitions go, DebugLines become OpLines, DebugNoLines
-//! OpNoLines; the in-function instructions left are ids in both sets). Anything else declines
+//! OpNoLines; the in-function instructions left are ids in both sets). And from all three into
+//! `.200` (judged by SPIRV-LLVM-Translator): as into NonSemantic.100, with the Producer `""`,
+//! a checksum in its operands, a DebugTypeSubrange per array count, an inlined call's Column 0,
+//! a namespace's Inline Namespace false, typedefs of any type kept. Anything else declines
 //! (the IR path converts it): into `SPIRV.debug`, judged by llvm-spirv-14 alone (spirv-val does
 //! not know the set), whose own forms the own-set rules decline rather than write.
 //!
@@ -30,7 +33,9 @@ use rspirv::spirv::Op;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::LossKind;
-use crate::spec::spirv::{from_set, Flavour, Layout, COMPOSITE_TAGS, IMPORTS, Q, W};
+use crate::spec::spirv::{
+    from_set, to_set, Flavour, Layout, CHECKSUM_KINDS, COMPOSITE_TAGS, IMPORTS, Q, W,
+};
 use crate::spirv::binary::first_word;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
@@ -40,8 +45,13 @@ use super::tables::{Tables, PAIR_NAME};
 use super::words::Declined;
 use super::Edit;
 
-/// The opcodes of `DebugFunctionDefinition`, `DebugLine` and `DebugNoLine` (NonSemantic only).
+/// The opcodes of `DebugFunctionDefinition`, `DebugLine` and `DebugNoLine` (NonSemantic only),
+/// `DebugTypeSubrange` (`.200` only).
 const FUNCTION_DEFINITION: u32 = 101;
+const DEBUG_TYPE_SUBRANGE: u32 = 201;
+/// DebugTypeArray's operand in the sets before `.200`, and the one it has in `.200`.
+const COMPONENT_COUNTS: &str = "Component Counts";
+const SUBRANGES: &str = "Subranges";
 pub(super) const DEBUG_LINE: u32 = 103;
 pub(super) const DEBUG_NO_LINE: u32 = 104;
 /// DebugInfoFlags' FlagFwdDecl.
@@ -61,6 +71,13 @@ enum Source {
     /// Into the OpenCL.100 family: a DebugFunction's Function (the OpFunction its
     /// DebugFunctionDefinition names, or DebugInfoNone).
     Function,
+    /// Into `.200`: an optional operand the module's set has not, left out.
+    Absent,
+    /// Into `.200`: DebugCompilationUnit's Producer, `""` (the translator's reader requires it).
+    EmptyString,
+    /// Into `.200`: the module's Component Counts (this operand index), each as a
+    /// DebugTypeSubrange of its count added before the array.
+    Subranges(usize),
 }
 
 /// How one debug instruction is converted.
@@ -85,6 +102,10 @@ pub(super) struct Target {
     /// The module's `OpTypeInt 32 0` (0: none, one is added as `uint`).
     uint: u32,
     uint_added: bool,
+    /// Into `.200`: the `OpConstantFalse` a namespace's Inline Namespace names (0: none yet), and
+    /// the `OpTypeBool` added for it (0: the module's).
+    false_constant: u32,
+    bool_added: u32,
     /// The constants added: value → id (`small` for the values below its length, mostly lines
     /// and columns), and their instructions.
     small: Vec<u32>,
@@ -107,6 +128,8 @@ pub(super) struct Target {
     /// The instruction being converted (its words as pass 2 wrote them) and its operands' spans.
     scratch: Vec<u32>,
     spans: Vec<(usize, usize)>,
+    /// Into `.200`: the DebugTypeSubranges of the array being converted, written before it.
+    subranges: Vec<u32>,
 }
 
 impl Target {
@@ -115,6 +138,7 @@ impl Target {
     pub(super) fn new(from: Flavour, to: Flavour, t: &Tables<'_>) -> Result<Box<Target>, Declined> {
         Self::check_direction(from, to)?;
         let into_literals = from.non_semantic() && !to.non_semantic();
+        let into_200 = to == Flavour::Shader200;
         let (dropped, default): (Operands, Operands) = match into_literals {
             true => (&DROPPED_INTO_LITERALS, &FROM_ELSEWHERE),
             false => (&DROPPED, &DEFAULT_ZERO),
@@ -122,9 +146,11 @@ impl Target {
         let mut plans: Vec<Option<Plan>> = Vec::new();
         for l in t.flavour.layouts() {
             // (`SPIRV.debug`'s as llvm-spirv-14 writes it, as the IR writer does.)
+            let not_converted =
+                |op| NOT_CONVERTED.contains(op) || into_200 && NOT_INTO_200.contains(op);
             let Some(target) = to
                 .layout_by_name(l.name)
-                .filter(|_| !NOT_CONVERTED.contains(&l.opcode))
+                .filter(|_| !not_converted(&l.opcode))
             else {
                 continue;
             };
@@ -133,6 +159,12 @@ impl Target {
             for o in target.operands {
                 let source = match position(o.name) {
                     Some(k) => Source::Operand(k),
+                    None if into_200 && o.name == SUBRANGES => match position(COMPONENT_COUNTS) {
+                        Some(k) => Source::Subranges(k),
+                        None => break,
+                    },
+                    None if into_200 && o.name == "Producer" => Source::EmptyString,
+                    None if into_200 && o.q == Q::Opt => Source::Absent,
                     None if !default.contains(&(l.opcode, o.name)) => break,
                     None if !into_literals => Source::Zero,
                     None if o.name == "Parent" => Source::Parent,
@@ -146,7 +178,10 @@ impl Target {
             let carried: Vec<bool> = l
                 .operands
                 .iter()
-                .map(|o| target.operands.iter().any(|t| t.name == o.name))
+                .map(|o| {
+                    let counts = o.name == COMPONENT_COUNTS && into_200;
+                    target.operands.iter().any(|t| t.name == o.name) || counts
+                })
                 .collect();
             let dropped_ok = l
                 .operands
@@ -177,6 +212,8 @@ impl Target {
             plans,
             uint,
             uint_added: false,
+            false_constant: 0,
+            bool_added: 0,
             none: 0,
             composites: Default::default(),
             unbound_functions: {
@@ -193,6 +230,7 @@ impl Target {
             definitions: Vec::new(),
             scratch: Vec::new(),
             spans: Vec::new(),
+            subranges: Vec::new(),
         }))
     }
 
@@ -200,6 +238,7 @@ impl Target {
     pub(super) fn check_direction(from: Flavour, to: Flavour) -> Result<(), Declined> {
         match (from, to) {
             (Flavour::OpenCl100 | Flavour::SpirvDebug, Flavour::Shader100)
+            | (Flavour::OpenCl100 | Flavour::SpirvDebug | Flavour::Shader100, Flavour::Shader200)
             | (Flavour::SpirvDebug | Flavour::Shader100, Flavour::OpenCl100)
             | (Flavour::Shader100, Flavour::SpirvDebug) => Ok(()),
             _ => Err(Declined(
@@ -263,6 +302,49 @@ impl Target {
         self.constant_words
             .extend([first_word(4, Op::Constant), self.uint, id, value]);
         Ok(id)
+    }
+
+    /// The id of a DebugInfoNone added before the first debug instruction.
+    fn info_none(&mut self, cx: &mut Cx<'_>) -> Result<u32, Declined> {
+        if self.none == 0 {
+            self.none = cx.new_id()?;
+            (self.constant_words).extend([
+                first_word(5, Op::ExtInst),
+                cx.t.void,
+                self.none,
+                cx.t.set,
+                DebugOp::DebugInfoNone as u32,
+            ]);
+        }
+        Ok(self.none)
+    }
+
+    /// The id of an `OpConstantFalse`: the module's (written before), else one added before the
+    /// first debug instruction (with an `OpTypeBool` if the module has none).
+    fn false_constant(&mut self, cx: &mut Cx<'_>) -> Result<u32, Declined> {
+        if self.false_constant != 0 {
+            return Ok(self.false_constant);
+        }
+        let own = cx.t.false_constant;
+        if own != 0 && cx.done(own) {
+            self.false_constant = own;
+            return Ok(own);
+        }
+        let bool_type = match cx.t.bool_type {
+            0 => {
+                self.bool_added = cx.new_id()?;
+                self.bool_added
+            }
+            b if cx.done(b) => b,
+            _ => return Err(Declined("the module's OpTypeBool follows its debug info")),
+        };
+        self.false_constant = cx.new_id()?;
+        (self.constant_words).extend([
+            first_word(3, Op::ConstantFalse),
+            bool_type,
+            self.false_constant,
+        ]);
+        Ok(self.false_constant)
     }
 
     /// An id operand the other set's consumer takes as it is, or a number as its 32-bit
@@ -336,6 +418,9 @@ impl Target {
         converted?;
         self.special(cx, opcode, start, out)?;
         out[start] = first_word(out.len() - start, Op::ExtInst);
+        if !self.subranges.is_empty() {
+            out.splice(start..start, self.subranges.drain(..));
+        }
         Ok(())
     }
 
@@ -361,6 +446,37 @@ impl Target {
                     let zero = self.constant(cx, 0)?;
                     out.push(zero);
                 }
+                Source::Absent => {}
+                Source::EmptyString => out.push(cx.empty_string()?),
+                Source::Subranges(s) => {
+                    let (a, b) = self.spans[s];
+                    for at in a..b {
+                        // (Pass 2 checked each count: a positive constant.)
+                        let count = match source.operands[s].w {
+                            W::Lit => Some(self.scratch[at]),
+                            _ => cx.t.constant(self.scratch[at]).map(|v| v as u32),
+                        };
+                        let count = match count {
+                            Some(n) if n > 0 && n <= i32::MAX as u32 => self.constant(cx, n)?,
+                            Some(0) => return Err(Declined(RUNTIME_SIZED)),
+                            _ => return Err(Declined("an array count of 2^31 or more")),
+                        };
+                        let none = self.info_none(cx)?;
+                        let id = cx.new_id()?;
+                        // Lower Bound, Upper Bound, Count (the translator's order).
+                        self.subranges.extend([
+                            first_word(8, Op::ExtInst),
+                            cx.t.void,
+                            id,
+                            cx.t.set,
+                            DEBUG_TYPE_SUBRANGE,
+                            none,
+                            none,
+                            count,
+                        ]);
+                        out.push(id);
+                    }
+                }
                 Source::Parent => {
                     let id = self.scratch[2];
                     let parent = self.parent_of(cx.t, opcode, id)?;
@@ -383,19 +499,7 @@ impl Target {
                                 "a DebugFunction without a definition, and a function without one",
                             ))
                         }
-                        // A DebugInfoNone added before the first debug instruction.
-                        Ok(None) if self.none != 0 => self.none,
-                        Ok(None) => {
-                            self.none = cx.new_id()?;
-                            (self.constant_words).extend([
-                                first_word(5, Op::ExtInst),
-                                cx.t.void,
-                                self.none,
-                                cx.t.set,
-                                DebugOp::DebugInfoNone as u32,
-                            ]);
-                            self.none
-                        }
+                        Ok(None) => self.info_none(cx)?,
                         Err(()) => return Err(Declined("two definitions of one DebugFunction")),
                     };
                     out.push(function);
@@ -465,6 +569,26 @@ impl Target {
         out: &mut Vec<u32>,
     ) -> Result<(), Declined> {
         match DebugOp::from_u32(opcode) {
+            // `.200`'s checksum operands (the text llvm-spirv-14 writes it in, alone, goes).
+            Some(DebugOp::DebugSource)
+                if out.len() == start + 7 && self.to == Flavour::Shader200 =>
+            {
+                let text = cx.t.name(out[start + 6]);
+                match crate::front::spirv::split_checksum(&text) {
+                    (None, _) => {}
+                    (Some(c), None) => {
+                        let kind = to_set(CHECKSUM_KINDS, c.kind)
+                            .ok_or(Declined("a checksum of a kind .200 does not number"))?;
+                        let hex: String = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                        out[start + 6] = self.constant(cx, kind)?;
+                        let value = cx.add_string(&hex)?;
+                        out.push(value);
+                    }
+                    (Some(_), Some(_)) => {
+                        return Err(Declined("a DebugSource text after its checksum"))
+                    }
+                }
+            }
             Some(DebugOp::DebugSource) if out.len() == start + 7 && self.to.non_semantic() => {
                 let text = cx.t.name(out[start + 6]);
                 match crate::front::spirv::split_checksum(&text) {
@@ -485,6 +609,15 @@ impl Target {
             }
             // (Into the OpenCL.100 family: its Function from its definition, `Source::Function`.)
             Some(DebugOp::DebugFunction) if self.into_literals => {}
+            // NonSemantic into NonSemantic: its definition is in the code already.
+            Some(DebugOp::DebugFunction) if cx.t.flavour.non_semantic() => {
+                let debug = out[start + 2];
+                match one_of(&cx.t.function_definitions, debug) {
+                    Ok(Some(function)) => self.definitions.push([function, debug, 0]),
+                    Ok(None) => {}
+                    Err(()) => return Err(Declined("two definitions of one DebugFunction")),
+                }
+            }
             Some(DebugOp::DebugFunction) => {
                 // The Function operand, dropped from the words: in the module's words still.
                 let function = self.scratch[5 + 9];
@@ -501,6 +634,28 @@ impl Target {
                 }
             }
             Some(DebugOp::DebugGlobalVariable) => self.global(cx)?,
+            // A namespace's Inline Namespace: the translator's reader requires it.
+            Some(DebugOp::DebugLexicalBlock)
+                if self.to == Flavour::Shader200 && out.len() == start + 10 =>
+            {
+                let no = self.false_constant(cx)?;
+                out.push(no);
+            }
+            // The translator's reader asserts on an imported entity of none (the IR path leaves
+            // it out).
+            Some(DebugOp::DebugImportedEntity) if self.to == Flavour::Shader200 => {
+                let entity = cx.kind_of(out[start + 8]);
+                if entity == K_DEBUG + DebugOp::DebugInfoNone as u8 || entity == kinds::K_VOID {
+                    return Err(Declined("an imported entity of none"));
+                }
+            }
+            // The IR path writes a method as a DebugFunctionDeclaration among the members.
+            Some(DebugOp::DebugTypeComposite) if self.to == Flavour::Shader200 => {
+                let function = K_DEBUG + DebugOp::DebugFunction as u8;
+                if out[start + 14..].iter().any(|&m| cx.kind_of(m) == function) {
+                    return Err(Declined("a method among a composite's members"));
+                }
+            }
             // llvm-spirv-14 asserts on a DebugSource without its Text (the IR path writes "").
             Some(DebugOp::DebugSource) if self.into_literals && out.len() == start + 6 => {
                 let empty = cx.empty_string()?;
@@ -535,10 +690,9 @@ impl Target {
                     return Err(Declined("an array count of 2^31 or more"));
                 }
                 let zero = |&c: &u32| cx.t.constant(c) == Some(0);
-                if self.into_literals && self.scratch[6..].iter().any(zero) {
-                    return Err(Declined(
-                        "a runtime-sized array (count 0), NonSemantic's alone",
-                    ));
+                let into_counts = self.into_literals || self.to == Flavour::Shader200;
+                if into_counts && self.scratch[6..].iter().any(zero) {
+                    return Err(Declined(RUNTIME_SIZED));
                 }
                 // (`SPIRV.debug`'s reader may take the second half for lower bounds.)
                 if self.to == Flavour::SpirvDebug && (out.len() - start - 6) % 2 == 0 {
@@ -546,9 +700,13 @@ impl Target {
                 }
             }
             Some(DebugOp::DebugOperation) => {
-                let code = match self.into_literals {
-                    true => out[start + 5],
-                    false => self.scratch[5],
+                let code = match (self.into_literals, cx.t.flavour.non_semantic()) {
+                    (true, _) => out[start + 5],
+                    (false, true) => {
+                        cx.t.constant(self.scratch[5])
+                            .map_or(u32::MAX, |v| v as u32)
+                    }
+                    (false, false) => self.scratch[5],
                 };
                 if from_set(self.to.operations(), code).is_none() {
                     return Err(Declined("a DebugOperation the other set has not"));
@@ -619,6 +777,9 @@ impl Target {
                 return Err(Declined(
                     "the module's OpTypeInt 32 0 follows its debug info",
                 ));
+            }
+            if self.bool_added != 0 {
+                added.extend([first_word(2, Op::TypeBool), self.bool_added]);
             }
             added.extend_from_slice(&self.constant_words);
             edits.push(Edit {
@@ -799,11 +960,17 @@ pub(super) fn in_function(
 /// DebugLexicalBlock there), DebugModuleINTEL (none in NonSemantic), DebugTypeTemplate (a
 /// function declaration's is left out).
 const NOT_CONVERTED: [u32; 4] = [12, 22, 36, 14];
+/// Not converted into `.200`, which the IR path writes otherwise for the translator's reader
+/// (which has no case for them): DebugTypeMatrix (an array), DebugMacroDef/Undef,
+/// DebugInlinedVariable (left out, ledgered).
+const NOT_INTO_200: [u32; 4] = [108, 32, 33, 27];
 /// Operands the other set has not, by opcode: a member's Parent, a function's Function.
 const DROPPED: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
-/// Operands the module's set has not, written as 0: a basic type's Flags.
-const DEFAULT_ZERO: [(u32, &str); 1] = [(2, "Flags")];
+/// Operands the module's set has not, written as 0: a basic type's Flags, an inlined call's
+/// Column (`.200`).
+const DEFAULT_ZERO: [(u32, &str); 2] = [(2, "Flags"), (25, "Column")];
 
+const RUNTIME_SIZED: &str = "a runtime-sized array (count 0), NonSemantic.100's alone";
 const NON_SEMANTIC_INFO: &str = "SPV_KHR_non_semantic_info";
 
 /// Whether the literal `value` of operand `name` of `opcode` reads into the IR as itself from
@@ -827,7 +994,7 @@ fn known(t: &Tables<'_>, f: Flavour, opcode: u32, name: &str, value: u32) -> boo
 }
 
 /// A string's words, NUL-terminated and padded.
-fn words_of(s: &str) -> Vec<u32> {
+pub(super) fn words_of(s: &str) -> Vec<u32> {
     let mut bytes = s.as_bytes().to_vec();
     bytes.resize((bytes.len() / 4 + 1) * 4, 0);
     bytes
