@@ -169,16 +169,23 @@ PY
   # functions' Function operands back, numbers into literals).
   ns="$out/big_$funcs.shader100.spv"
   cp "$out/words_shader100.spv" "$ns"
-  warm_ns() {
+  # warm_file FILE: as warm_spirv, for another input (`before` splits "warm_file PATH" in two).
+  warm_file() {
     rm -f "$out"/out_*.spv
     sync
-    cat "$ns" >/dev/null
+    cat "$1" >/dev/null
   }
-  set_to_set warm_ns "$ns" "$(stat -c %s "$ns")" opencl100 back "dwarv shader100 -> opencl100" "back into OpenCL.100"
+  set_to_set "warm_file $ns" "$ns" "$(stat -c %s "$ns")" opencl100 back "dwarv shader100 -> opencl100" "back into OpenCL.100"
   # Into .200 on its words, from OpenCL.100 (checksums into operands, counts into
   # DebugTypeSubranges, typedefs kept) and from NonSemantic.100.
   set_to_set warm_spirv "$big" "$bytes" shader200 shader200 "dwarv in-place -> shader200" "into .200"
-  set_to_set warm_ns "$ns" "$(stat -c %s "$ns")" shader200 ns200 "dwarv shader100 -> shader200" "NonSemantic.100 into .200"
+  set_to_set "warm_file $ns" "$ns" "$(stat -c %s "$ns")" shader200 ns200 "dwarv shader100 -> shader200" "NonSemantic.100 into .200"
+  # Out of .200 on its words (its subranges into counts, checksums into llvm-spirv's text),
+  # from the module converted into .200 above.
+  s200="$out/big_$funcs.shader200.spv"
+  cp "$out/words_shader200.spv" "$s200"
+  set_to_set "warm_file $s200" "$s200" "$(stat -c %s "$s200")" opencl100 from200 "dwarv shader200 -> opencl100" ".200 into OpenCL.100"
+  set_to_set "warm_file $s200" "$s200" "$(stat -c %s "$s200")" shader100 from200ns "dwarv shader200 -> shader100" ".200 into NonSemantic.100"
   # Not `-o /dev/null`: outputs are written atomically, which would replace /dev/null itself.
   before=warm_spirv row "dwarv validate (reader only)" "$bytes" "$dwarv" validate "$big"
   before=warm_spirv row "spirv-opt (no passes, --skip-validation)" "$bytes" "$spirv_opt" --skip-validation "$big" -o "$out/opt.spv"

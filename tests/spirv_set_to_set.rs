@@ -229,6 +229,50 @@ fn into_shader200_on_the_words_equals_the_ir_path() {
     }
 }
 
+/// Out of `.200` on the words: the corpus kernel's `.200` form (as dwarv writes it) into
+/// OpenCL.100 and NonSemantic.100 reads back as the IR path's output, passes spirv-val (and
+/// llvm-spirv-14 -r into OpenCL.100) as that output does; its subranges become counts, its
+/// checksums llvm-spirv's text in OpenCL.100 (ledgered into NonSemantic.100, as the IR path
+/// ledgers them). SPIRV-LLVM-Translator's own `.200` of the same kernel goes either way, and
+/// is judged the same where taken.
+#[test]
+fn out_of_shader200_on_the_words_equals_the_ir_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = dir.path().join("kernel.200.spv");
+    let args = ["--flavour", "shader200", "--through-ir"];
+    assert_eq!(
+        convert_report(&corpus().join("kernel.ocl100.spv"), &ours, &args)["status"],
+        "ok"
+    );
+    let theirs = dir.path().join("kernel.translator200.spv");
+    common::run_ok(
+        std::process::Command::new(common::tool("llvm-spirv-dpcpp"))
+            .arg("--spirv-debug-info-version=nonsemantic-shader-200")
+            .arg(corpus().join("kernel.O0.bc"))
+            .arg("-o")
+            .arg(&theirs),
+    );
+    for to in ["opencl100", "shader100"] {
+        match judge(&ours, dir.path(), to) {
+            Ok(Outcome::Taken) => {}
+            Ok(Outcome::Declined(why)) => panic!("into {to}: declined: {why}"),
+            Err(e) => panic!("{e}"),
+        }
+        let out = dir.path().join(format!("kernel.200.spv.{to}.words.spv"));
+        common::spirv_val(&out, "spv1.4");
+        let dis = common::tool_output("spirv-dis", &[out.to_str().unwrap()]);
+        assert!(!dis.contains("NonSemantic.Shader.DebugInfo.200"), "{dis}");
+        if to == "opencl100" {
+            common::llvm_spirv_reads(&out).unwrap();
+            assert!(dis.contains("OpString \"//__CSK_MD5:d28bd8c3148004733978f40d3ab0f0d6\""));
+            assert_eq!(dis.matches("DebugTypeArray").count(), 5, "{dis}");
+        }
+        if let Err(e) = judge(&theirs, dir.path(), to) {
+            panic!("the translator's .200: {e}");
+        }
+    }
+}
+
 /// `roundtrip --via spirv --flavour shader100` takes the same path as `convert`.
 #[test]
 fn roundtrip_via_spirv_converts_on_the_words() {
@@ -340,9 +384,9 @@ fn shader100_into_opencl100_on_the_words_equals_the_ir_path() {
 }
 
 /// The directions not converted on the words go through the IR, and the report says why:
-/// anything out of `.200`, OpenCL.100 into `SPIRV.debug`; and a NonSemantic shader into
-/// OpenCL.100, `SPIRV.debug` or `.200` when it holds what that set has no place for (a
-/// DebugTypeMatrix).
+/// OpenCL.100 or `.200` into `SPIRV.debug`; a NonSemantic shader into OpenCL.100, `SPIRV.debug`
+/// or `.200` when it holds what that set has no place for (a DebugTypeMatrix); a `.200` module
+/// of every instruction into the others (its DebugTypeArrayDynamic, DebugTypeString…).
 #[test]
 fn other_directions_go_through_the_ir() {
     let dir = tempfile::tempdir().unwrap();
@@ -354,23 +398,22 @@ fn other_directions_go_through_the_ir() {
             .arg("-o")
             .arg(&shader200),
     );
-    let cases: [(PathBuf, &str); 8] = [
-        (corpus().join("kernel.ocl100.spv"), "spirv-debug"),
-        (shader200.clone(), "opencl100"),
-        (shader200.clone(), "shader100"),
-        (shader200.clone(), "spirv-debug"),
-        (corpus().join("particles.spv"), "opencl100"),
-        (corpus().join("shade.spv"), "spirv-debug"),
-        (corpus().join("shade.spv"), "shader200"),
-        (corpus().join("particles.spv"), "shader200"),
+    let not_done = "a conversion between these sets is not done on the words";
+    let no_place = "an instruction the other set has no place for";
+    let rejected = "an operand of a kind its consumer rejects";
+    let cases: [(PathBuf, &str, &str); 8] = [
+        (corpus().join("kernel.ocl100.spv"), "spirv-debug", not_done),
+        (shader200.clone(), "opencl100", rejected),
+        (shader200.clone(), "shader100", rejected),
+        (shader200.clone(), "spirv-debug", not_done),
+        (corpus().join("particles.spv"), "opencl100", no_place),
+        (corpus().join("shade.spv"), "spirv-debug", no_place),
+        (corpus().join("shade.spv"), "shader200", no_place),
+        (corpus().join("particles.spv"), "shader200", no_place),
     ];
-    for (k, (input, flavour)) in cases.into_iter().enumerate() {
+    for (input, flavour, why) in cases {
         let out = dir.path().join("out.spv");
         let r = convert_report(&input, &out, &["--flavour", flavour]);
-        let why = match k {
-            4.. => "an instruction the other set has no place for",
-            _ => "a conversion between these sets is not done on the words",
-        };
         assert_eq!(
             in_place(&r),
             format!("through the IR: {why}"),
@@ -540,7 +583,9 @@ fn variants_are_taken_or_declined_with_their_reason() {
 /// places the line before the merge: its row started 6 words earlier); into OpenCL.100, the
 /// corpus kernel in NonSemantic.100 with an OpNop of 1 024 words swallowing a function's start
 /// and its DebugFunctionDefinition (the IR path binds that DebugFunction by name to a function
-/// no definition names, where the words path would write DebugInfoNone). (The finding
+/// no definition names, where the words path would write DebugInfoNone); a `SPIRV.debug` module
+/// with an OpDecorate of no operands (which the reader refuses: now held to the grammar's
+/// operand counts). (The finding
 /// of new ids the code may use is taken now: `new_ids_skip_the_words_the_code_may_use_as_ids`.)
 #[test]
 fn fuzz_findings_go_through_the_ir() {
@@ -598,6 +643,33 @@ fn fuzz_findings_go_through_the_ir() {
             Ok(Outcome::Taken) => panic!("{file}: taken"),
             Err(e) => panic!("{e}"),
         }
+    }
+    // Refused by the reader: the IR path's error, no output.
+    let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/spirv/fuzz_set_to_set_short_decoration.spv");
+    for flavour in ["shader100", "shader200", "opencl100", "spirv-debug"] {
+        let (out, report) = (dir.path().join("short.spv"), dir.path().join("short.json"));
+        let o = common::dwarv(&[
+            "convert",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+            "--flavour",
+            flavour,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{flavour}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("word 424: opcode 71 has 0 operand words")
+        );
+        let r: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+        assert_eq!(
+            in_place(&r),
+            "through the IR: an instruction without the operands it needs"
+        );
+        assert!(!out.exists(), "{flavour}");
     }
 }
 
@@ -739,6 +811,17 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
             let shader200 = judge(&ns, tmp.path(), "shader200");
             o.push(("converted shader100 into shader200", shader200));
         }
+        // And in `.200`, written by the IR path: out of it into the other two.
+        let s200 = tmp.path().join(format!("{name}.through_ir.200.spv"));
+        let args = ["--flavour", "shader200", "--through-ir"];
+        if convert_report(&p, &s200, &args)["status"] == "ok" {
+            for (what, to) in [
+                ("converted shader200 into opencl100", "opencl100"),
+                ("converted shader200 into shader100", "shader100"),
+            ] {
+                o.push((what, judge(&s200, tmp.path(), to)));
+            }
+        }
         Some(o)
     });
     let mut failures = Vec::new();
@@ -757,6 +840,8 @@ fn peer_corpus_into_another_set_on_the_words_equals_the_ir_path() {
         ("into shader200", 136),
         ("shader100 into shader200", 0),
         ("converted shader100 into shader200", 221),
+        ("converted shader200 into opencl100", 148),
+        ("converted shader200 into shader100", 158),
     ] {
         let mut declined: BTreeMap<String, usize> = BTreeMap::new();
         let (mut modules, mut taken) = (0, 0);

@@ -30,6 +30,28 @@ pub fn op(opcode: u16) -> Option<Op> {
     }
 }
 
+/// The fewest words an instruction of `opcode` has by the core grammar: its opcode word and one
+/// per operand it must have (1 for an opcode the grammar does not know).
+pub fn least_words(opcode: u16) -> usize {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..=max_opcode())
+            .map(|op| {
+                let required = instruction(op).map_or(0, |g| {
+                    let one = |o: &&rspirv::grammar::LogicalOperand| {
+                        o.quantifier == OperandQuantifier::One
+                    };
+                    g.operands.iter().filter(one).count()
+                });
+                1 + required.min(254) as u8
+            })
+            .collect()
+    });
+    table
+        .get(usize::from(opcode))
+        .map_or(1, |&n| usize::from(n))
+}
+
 /// The core grammar's entry of an opcode.
 pub fn instruction(opcode: u16) -> Option<&'static Instruction<'static>> {
     // Dense: one slot per opcode up to the grammar's largest (a few thousand).

@@ -20,7 +20,7 @@ mod operands;
 mod reader;
 mod resolve;
 mod scopes;
-pub(crate) use scopes::split_checksum;
+pub(crate) use scopes::{split_checksum, unhex};
 mod types;
 
 use crate::diag::{Diagnostics, LossKind};

@@ -450,7 +450,7 @@ pub(crate) fn split_checksum(text: &str) -> (Option<Checksum>, Option<&str>) {
     (None, Some(text))
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     if s.is_empty() || s.len() % 2 != 0 {
         return None;
     }

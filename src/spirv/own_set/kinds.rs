@@ -27,6 +27,25 @@ pub(super) const K_DEBUG: u8 = 16;
 /// function).
 pub(super) const DONE: u8 = 0x80;
 
+/// The kind of a debug instruction of `opcode`: `K_DEBUG` + its opcode, below `DONE`: `.200`'s
+/// 200–203 folded onto 37–40 (which no set numbers), any other opcode past 108 onto 41.
+pub(super) const fn debug_kind(opcode: u32) -> u8 {
+    let folded = match opcode {
+        0..=108 => opcode,
+        200..=203 => opcode - 163,
+        _ => 41,
+    };
+    K_DEBUG + folded as u8
+}
+
+/// The opcode of a debug kind (`debug_kind`'s inverse; 41 for an opcode past the sets').
+pub(super) fn kind_opcode(kind: u8) -> u32 {
+    match u32::from(kind - K_DEBUG) {
+        n @ 37..=40 => n + 163,
+        n => n,
+    }
+}
+
 /// A set of `Cx::kind` values (bit `kind`).
 pub(super) type Mask = [u64; 4];
 
@@ -43,7 +62,7 @@ const fn debug(opcodes: &[u32]) -> Mask {
     let mut m = [0u64; 4];
     let mut i = 0;
     while i < opcodes.len() {
-        let k = K_DEBUG as u32 + opcodes[i];
+        let k = debug_kind(opcodes[i]) as u32;
         m[(k >> 6) as usize] |= 1 << (k & 63);
         i += 1;
     }
@@ -93,6 +112,28 @@ fn by_consumer(f: Flavour, l: &Layout, o: &Operand) -> Mask {
         _ => union(of(&[K_CONSTANT_U32, K_CONSTANT]), NONE),
     };
     match (InsnName(l.name), OperandName(o.name)) {
+        // `.200`'s own operands (as SPIRV-LLVM-Translator writes them: DebugInfoNone for a
+        // basic type's Flags and a checksum that is not there).
+        (_, operand::PRODUCER | operand::TARGET_FUNCTION_NAME) => STRING,
+        // (A two-operand DebugSource is File, Text.)
+        (instruction::DEBUG_SOURCE, operand::CHECKSUM_KIND) => union(union(numbers, NONE), STRING),
+        (instruction::DEBUG_SOURCE, operand::CHECKSUM_VALUE) => union(STRING, NONE),
+        (instruction::DEBUG_TYPE_BASIC, operand::FLAGS) if f == Flavour::Shader200 => {
+            union(numbers, NONE)
+        }
+        (_, operand::SUBRANGES) => debug(&[201]),
+        // SPIRV-LLVM-Translator names the file's OpString there.
+        (instruction::DEBUG_LINE, operand::SOURCE) if f == Flavour::Shader200 => {
+            union(debug(&[35]), STRING)
+        }
+        (_, operand::INLINE_NAMESPACE) => of(&[K_CONSTANT]),
+        (
+            instruction::DEBUG_TYPE_SUBRANGE,
+            operand::LOWER_BOUND | operand::UPPER_BOUND | operand::COUNT | operand::STRIDE,
+        ) => union(
+            union(of(&[K_CONSTANT_U32, K_CONSTANT]), NONE),
+            debug(&[18, 26, 31]),
+        ),
         (instruction::DEBUG_SOURCE, operand::TEXT) if f == Flavour::SpirvDebug => {
             union(STRING, NONE)
         }

@@ -17,7 +17,8 @@
 //! the module's own set").
 //!
 //! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
-//! NonSemantic.100 or `.200` (or of NonSemantic.100 into OpenCL.100 or `.200`), each debug
+//! NonSemantic.100 or `.200` (or of NonSemantic.100 into OpenCL.100 or `.200`, or of `.200`
+//! into OpenCL.100 or NonSemantic.100), each debug
 //! instruction pass 2 writes
 //! then converted into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another
 //! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.

@@ -188,13 +188,21 @@ impl<'t> Cx<'t> {
         }
         let start = out.len();
         extend_words(out, &self.w, at, count);
-        let (mut unnamed, mut void_parameter, mut absent) = (None, false, false);
+        let (mut unnamed, mut void_parameter, mut absent) = (None, false, None);
         let (mut waits, mut undefined, mut wrong) = (None, false, false);
         self.ids(at, |n, o, i| {
             if waits.is_some() {
                 return;
             }
             let k = start + (i - at);
+            // SPIRV-LLVM-Translator writes `.200`'s Arg Number as a literal word, which the
+            // reader takes as such unless it names an integer constant (`to_set` converts it).
+            if self.flavour == Flavour::Shader200
+                && o.name == "Arg Number"
+                && !matches!(self.t.kind_of(out[k]), K_CONSTANT | K_CONSTANT_U32)
+            {
+                return;
+            }
             let target = self.followed(out[k]);
             // A dropped typedef where the reader takes no typedef (a member's Parent): the
             // redirect would repair what the reader refuses.
@@ -226,9 +234,11 @@ impl<'t> Cx<'t> {
                 // spirv-val wants an OpString; the reader takes "" as none. (DebugSource keeps
                 // its Text: llvm-spirv-14 asserts on a DebugSource without.)
                 "Linkage Name" | "Text" => unnamed = Some(k),
+                // (`.200`'s DebugInfoNone, DebugInfoNone before a text without a checksum.)
+                "Checksum Kind" | "Checksum Value" => wrong |= !self.allows(opcode, n, kind),
                 // An optional operand (always the last) that says "none" is left out, as the
                 // IR writer does (spirv-val wants e.g. a DebugFunctionDeclaration there).
-                _ if o.q == Q::Opt => absent = true,
+                _ if o.q == Q::Opt => absent = Some(k),
                 // llvm-spirv's void: the reader takes DebugInfoNone and OpTypeVoid alike.
                 "Return Type" if self.void != 0 => out[k] = self.void,
                 "Return Type" | "Parameter Types" => void_parameter = true,
@@ -251,7 +261,11 @@ impl<'t> Cx<'t> {
         if void_parameter {
             return Err(Declined("a function type with a DebugInfoNone parameter"));
         }
-        if absent {
+        if let Some(k) = absent {
+            // (`.200` has optional operands after optional operands.)
+            if k + 1 != out.len() {
+                return Err(Declined("a DebugInfoNone optional operand before another"));
+            }
             out.pop();
             out[start] = first_word(out.len() - start, Op::ExtInst);
         }
@@ -335,6 +349,8 @@ impl<'t> Cx<'t> {
             DebugOp::DebugTypePointer if self.flavour.literal_numbers() && words[6] == u32::MAX => {
                 return Err(Declined("llvm-spirv's storage class 0xFFFFFFFF"));
             }
+            // (`.200`'s checksum operands: checked by kind, converted by `to_set`.)
+            DebugOp::DebugSource if self.flavour == Flavour::Shader200 => {}
             DebugOp::DebugSource => {
                 // llvm-spirv-14 writes (and reads) a missing text as DebugInfoNone.
                 let none_ok = |s: &Self, x: u32| {
@@ -398,7 +414,8 @@ impl<'t> Cx<'t> {
     /// count must be a positive constant (or, in NonSemantic, 0: runtime-sized), as the IR
     /// writer writes it. `SPIRV.debug` keeps llvm-spirv-14's own form, counts then bounds.
     pub(super) fn array_counts(&mut self, id: u32, ids: &[u32]) -> Result<usize, Declined> {
-        if self.flavour == Flavour::SpirvDebug {
+        // (`.200`'s are DebugTypeSubranges, checked as they are converted: `to_set`.)
+        if matches!(self.flavour, Flavour::SpirvDebug | Flavour::Shader200) {
             return Ok(ids.len());
         }
         let none = |s: &Self, x: u32| s.debug_opcode(x) == Some(DebugOp::DebugInfoNone as u32);

@@ -128,7 +128,8 @@ impl<'a> Tables<'a> {
         if bound > w.len + 1 {
             return Err(Declined("id bound beyond the module's length"));
         }
-        let mut layouts = vec![None; 128];
+        // (`.200` numbers its own instructions from 200.)
+        let mut layouts = vec![None; 256];
         let own_variants: &[Layout] = match flavour {
             // llvm-spirv-14's own variants, where it departs from the grammar.
             Flavour::SpirvDebug => &LLVM_SPIRV14_LAYOUTS,
@@ -196,7 +197,9 @@ impl<'a> Tables<'a> {
                 Some(Op::Constant | Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => 3,
                 Some(Op::TypeInt | Op::ExtInst) => 4,
                 Some(Op::TypeVoid | Op::TypeBool | Op::Source) => 2,
-                _ => 1,
+                // (Any other the reader may decode: what the grammar requires, a fuzz finding:
+                // tests/spirv/fuzz_set_to_set_short_decoration.spv.)
+                _ => grammar::least_words(opcode),
             };
             if count < least {
                 return Err(Declined("an instruction without the operands it needs"));
@@ -288,7 +291,7 @@ impl<'a> Tables<'a> {
                 cx.kind[id as usize] = match op {
                     Some(Op::String) => K_STRING,
                     Some(Op::ExtInst) if count >= 5 && w.at(i + 3) == cx.set => {
-                        K_DEBUG.saturating_add(w.at(i + 4).min(255) as u8)
+                        debug_kind(w.at(i + 4))
                     }
                     Some(Op::Constant) => match cx.int_type(w.at(i + 1)) {
                         Some((32, 0)) if count == 4 => K_CONSTANT_U32,
@@ -446,6 +449,12 @@ impl<'a> Tables<'a> {
                             _ => open_line,
                         };
                         super::to_set::in_function(self, i, count, &mut checked.edits)?;
+                    } else if self.flavour == Flavour::Shader200
+                        && w.at(i + 4) == super::to_set::DEBUG_LINE
+                        && self.kind_of(w.at(i + 5)) == K_STRING
+                    {
+                        // (SPIRV-LLVM-Translator's form; the other sets' want a DebugSource.)
+                        return Err(Declined("a DebugLine of a file's OpString"));
                     }
                 }
             } else {
@@ -606,7 +615,7 @@ impl<'a> Tables<'a> {
     /// The debug opcode of the instruction defining `id`, if it is one of the set.
     pub(super) fn debug_opcode(&self, id: u32) -> Option<u32> {
         let k = self.kind_of(id);
-        (k >= K_DEBUG).then(|| u32::from(k - K_DEBUG))
+        (k >= K_DEBUG).then(|| kind_opcode(k))
     }
 
     /// The value of an integer OpConstant of at most 64 bits, if `id` is one.

@@ -16,7 +16,9 @@
 //! OpNoLines; the in-function instructions left are ids in both sets). And from all three into
 //! `.200` (judged by SPIRV-LLVM-Translator): as into NonSemantic.100, with the Producer `""`,
 //! a checksum in its operands, a DebugTypeSubrange per array count, an inlined call's Column 0,
-//! a namespace's Inline Namespace false, typedefs of any type kept. Anything else declines
+//! a namespace's Inline Namespace false, typedefs of any type kept; and out of `.200` into
+//! OpenCL.100 or NonSemantic.100 (`out_of_200`, `Source::Counts`: subranges into counts,
+//! checksum operands into llvm-spirv's text, the translator's forms read). Anything else declines
 //! (the IR path converts it): into `SPIRV.debug`, judged by llvm-spirv-14 alone (spirv-val does
 //! not know the set), whose own forms the own-set rules decline rather than write.
 //!
@@ -48,6 +50,14 @@ use super::Edit;
 /// The opcodes of `DebugFunctionDefinition`, `DebugLine` and `DebugNoLine` (NonSemantic only),
 /// `DebugTypeSubrange` (`.200` only).
 const FUNCTION_DEFINITION: u32 = 101;
+const DEBUG_BUILD_IDENTIFIER: u32 = 105;
+const DEBUG_ENTRY_POINT: u32 = 107;
+/// The names of DebugBuildIdentifier, DebugStoragePath, DebugEntryPoint (ledger places).
+const INFO_NAMES: [&str; 3] = [
+    "DebugBuildIdentifier",
+    "DebugStoragePath",
+    "DebugEntryPoint",
+];
 const DEBUG_TYPE_SUBRANGE: u32 = 201;
 /// DebugTypeArray's operand in the sets before `.200`, and the one it has in `.200`.
 const COMPONENT_COUNTS: &str = "Component Counts";
@@ -78,6 +88,8 @@ enum Source {
     /// Into `.200`: the module's Component Counts (this operand index), each as a
     /// DebugTypeSubrange of its count added before the array.
     Subranges(usize),
+    /// Out of `.200`: the Count of each of the module's Subranges (this operand index).
+    Counts(usize),
 }
 
 /// How one debug instruction is converted.
@@ -97,6 +109,10 @@ pub(super) struct Target {
     same_layouts: bool,
     /// NonSemantic into the OpenCL.100 family: numbers become literals.
     into_literals: bool,
+    /// Out of `.200` (its DebugTypeSubranges go into the arrays' counts).
+    from_200: bool,
+    /// Whether the module's DebugBuildIdentifier is dwarv's link record (once worked out).
+    link: Option<bool>,
     /// Per opcode of the module's set (dense).
     plans: Vec<Option<Plan>>,
     /// The module's `OpTypeInt 32 0` (0: none, one is added as `uint`).
@@ -139,6 +155,7 @@ impl Target {
         Self::check_direction(from, to)?;
         let into_literals = from.non_semantic() && !to.non_semantic();
         let into_200 = to == Flavour::Shader200;
+        let from_200 = from == Flavour::Shader200;
         let (dropped, default): (Operands, Operands) = match into_literals {
             true => (&DROPPED_INTO_LITERALS, &FROM_ELSEWHERE),
             false => (&DROPPED, &DEFAULT_ZERO),
@@ -146,8 +163,11 @@ impl Target {
         let mut plans: Vec<Option<Plan>> = Vec::new();
         for l in t.flavour.layouts() {
             // (`SPIRV.debug`'s as llvm-spirv-14 writes it, as the IR writer does.)
-            let not_converted =
-                |op| NOT_CONVERTED.contains(op) || into_200 && NOT_INTO_200.contains(op);
+            let not_converted = |op: &u32| {
+                NOT_CONVERTED.contains(op)
+                    || into_200 && NOT_INTO_200.contains(op)
+                    || from_200 && *op == DEBUG_ENTRY_POINT
+            };
             let Some(target) = to
                 .layout_by_name(l.name)
                 .filter(|_| !not_converted(&l.opcode))
@@ -161,6 +181,10 @@ impl Target {
                     Some(k) => Source::Operand(k),
                     None if into_200 && o.name == SUBRANGES => match position(COMPONENT_COUNTS) {
                         Some(k) => Source::Subranges(k),
+                        None => break,
+                    },
+                    None if from_200 && o.name == COMPONENT_COUNTS => match position(SUBRANGES) {
+                        Some(k) => Source::Counts(k),
                         None => break,
                     },
                     None if into_200 && o.name == "Producer" => Source::EmptyString,
@@ -179,7 +203,8 @@ impl Target {
                 .operands
                 .iter()
                 .map(|o| {
-                    let counts = o.name == COMPONENT_COUNTS && into_200;
+                    let counts =
+                        o.name == COMPONENT_COUNTS && into_200 || o.name == SUBRANGES && from_200;
                     target.operands.iter().any(|t| t.name == o.name) || counts
                 })
                 .collect();
@@ -209,6 +234,8 @@ impl Target {
             to,
             same_layouts: from == Flavour::SpirvDebug && to == Flavour::OpenCl100,
             into_literals,
+            from_200,
+            link: None,
             plans,
             uint,
             uint_added: false,
@@ -239,7 +266,8 @@ impl Target {
         match (from, to) {
             (Flavour::OpenCl100 | Flavour::SpirvDebug, Flavour::Shader100)
             | (Flavour::OpenCl100 | Flavour::SpirvDebug | Flavour::Shader100, Flavour::Shader200)
-            | (Flavour::SpirvDebug | Flavour::Shader100, Flavour::OpenCl100)
+            | (Flavour::SpirvDebug | Flavour::Shader100 | Flavour::Shader200, Flavour::OpenCl100)
+            | (Flavour::Shader200, Flavour::Shader100)
             | (Flavour::Shader100, Flavour::SpirvDebug) => Ok(()),
             _ => Err(Declined(
                 "a conversion between these sets is not done on the words",
@@ -302,6 +330,24 @@ impl Target {
         self.constant_words
             .extend([first_word(4, Op::Constant), self.uint, id, value]);
         Ok(id)
+    }
+
+    /// Whether the module's DebugBuildIdentifier is dwarv's link record (the hash of its code,
+    /// as the reader tells them apart); worked out once, when one is met.
+    fn link_record(&mut self, cx: &Cx<'_>) -> Result<bool, Declined> {
+        if let Some(link) = self.link {
+            return Ok(link);
+        }
+        let module = crate::spirv::binary::Module::parse(cx.t.w.words)
+            .map_err(|_| Declined("a module the code's hash cannot be taken of"))?;
+        let normal = crate::spirv::normal::NormalForm::compute(&module)
+            .map_err(|_| Declined("a module the code's hash cannot be taken of"))?;
+        let hash = crate::spirv::build_id(&normal.words(&module));
+        let link = (cx.t.def.iter().enumerate())
+            .filter(|&(id, _)| cx.t.debug_opcode(id as u32) == Some(DEBUG_BUILD_IDENTIFIER))
+            .any(|(_, &at)| cx.t.name(cx.t.w.at(at as usize + 5)) == hash);
+        self.link = Some(link);
+        Ok(link)
     }
 
     /// The id of a DebugInfoNone added before the first debug instruction.
@@ -395,6 +441,32 @@ impl Target {
         let Some(&opcode) = out.get(start + 4) else {
             return Ok(());
         };
+        // Out of `.200`, a DebugTypeSubrange is in its arrays' counts (`Source::Counts`).
+        if self.from_200 && opcode == DEBUG_TYPE_SUBRANGE {
+            out.truncate(start);
+            return Ok(());
+        }
+        // Into the OpenCL.100 family, what it has no place for and nothing names: ledgered as
+        // the IR path ledgers it.
+        if self.into_literals && (DEBUG_BUILD_IDENTIFIER..=DEBUG_ENTRY_POINT).contains(&opcode) {
+            let message = match opcode {
+                DEBUG_ENTRY_POINT => Some("entry point: the set has no DebugEntryPoint"),
+                _ if self.link_record(cx)? => (opcode == DEBUG_BUILD_IDENTIFIER)
+                    .then_some("link records: the set has no DebugBuildIdentifier"),
+                DEBUG_BUILD_IDENTIFIER => Some("build id: the set has no DebugBuildIdentifier"),
+                _ => Some("storage path: the set has no DebugStoragePath"),
+            };
+            if let Some(message) = message {
+                let place = format!(
+                    "%{} ({})",
+                    out[start + 2],
+                    INFO_NAMES[(opcode - 105) as usize]
+                );
+                cx.diagnostics.push(LossKind::Dropped, place, message);
+            }
+            out.truncate(start);
+            return Ok(());
+        }
         if self.same_layouts {
             self.scratch.clear();
             self.scratch.extend_from_slice(&out[start..]);
@@ -448,6 +520,14 @@ impl Target {
                 }
                 Source::Absent => {}
                 Source::EmptyString => out.push(cx.empty_string()?),
+                Source::Counts(s) => {
+                    let (a, b) = self.spans[s];
+                    for at in a..b {
+                        let count = subrange_count(cx, self.scratch[at])?;
+                        let id = self.id_operand(cx, count, mask)?;
+                        out.push(id);
+                    }
+                }
                 Source::Subranges(s) => {
                     let (a, b) = self.spans[s];
                     for at in a..b {
@@ -510,6 +590,21 @@ impl Target {
                     for at in (a..b).step_by(if w == W::Pair { 2 } else { 1 }) {
                         let word = self.scratch[at];
                         let value = match (w, o.w) {
+                            (W::Id, _) if self.from_200 && o.name == "Arg Number" => {
+                                // (`Cx::emit`: a literal unless an integer constant's id.)
+                                let number = match cx.kind_of(word) {
+                                    K_CONSTANT | K_CONSTANT_U32 => cx.t.constant(word),
+                                    _ => Some(u64::from(word)),
+                                };
+                                let number = number.and_then(|n| u32::try_from(n).ok());
+                                match (number, o.w) {
+                                    (Some(n), W::Lit) => n,
+                                    (Some(n), _) => self.constant(cx, n)?,
+                                    (None, _) => {
+                                        return Err(Declined("an Arg Number past 32 bits"))
+                                    }
+                                }
+                            }
                             (W::Id, W::Lit) => self.literal(cx, opcode, o.name, word)?,
                             (W::Lit, W::Id) if !known(cx.t, cx.t.flavour, opcode, o.name, word) => {
                                 return Err(Declined(
@@ -517,6 +612,27 @@ impl Target {
                                 ))
                             }
                             (W::Lit, W::Id) => self.constant(cx, word)?,
+                            // `.200`'s basic type without Flags (as the translator writes it).
+                            (W::Id, W::Id)
+                                if self.from_200 && o.name == "Flags" && none(cx, word) =>
+                            {
+                                self.constant(cx, 0)?
+                            }
+                            // (Numbers `.200` holds that the other set does not define, e.g.
+                            // the translator's storage class 0xFFFFFFFF.)
+                            (W::Id, W::Id)
+                                if self.from_200
+                                    && cx.t.constant(word).is_some_and(|v| {
+                                        !u32::try_from(v).is_ok_and(|v| {
+                                            known(cx.t, cx.t.flavour, opcode, o.name, v)
+                                                && known(cx.t, self.to, opcode, o.name, v)
+                                        })
+                                    }) =>
+                            {
+                                return Err(Declined(
+                                    "a number the IR path would not write as it is",
+                                ))
+                            }
                             (W::Id, W::Id) => self.id_operand(cx, word, mask)?,
                             // An enumerator's value: an integer constant's id, or a literal
                             // (as the reader takes it).
@@ -568,6 +684,9 @@ impl Target {
         start: usize,
         out: &mut Vec<u32>,
     ) -> Result<(), Declined> {
+        if self.from_200 {
+            self.out_of_200(cx, opcode, start, out)?;
+        }
         match DebugOp::from_u32(opcode) {
             // `.200`'s checksum operands (the text llvm-spirv-14 writes it in, alone, goes).
             Some(DebugOp::DebugSource)
@@ -589,6 +708,7 @@ impl Target {
                     }
                 }
             }
+            Some(DebugOp::DebugSource) if self.from_200 => {}
             Some(DebugOp::DebugSource) if out.len() == start + 7 && self.to.non_semantic() => {
                 let text = cx.t.name(out[start + 6]);
                 match crate::front::spirv::split_checksum(&text) {
@@ -657,7 +777,9 @@ impl Target {
                 }
             }
             // llvm-spirv-14 asserts on a DebugSource without its Text (the IR path writes "").
-            Some(DebugOp::DebugSource) if self.into_literals && out.len() == start + 6 => {
+            Some(DebugOp::DebugSource)
+                if self.into_literals && out.len() == start + 6 && !self.from_200 =>
+            {
                 let empty = cx.empty_string()?;
                 out.push(empty);
             }
@@ -679,11 +801,15 @@ impl Target {
             }
             // Flags, which OpenCL.100 has not.
             Some(DebugOp::DebugTypeBasic)
-                if self.into_literals && cx.t.constant(self.scratch[8]) != Some(0) =>
+                if self.into_literals
+                    && cx.t.constant(self.scratch[8]) != Some(0)
+                    && !none(cx, self.scratch[8]) =>
             {
                 return Err(Declined("a basic type's Flags, which OpenCL.100 has not"));
             }
             // (A count of 2³¹ or more the reader may take for a signed one.)
+            // (`.200`'s counts: checked in its subranges.)
+            Some(DebugOp::DebugTypeArray) if self.from_200 => {}
             Some(DebugOp::DebugTypeArray) => {
                 let big = |&c: &u32| cx.t.constant(c).map_or(true, |n| n > i32::MAX as u64);
                 if self.scratch[6..].iter().any(big) {
@@ -711,6 +837,106 @@ impl Target {
                 if from_set(self.to.operations(), code).is_none() {
                     return Err(Declined("a DebugOperation the other set has not"));
                 }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Out of `.200`, what its own operands hold (in `scratch`): a producer (ledgered as the IR
+    /// path ledgers it), a checksum (into llvm-spirv's text in OpenCL.100, ledgered into
+    /// NonSemantic.100), a target function name, an inline namespace, an inlined call's column
+    /// (declined: the IR path ledgers them otherwise).
+    fn out_of_200(
+        &mut self,
+        cx: &mut Cx<'_>,
+        opcode: u32,
+        start: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Declined> {
+        let operands = &self.scratch[5..];
+        let id = self.scratch[2];
+        match DebugOp::from_u32(opcode) {
+            // Version, DWARF Version, Source, Language, Producer.
+            Some(DebugOp::DebugCompilationUnit)
+                if operands.len() == 5 && !cx.t.name(operands[4]).is_empty() =>
+            {
+                cx.diagnostics.push(
+                    LossKind::Dropped,
+                    format!("%{id} (DebugCompilationUnit)"),
+                    "producer: the set has no operand for it",
+                );
+            }
+            Some(DebugOp::DebugSource) => {
+                // File [Checksum Kind, Checksum Value] [Text]; two operands are File, Text.
+                let (kind, value, text) = match *operands {
+                    [_] => (0, 0, None),
+                    [_, text] => (0, 0, Some(text)),
+                    [_, kind, value] => (kind, value, None),
+                    [_, kind, value, text] => (kind, value, Some(text)),
+                    _ => return Err(Declined("a DebugSource of other operands")),
+                };
+                let checksum = match (none(cx, kind) || kind == 0, none(cx, value) || value == 0) {
+                    (true, true) => None,
+                    (false, false) => {
+                        let kind = cx.t.constant(kind).and_then(|k| u32::try_from(k).ok());
+                        let kind = kind.and_then(|k| from_set(CHECKSUM_KINDS, k));
+                        let bytes = crate::front::spirv::unhex(&cx.t.name(value));
+                        match (kind, bytes) {
+                            (Some(kind), Some(bytes)) => Some((kind, bytes)),
+                            _ => return Err(Declined("a checksum the reader would not take")),
+                        }
+                    }
+                    _ => return Err(Declined("a checksum kind without its value")),
+                };
+                let file = operands[0];
+                let last = operands[operands.len() - 1];
+                let text = text.map(|t| cx.t.name(t));
+                out.truncate(start + 5);
+                out.push(file);
+                match (checksum, self.to.non_semantic()) {
+                    (Some(_), true) => {
+                        let place = format!("%{} (DebugSource {:?})", id, cx.t.name(file));
+                        cx.diagnostics.push(
+                            LossKind::Dropped,
+                            place,
+                            "checksum: NonSemantic DebugSource has no checksum operand",
+                        )
+                    }
+                    (Some((kind, bytes)), false) => {
+                        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                        let kind = kind.name().unwrap_or("md5").to_ascii_uppercase();
+                        let body = text.as_ref().map(|t| format!("\n{t}")).unwrap_or_default();
+                        let string = cx.add_string(&format!("//__CSK_{kind}:{hex}{body}"))?;
+                        out.push(string);
+                        return Ok(());
+                    }
+                    (None, _) => {}
+                }
+                match (text, self.to.non_semantic()) {
+                    (Some(_), _) => out.push(last),
+                    // llvm-spirv-14 asserts on a DebugSource without its Text.
+                    (None, false) => out.push(cx.empty_string()?),
+                    (None, true) => {}
+                }
+            }
+            // … Declaration?, Target Function Name?
+            Some(DebugOp::DebugFunction)
+                if operands[9.min(operands.len())..]
+                    .iter()
+                    .any(|&o| cx.kind_of(o) == kinds::K_STRING) =>
+            {
+                return Err(Declined("a target function name"));
+            }
+            // … Name?, Inline Namespace?
+            Some(DebugOp::DebugLexicalBlock)
+                if operands.len() == 6 && !is_false(cx, operands[5]) =>
+            {
+                return Err(Declined("an inline namespace"));
+            }
+            // Line, Column, Scope, Inlined?
+            Some(DebugOp::DebugInlinedAt) if cx.t.constant(operands[1]) != Some(0) => {
+                return Err(Declined("the column of an inlined call"));
             }
             _ => {}
         }
@@ -895,8 +1121,51 @@ type Operands = &'static [(u32, &'static str)];
 
 /// Into the OpenCL.100 family: the operands it has not (a basic type's Flags, 0), and those it
 /// takes from elsewhere (`Source::Parent`, `Source::Function`).
-const DROPPED_INTO_LITERALS: [(u32, &str); 1] = [(2, "Flags")];
+const DROPPED_INTO_LITERALS: [(u32, &str); 7] = [
+    (2, "Flags"),
+    (1, "Producer"),
+    (35, "Checksum Kind"),
+    (35, "Checksum Value"),
+    (20, "Target Function Name"),
+    (21, "Inline Namespace"),
+    (25, "Column"),
+];
 const FROM_ELSEWHERE: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
+
+/// Whether `id` is a DebugInfoNone.
+fn none(cx: &Cx<'_>, id: u32) -> bool {
+    cx.kind_of(id) == K_DEBUG + DebugOp::DebugInfoNone as u8
+}
+
+/// Whether `id` is an `OpConstantFalse`.
+fn is_false(cx: &Cx<'_>, id: u32) -> bool {
+    match cx.t.def.get(id as usize) {
+        Some(&at) if at != 0 => cx.t.w.head(at as usize).1 == Op::ConstantFalse as u16,
+        _ => false,
+    }
+}
+
+/// The Count of `.200`'s DebugTypeSubrange `id`, as the IR path writes it into the other sets:
+/// no bounds, no stride, a count of 1 to 2³¹−1.
+fn subrange_count(cx: &Cx<'_>, id: u32) -> Result<u32, Declined> {
+    let at = cx.t.def.get(id as usize).copied().unwrap_or(0) as usize;
+    if at == 0 || cx.t.debug_opcode(id) != Some(DEBUG_TYPE_SUBRANGE) {
+        return Err(Declined("an array subrange that is no DebugTypeSubrange"));
+    }
+    let (count, _) = cx.t.w.head(at);
+    let w = |k: usize| cx.t.w.at(at + k);
+    let counted = count == 8
+        && cx
+            .t
+            .constant(w(7))
+            .is_some_and(|n| (1..=i32::MAX as u64).contains(&n));
+    match counted && none(cx, w(5)) && none(cx, w(6)) {
+        true => Ok(w(7)),
+        false => Err(Declined(
+            "a subrange with bounds, a stride or no positive count",
+        )),
+    }
+}
 
 /// The one value `key` has in `pairs` (sorted): `Err` if more than one.
 fn one_of(pairs: &[(u32, u32)], key: u32) -> Result<Option<u32>, ()> {
@@ -928,6 +1197,10 @@ pub(super) fn in_function(
             let file = match t.def.get(source as usize) {
                 Some(&at) if t.debug_opcode(source) == Some(DebugOp::DebugSource as u32) => {
                     w.at(at as usize + 5)
+                }
+                // (`.200` as SPIRV-LLVM-Translator writes it.)
+                _ if t.flavour == Flavour::Shader200 && t.kind_of(source) == kinds::K_STRING => {
+                    source
                 }
                 _ => 0,
             };
@@ -965,7 +1238,17 @@ const NOT_CONVERTED: [u32; 4] = [12, 22, 36, 14];
 /// DebugInlinedVariable (left out, ledgered).
 const NOT_INTO_200: [u32; 4] = [108, 32, 33, 27];
 /// Operands the other set has not, by opcode: a member's Parent, a function's Function.
-const DROPPED: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
+/// Out of `.200`, its own operands (`Target::out_of_200` checks what they hold).
+const DROPPED: [(u32, &str); 8] = [
+    (11, "Parent"),
+    (20, "Function"),
+    (1, "Producer"),
+    (35, "Checksum Kind"),
+    (35, "Checksum Value"),
+    (20, "Target Function Name"),
+    (21, "Inline Namespace"),
+    (25, "Column"),
+];
 /// Operands the module's set has not, written as 0: a basic type's Flags, an inlined call's
 /// Column (`.200`).
 const DEFAULT_ZERO: [(u32, &str); 2] = [(2, "Flags"), (25, "Column")];
