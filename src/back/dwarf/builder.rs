@@ -125,6 +125,11 @@ pub(super) struct Builder<'m, 'd> {
     /// The concrete DIE of each split function, and the concrete copies of its blocks with
     /// code: where their code, variables' locations, call sites and inlined calls go.
     pub out_of_line: HashMap<Handle<crate::ir::Scope>, UnitEntryId>,
+    /// Declarations written with a code-less concrete instance that holds their parameter
+    /// variables (`declared_instances`); the instance DIE is in `out_of_line`.
+    pub instances: FxHashSet<Handle<crate::ir::Scope>>,
+    /// The concrete copy of each parameter of a split function (its DW_AT_object_pointer).
+    pub param_copies: HashMap<Handle<crate::ir::Variable>, UnitEntryId>,
     /// Concrete copies of lexical blocks in inlined code: (inlined-at, block) → DIE.
     pub concrete: HashMap<(Handle<crate::ir::InlinedAt>, Handle<crate::ir::Scope>), UnitEntryId>,
     /// Function types used only as a function's signature: readers rebuild them from the
@@ -579,7 +584,16 @@ pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
             AttributeValue::Block(b.clone())
         }
         dw::DW_FORM_exprloc => AttributeValue::Exprloc(Expression::raw(b.clone())),
-        dw::DW_FORM_string => {
+        // The reader keeps a string's characters whatever its form: written inline.
+        dw::DW_FORM_string
+        | dw::DW_FORM_strp
+        | dw::DW_FORM_line_strp
+        | dw::DW_FORM_strx
+        | dw::DW_FORM_strx1
+        | dw::DW_FORM_strx2
+        | dw::DW_FORM_strx3
+        | dw::DW_FORM_strx4
+        | dw::DW_FORM_GNU_str_index => {
             AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec())
         }
         // LEB128 as the reader keeps it, read leniently (docs of `Leb128`).

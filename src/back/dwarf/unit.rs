@@ -86,6 +86,8 @@ pub(super) fn build_once(
         concrete: HashMap::default(),
         split: FxHashSet::default(),
         out_of_line: HashMap::default(),
+        instances: FxHashSet::default(),
+        param_copies: HashMap::default(),
         inlined_only: scopes::inlined_only(m),
         index: Index::new(m),
         home: HashMap::default(),
@@ -141,6 +143,7 @@ pub(super) fn build_once(
     }
     b.home = b.home_units();
     b.split = b.split_functions();
+    b.instances = b.declared_instances();
     b.reserve_all();
     b.fill_all();
     b.free_fill_lookups();
@@ -249,6 +252,7 @@ impl Builder<'_, '_> {
             take(&mut self.inlined_only),
             take(&mut self.signature_only),
             take(&mut self.out_of_line),
+            take(&mut self.param_copies),
         ));
     }
 }
@@ -737,7 +741,10 @@ impl Builder<'_, '_> {
         };
         let parent = match code_scope.and_then(|s| self.code_parent(s)) {
             Some(id) => id,
-            None => self.parent_die(r, d.0),
+            None => match self.instance_of(r) {
+                Some(id) => id,
+                None => self.parent_die(r, d.0),
+            },
         };
         let tag = self.tag(r);
         self.unit_mut(d.0).add_reserved(d.1, parent, tag);
