@@ -313,6 +313,16 @@ fn clang_objects_round_trip_through_the_ir() {
     }
 }
 
+/// `written_reads_back`, and `roundtrip --via dwarf` is exact with nothing ledgered.
+fn exact_through_dwarf(input: &Path, out: &Path) {
+    written_reads_back(input, out);
+    let r = dwarv(&["roundtrip", s(input), "--via", "dwarf"]);
+    let text =
+        String::from_utf8_lossy(&r.stdout).into_owned() + &String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{text}");
+    assert!(!text.contains("ledger:"), "{text}");
+}
+
 /// Converts `input` to DWARF at `out`, which must verify and read back to the same IR.
 fn written_reads_back(input: &Path, out: &Path) {
     to_dwarf(input, out, &[]);
@@ -512,12 +522,7 @@ fn compiled_round_trips(cc: &str, v: &str, src: &Path, obj: &Path) {
 fn gcc_constructor_and_destructor_instances_round_trip() {
     let input = common::corpus().join("errors.gcc.O0.o");
     let out = tmp("errors.gcc.O0.o");
-    written_reads_back(&input, &out);
-    let r = dwarv(&["roundtrip", s(&input), "--via", "dwarf"]);
-    let text =
-        String::from_utf8_lossy(&r.stdout).into_owned() + &String::from_utf8_lossy(&r.stderr);
-    assert_eq!(r.status.code(), Some(0), "{text}");
-    assert!(!text.contains("ledger:"), "{text}");
+    exact_through_dwarf(&input, &out);
     // Each instance is a DIE of its own: abstract origin, linkage name, object pointer.
     let info = common::tool_output("llvm-dwarfdump", &["--debug-info", s(&out)]);
     for name in [
@@ -551,4 +556,46 @@ fn gcc_constructor_and_destructor_instances_round_trip() {
     let (a, b) = (gdb(&input), gdb(&out));
     assert!(a.contains("Symbol limit"), "{a}");
     assert_eq!(a, b);
+}
+
+/// DWARF 5 type units (clang -fdebug-types-section, corpus shapes.types.o): written as type
+/// units again (DW_UT_type with the signature and type offset read, the root
+/// DW_TAG_type_unit, declarations naming them by DW_AT_signature), which verify and read back
+/// to the same IR with nothing ledgered. gdb finds the types in them.
+#[test]
+fn type_units_round_trip_as_type_units() {
+    let input = common::corpus().join("shapes.types.o");
+    let out = tmp("shapes.types.o");
+    exact_through_dwarf(&input, &out);
+    let info = |obj: &Path| common::tool_output("llvm-dwarfdump", &["--debug-info", s(obj)]);
+    let (a, b) = (info(&input), info(&out));
+    // The same units with the same signatures and named types.
+    let units = |t: &str| -> Vec<String> {
+        let mut v: Vec<String> = t
+            .lines()
+            .filter(|l| l.contains("Type Unit:"))
+            .map(|l| {
+                let field = |k: &str| l.split(k).nth(1).unwrap().split(',').next().unwrap();
+                format!("{} {}", field("name = "), field("type_signature = "))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(units(&a).len(), 4, "{a}");
+    assert_eq!(units(&a), units(&b));
+    assert_eq!(b.matches("DW_TAG_type_unit").count(), 4, "{b}");
+    assert_eq!(
+        a.matches("DW_AT_signature").count(),
+        b.matches("DW_AT_signature").count(),
+        "{b}"
+    );
+    let gdb = common::tool_output(
+        "gdb",
+        &["-batch", "-nx", "-ex", "ptype geo::Circle", s(&out)],
+    );
+    assert!(
+        gdb.contains("class geo::Circle : public geo::Shape"),
+        "{gdb}"
+    );
 }

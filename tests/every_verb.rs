@@ -35,9 +35,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("kernel.nodebug.spv", "strip"),
     ("particles.nodebug.spv", "strip"),
     ("shade.nodebug.spv", "strip"),
-    // Type units are written as compile units (ledgered): their types come back in a unit of
-    // their own kind.
-    ("shapes.types.o", "roundtrip-dwarf"),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
