@@ -598,4 +598,24 @@ fn type_units_round_trip_as_type_units() {
         gdb.contains("class geo::Circle : public geo::Shape"),
         "{gdb}"
     );
+    // clang-14 and clang-19, with macros (the compile unit's DW_AT_macros and its line-table
+    // offset follow the type units whose headers grew).
+    let src = common::repo_root().join("corpus/src/shapes.cpp");
+    for cc in ["clang-14", "clang-19"] {
+        let obj = tmp(&format!("shapes.types.macro.{cc}.o"));
+        common::run_ok(
+            Command::new(common::tool(cc))
+                .args([
+                    "-std=c++17",
+                    "-gdwarf-5",
+                    "-fdebug-types-section",
+                    "-fdebug-macro",
+                ])
+                .args(["-O0", "-c"])
+                .arg(&src)
+                .arg("-o")
+                .arg(&obj),
+        );
+        exact_through_dwarf(&obj, &tmp(&format!("shapes.types.macro.{cc}.out.o")));
+    }
 }

@@ -369,6 +369,8 @@ pub(super) fn stmt_lists_of(
         let len = u32_at(info, u)? as usize;
         let version = u16_at(info, u + 4)?;
         let (abbrev_off, header) = match version {
+            // A type unit's header (`type_units`) adds its signature and type offset.
+            5 if info.get(u + 6) == Some(&dw::DW_UT_type.0) => (u32_at(info, u + 8)? as usize, 24),
             5 => (u32_at(info, u + 8)? as usize, 12),
             _ => (u32_at(info, u + 6)? as usize, 11),
         };
