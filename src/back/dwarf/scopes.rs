@@ -321,12 +321,12 @@ impl Builder<'_, '_> {
             let mut around = Vec::new();
             let mut cur = m.scopes.get(s).parent;
             while let Some(r) = cur.filter(|_| around.len() < 256) {
-                around.push(r);
                 cur = match r {
                     Ref::Scope(p) => m.scopes.get(p).parent,
                     Ref::Type(t) => self.type_parent(t),
-                    _ => None,
+                    _ => break,
                 };
+                around.push(r);
             }
             for r in around.into_iter().rev() {
                 self.fill(r);
