@@ -309,13 +309,27 @@ fn clang_objects_round_trip_through_the_ir() {
         "optimized.dwarf5.O2.o",
     ];
     for name in names {
-        let out = tmp(&format!("rt-{name}.o"));
-        to_dwarf(&corpus.join(name), &out, &[]);
-        verify(&out, AmdOps::Raw);
-        let d = dwarv(&["diff", s(&corpus.join(name)), s(&out), "--limit", "1000"]);
-        let text = String::from_utf8_lossy(&d.stdout);
-        assert_eq!(d.status.code(), Some(0), "{name}:\n{text}");
+        written_reads_back(&corpus.join(name), &tmp(&format!("rt-{name}.o")));
     }
+}
+
+/// `written_reads_back`, and `roundtrip --via dwarf` is exact with nothing ledgered.
+fn exact_through_dwarf(input: &Path, out: &Path) {
+    written_reads_back(input, out);
+    let r = dwarv(&["roundtrip", s(input), "--via", "dwarf"]);
+    let text =
+        String::from_utf8_lossy(&r.stdout).into_owned() + &String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{text}");
+    assert!(!text.contains("ledger:"), "{text}");
+}
+
+/// Converts `input` to DWARF at `out`, which must verify and read back to the same IR.
+fn written_reads_back(input: &Path, out: &Path) {
+    to_dwarf(input, out, &[]);
+    verify(out, AmdOps::Raw);
+    let d = dwarv(&["diff", s(input), s(out), "--limit", "1000"]);
+    let text = String::from_utf8_lossy(&d.stdout);
+    assert_eq!(d.status.code(), Some(0), "{}:\n{text}", input.display());
 }
 
 /// A C++ object with one code section per function (-O0: COMDAT templates and inline members):
@@ -323,13 +337,10 @@ fn clang_objects_round_trip_through_the_ir() {
 /// verifies and reads back to the same IR.
 #[test]
 fn cpp_objects_with_a_section_per_function_round_trip_through_the_ir() {
-    let input = common::corpus().join("shapes.dwarf5.o");
-    let out = tmp("shapes.dwarf5.o");
-    to_dwarf(&input, &out, &[]);
-    verify(&out, AmdOps::Raw);
-    let d = dwarv(&["diff", s(&input), s(&out), "--limit", "1000"]);
-    let text = String::from_utf8_lossy(&d.stdout);
-    assert_eq!(d.status.code(), Some(0), "{text}");
+    written_reads_back(
+        &common::corpus().join("shapes.dwarf5.o"),
+        &tmp("shapes.dwarf5.o"),
+    );
 }
 
 /// Objects with AMD operations written by dwarv read back to the IR they were written from, in
@@ -500,4 +511,111 @@ fn compiled_round_trips(cc: &str, v: &str, src: &Path, obj: &Path) {
         String::from_utf8_lossy(&r.stdout),
         String::from_utf8_lossy(&r.stderr)
     );
+}
+
+/// gcc-12's C++ constructors and destructors (corpus errors.gcc.O0.o): one abstract DIE (C4/D4,
+/// DW_AT_inline) with concrete instances that carry their own linkage name (C1/C2, D1/D2) and
+/// DW_AT_object_pointer — with code, without code, and of declarations the unit only calls.
+/// The output verifies, keeps that shape, reads back to the same IR with nothing ledgered, and
+/// tells gdb the same parameters of the constructor.
+#[test]
+fn gcc_constructor_and_destructor_instances_round_trip() {
+    let input = common::corpus().join("errors.gcc.O0.o");
+    let out = tmp("errors.gcc.O0.o");
+    exact_through_dwarf(&input, &out);
+    // Each instance is a DIE of its own: abstract origin, linkage name, object pointer.
+    let info = common::tool_output("llvm-dwarfdump", &["--debug-info", s(&out)]);
+    for name in [
+        "_ZN4acct6LedgerC2El",
+        "_ZN4acct6LedgerD2Ev",
+        "_ZNSt14overflow_errorD1Ev",
+    ] {
+        let at = info
+            .find(&format!("DW_AT_linkage_name\t(\"{name}\")"))
+            .unwrap_or_else(|| panic!("{name} not written"));
+        let die = &info[info[..at].rfind("DW_TAG_").unwrap()..];
+        let die = &die[..die.find("\n\n").unwrap()];
+        assert!(die.starts_with("DW_TAG_subprogram"), "{die}");
+        assert!(die.contains("DW_AT_abstract_origin"), "{die}");
+        assert!(die.contains("DW_AT_object_pointer"), "{die}");
+    }
+    let gdb = |obj: &Path| {
+        common::tool_output(
+            "gdb",
+            &[
+                "-batch",
+                "-nx",
+                "-ex",
+                "info scope acct::Ledger::Ledger",
+                "-ex",
+                "info scope acct::Ledger::~Ledger",
+                s(obj),
+            ],
+        )
+    };
+    let (a, b) = (gdb(&input), gdb(&out));
+    assert!(a.contains("Symbol limit"), "{a}");
+    assert_eq!(a, b);
+}
+
+/// DWARF 5 type units (clang -fdebug-types-section, corpus shapes.types.o): written as type
+/// units again (DW_UT_type with the signature and type offset read, the root
+/// DW_TAG_type_unit, declarations naming them by DW_AT_signature), which verify and read back
+/// to the same IR with nothing ledgered. gdb finds the types in them.
+#[test]
+fn type_units_round_trip_as_type_units() {
+    let input = common::corpus().join("shapes.types.o");
+    let out = tmp("shapes.types.o");
+    exact_through_dwarf(&input, &out);
+    let info = |obj: &Path| common::tool_output("llvm-dwarfdump", &["--debug-info", s(obj)]);
+    let (a, b) = (info(&input), info(&out));
+    // The same units with the same signatures and named types.
+    let units = |t: &str| -> Vec<String> {
+        let mut v: Vec<String> = t
+            .lines()
+            .filter(|l| l.contains("Type Unit:"))
+            .map(|l| {
+                let field = |k: &str| l.split(k).nth(1).unwrap().split(',').next().unwrap();
+                format!("{} {}", field("name = "), field("type_signature = "))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(units(&a).len(), 4, "{a}");
+    assert_eq!(units(&a), units(&b));
+    assert_eq!(b.matches("DW_TAG_type_unit").count(), 4, "{b}");
+    assert_eq!(
+        a.matches("DW_AT_signature").count(),
+        b.matches("DW_AT_signature").count(),
+        "{b}"
+    );
+    let gdb = common::tool_output(
+        "gdb",
+        &["-batch", "-nx", "-ex", "ptype geo::Circle", s(&out)],
+    );
+    assert!(
+        gdb.contains("class geo::Circle : public geo::Shape"),
+        "{gdb}"
+    );
+    // clang-14 and clang-19, with macros (the compile unit's DW_AT_macros and its line-table
+    // offset follow the type units whose headers grew).
+    let src = common::repo_root().join("corpus/src/shapes.cpp");
+    for cc in ["clang-14", "clang-19"] {
+        let obj = tmp(&format!("shapes.types.macro.{cc}.o"));
+        common::run_ok(
+            Command::new(common::tool(cc))
+                .args([
+                    "-std=c++17",
+                    "-gdwarf-5",
+                    "-fdebug-types-section",
+                    "-fdebug-macro",
+                ])
+                .args(["-O0", "-c"])
+                .arg(&src)
+                .arg("-o")
+                .arg(&obj),
+        );
+        exact_through_dwarf(&obj, &tmp(&format!("shapes.types.macro.{cc}.out.o")));
+    }
 }

@@ -35,13 +35,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("kernel.nodebug.spv", "strip"),
     ("particles.nodebug.spv", "strip"),
     ("shade.nodebug.spv", "strip"),
-    // Type units are written as compile units (ledgered): their types come back in a unit of
-    // their own kind.
-    ("shapes.types.o", "roundtrip-dwarf"),
-    // gcc's constructors and destructors: one declaration (C4/D4) with concrete instances that
-    // carry their own linkage name (C2/D2) and object pointer, kept raw and dropped on writing
-    // (ledgered); the declarations' parameters come back as a signature (issue 24, gcc clones).
-    ("errors.gcc.O0.o", "roundtrip-dwarf"),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -154,6 +154,10 @@ pub struct Unit {
     pub debug_version: Option<u32>,
     pub dwo_name: Option<String>,
     pub dwo_id: Option<u64>,
+    /// A type unit's signature (DWARF 5 DW_UT_type: what DW_FORM_ref_sig8 and DW_AT_signature
+    /// name) and the type its header names.
+    pub signature: Option<u64>,
+    pub signed_type: Option<Handle<super::Type>>,
     pub split_debug_inlining: bool,
     pub debug_info_for_profiling: bool,
     /// LLVM nameTableKind / whether DWARF accelerator names are wanted (0 default, 1 GNU, 2 none, 3 Apple).
@@ -185,6 +189,8 @@ impl Default for Unit {
             debug_version: None,
             dwo_name: None,
             dwo_id: None,
+            signature: None,
+            signed_type: None,
             split_debug_inlining: false,
             debug_info_for_profiling: false,
             name_table: 0,

@@ -308,6 +308,7 @@ impl Verifier<'_> {
         for (h, u) in m.units.iter() {
             self.about(Ref::Unit(h));
             self.opt("file", u.file.map(Ref::File), &[K::File]);
+            self.opt("signed", u.signed_type.map(Ref::Type), &[K::Type]);
             self.all("retained", u.retained.iter().copied(), RETAINED);
         }
         for (h, t) in m.types.iter() {

@@ -125,6 +125,13 @@ pub(super) struct Builder<'m, 'd> {
     /// The concrete DIE of each split function, and the concrete copies of its blocks with
     /// code: where their code, variables' locations, call sites and inlined calls go.
     pub out_of_line: HashMap<Handle<crate::ir::Scope>, UnitEntryId>,
+    /// Declarations written with a code-less concrete instance that holds their parameter
+    /// variables (`declared_instances`); the instance DIE is in `out_of_line`.
+    pub instances: FxHashSet<Handle<crate::ir::Scope>>,
+    /// The concrete copy of each parameter of a split function (its DW_AT_object_pointer).
+    pub param_copies: HashMap<Handle<crate::ir::Variable>, UnitEntryId>,
+    /// Per unit: the signature and type of a unit written as a DWARF 5 type unit.
+    pub type_units: Vec<Option<(u64, Handle<Type>)>>,
     /// Concrete copies of lexical blocks in inlined code: (inlined-at, block) → DIE.
     pub concrete: HashMap<(Handle<crate::ir::InlinedAt>, Handle<crate::ir::Scope>), UnitEntryId>,
     /// Function types used only as a function's signature: readers rebuild them from the
@@ -180,6 +187,9 @@ impl Builder<'_, '_> {
         let &(u, id) = self.dies.get(&r)?;
         Some(if u == from {
             AttributeValue::UnitRef(id)
+        } else if let Some((sig, _)) = self.type_units[u].filter(|t| r == Ref::Type(t.1)) {
+            // Another unit names a type unit's type by its signature.
+            AttributeValue::DebugTypesRef(gimli::DebugTypeSignature(sig))
         } else {
             AttributeValue::DebugInfoRef(DebugInfoRef::Entry(self.units[u], id))
         })
@@ -433,6 +443,17 @@ impl Builder<'_, '_> {
     /// input's sections, so they cannot be written back (a loss).
     pub(super) fn set_extra(&mut self, d: Die, place: Ref, extra: &[crate::ir::RawAttr]) {
         for a in extra {
+            // A signature (a declaration's DW_AT_signature) names a type unit written here.
+            let sig = (DwForm(a.form) == dw::DW_FORM_ref_sig8)
+                .then(|| <[u8; 8]>::try_from(a.bytes.as_slice()).ok())
+                .flatten()
+                .map(u64::from_le_bytes)
+                .filter(|s| self.type_units.iter().flatten().any(|t| t.0 == *s));
+            if let Some(s) = sig {
+                let v = AttributeValue::DebugTypesRef(gimli::DebugTypeSignature(s));
+                self.set(d, DwAt(a.attr), v);
+                continue;
+            }
             match raw_attr(a) {
                 Some(v) => self.set(d, DwAt(a.attr), v),
                 None => self.loss(
@@ -579,7 +600,16 @@ pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
             AttributeValue::Block(b.clone())
         }
         dw::DW_FORM_exprloc => AttributeValue::Exprloc(Expression::raw(b.clone())),
-        dw::DW_FORM_string => {
+        // The reader keeps a string's characters whatever its form: written inline.
+        dw::DW_FORM_string
+        | dw::DW_FORM_strp
+        | dw::DW_FORM_line_strp
+        | dw::DW_FORM_strx
+        | dw::DW_FORM_strx1
+        | dw::DW_FORM_strx2
+        | dw::DW_FORM_strx3
+        | dw::DW_FORM_strx4
+        | dw::DW_FORM_GNU_str_index => {
             AttributeValue::String(b.split(|&c| c == 0).next().unwrap_or_default().to_vec())
         }
         // LEB128 as the reader keeps it, read leniently (docs of `Leb128`).

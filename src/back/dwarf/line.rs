@@ -26,7 +26,14 @@ pub(super) const NAMELESS_IN_DWARF4: &str =
     "a file without a name, listed as \"<unknown>\" (a DWARF 4 file table ends at an empty name)";
 
 pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding) -> LineProgram {
-    let primary = u.file.map(|f| m.files.get(f));
+    // A type unit has no file of its own: its file 0 is a compile unit's (as when it shares
+    // that unit's line program, as compilers write it), which readers take as that file.
+    let cu_file = || {
+        (u.kind == crate::ir::UnitKind::TYPE)
+            .then(|| m.units.values().find_map(|c| c.file))
+            .flatten()
+    };
+    let primary = u.file.or_else(cu_file).map(|f| m.files.get(f));
     // A primary file without a directory keeps none: an empty directory 0, which the reader
     // takes as no directory.
     let dir = match primary {
@@ -362,6 +369,8 @@ pub(super) fn stmt_lists_of(
         let len = u32_at(info, u)? as usize;
         let version = u16_at(info, u + 4)?;
         let (abbrev_off, header) = match version {
+            // A type unit's header (`type_units`) adds its signature and type offset.
+            5 if info.get(u + 6) == Some(&dw::DW_UT_type.0) => (u32_at(info, u + 8)? as usize, 24),
             5 => (u32_at(info, u + 8)? as usize, 12),
             _ => (u32_at(info, u + 6)? as usize, 11),
         };

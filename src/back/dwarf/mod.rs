@@ -23,6 +23,7 @@ mod macros;
 mod records;
 mod rows;
 mod scopes;
+mod type_units;
 mod types;
 mod unit;
 mod vars;

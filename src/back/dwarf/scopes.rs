@@ -151,14 +151,15 @@ impl Builder<'_, '_> {
             }
         }
         self.set_flags(d, flags);
-        // A split function's raw attributes about its calls go with its code.
+        // A split function's raw attributes about its calls go with its code, and so does the
+        // linkage name of gcc's instance (C2/D2 of a C4/D4 constructor or destructor).
+        let split = self.split.contains(&s) || self.instances.contains(&s);
         match self.out_of_line.get(&s).copied() {
-            Some(c) if matches!(sc.kind, ScopeKind::Function(_)) => {
-                let (code, rest): (Vec<_>, Vec<_>) = sc
-                    .extra
-                    .iter()
-                    .cloned()
-                    .partition(|a| CALL_ATTRS.contains(&gimli::DwAt(a.attr)));
+            Some(c) if split => {
+                let (code, rest): (Vec<_>, Vec<_>) = sc.extra.iter().cloned().partition(|a| {
+                    let at = gimli::DwAt(a.attr);
+                    CALL_ATTRS.contains(&at) || INSTANCE_ATTRS.contains(&at)
+                });
                 self.set_extra((d.0, c), Ref::Scope(s), &code);
                 self.set_extra(d, Ref::Scope(s), &rest);
             }
@@ -312,6 +313,28 @@ impl Builder<'_, '_> {
             }
             false => d,
         };
+        // A declaration's instance without code (gcc's) holds its parameter variables; it
+        // lives at the unit level, as gcc writes it.
+        if self.instances.contains(&s) {
+            // After the declaration in DIE order (readers keep the attributes in that order):
+            // the scopes around it are placed first.
+            let mut around = Vec::new();
+            let mut cur = m.scopes.get(s).parent;
+            while let Some(r) = cur.filter(|_| around.len() < 256) {
+                cur = match r {
+                    Ref::Scope(p) => m.scopes.get(p).parent,
+                    Ref::Type(t) => self.type_parent(t),
+                    _ => break,
+                };
+                around.push(r);
+            }
+            for r in around.into_iter().rev() {
+                self.fill(r);
+            }
+            let root = self.unit_mut(d.0).root();
+            let c = self.concrete_die(d.0, root, dw::DW_TAG_subprogram, Ref::Scope(s));
+            self.out_of_line.insert(s, c.1);
+        }
         self.function_code(code, s, f, decl);
         self.function_children(d, s, f);
     }
@@ -390,15 +413,22 @@ impl Builder<'_, '_> {
             self.fill_template(Ref::Scope(s), d, t);
         }
         let params = self.index.params.get(&s).cloned().unwrap_or_default();
-        if params.is_empty() {
+        // A declaration with an instance states its signature; the variables are the
+        // instance's.
+        let instance = self.instances.contains(&s);
+        let decl = matches!(m.scopes.get(s).kind, ScopeKind::FunctionDecl(_));
+        if params.is_empty() || (instance && decl) {
             self.signature_params(d, f.ty);
         }
         let this = params
             .iter()
-            .find(|(_, p)| m.vars.get(*p).flags.has(Flags::OBJECT_POINTER));
-        if let Some((_, p)) = this {
-            self.set_ref(d, dw::DW_AT_object_pointer, Some(Ref::Var(*p)));
-        }
+            .find(|(_, p)| m.vars.get(*p).flags.has(Flags::OBJECT_POINTER))
+            .map(|(_, p)| *p);
+        let this_at = match self.out_of_line.get(&s) {
+            Some(&c) if instance => (d.0, c),
+            _ => d,
+        };
+        self.set_ref(this_at, dw::DW_AT_object_pointer, this.map(Ref::Var));
         let has_params = !params.is_empty();
         // Variables listed before the parameters (clang lists a function's static variables
         // first) stay there.
@@ -414,6 +444,16 @@ impl Builder<'_, '_> {
         }
         for (_, p) in params {
             self.fill(Ref::Var(p));
+        }
+        // The concrete DIE names its copy of `this` too (gcc and LLVM write it on both).
+        let copy = this.and_then(|p| self.param_copies.get(&p).copied());
+        if let (Some(&c), Some(p), true) = (self.out_of_line.get(&s), copy, self.split.contains(&s))
+        {
+            self.set(
+                (d.0, c),
+                dw::DW_AT_object_pointer,
+                AttributeValue::UnitRef(p),
+            );
         }
         // A variadic signature without a DIE of its own: its `...` follows the parameters.
         let variadic = |t: &Handle<Type>| {
@@ -573,6 +613,57 @@ impl Builder<'_, '_> {
             })
             .map(|(h, _)| h)
             .collect()
+    }
+
+    /// The functions without code written as gcc writes a constructor or destructor it does
+    /// not emit here: the abstract DIE (a raw DW_AT_inline; a declaration states its
+    /// signature), and a concrete instance without code (DW_AT_abstract_origin, the instance's
+    /// own linkage name, DW_AT_object_pointer) holding the parameter variables. Instances are
+    /// the unsplit abstract functions with such a linkage name (a raw one: the function's own
+    /// is `linkage`), and the abstract declarations with parameter variables (a declaration's
+    /// own parameters are its signature).
+    pub(super) fn declared_instances(&self) -> FxHashSet<Handle<crate::ir::Scope>> {
+        let m = self.m;
+        let with_params: FxHashSet<Handle<crate::ir::Scope>> = m
+            .vars
+            .iter()
+            .filter(|(_, v)| matches!(v.kind, crate::ir::VarKind::Param(_)))
+            .filter_map(|(_, v)| match v.scope {
+                Some(Ref::Scope(s)) => Some(s),
+                _ => None,
+            })
+            .collect();
+        let has = |s: &crate::ir::Scope, at: &[gimli::DwAt]| {
+            s.extra.iter().any(|a| at.contains(&gimli::DwAt(a.attr)))
+        };
+        m.scopes
+            .iter()
+            .filter(|(h, s)| {
+                let params = with_params.contains(h);
+                let own_name = has(s, INSTANCE_ATTRS);
+                let shape = match s.kind {
+                    ScopeKind::FunctionDecl(_) => params || own_name,
+                    ScopeKind::Function(_) => own_name,
+                    _ => false,
+                };
+                shape && has(s, &[dw::DW_AT_inline]) && !self.split.contains(h)
+            })
+            .map(|(h, _)| h)
+            .collect()
+    }
+
+    /// The instance DIE a parameter of a declaration with an instance goes under (filled
+    /// first).
+    pub(super) fn instance_of(&mut self, r: Ref) -> Option<UnitEntryId> {
+        let Ref::Var(v) = r else { return None };
+        let Some(Ref::Scope(s)) = self.m.vars.get(v).scope else {
+            return None;
+        };
+        if !self.instances.contains(&s) {
+            return None;
+        }
+        self.fill(Ref::Scope(s));
+        self.out_of_line.get(&s).copied()
     }
 
     /// Where the code of scope `s` goes when `s` is a split function or a block in one: the
@@ -824,6 +915,10 @@ const CALL_ATTRS: &[gimli::DwAt] = &[
     dw::DW_AT_GNU_all_source_call_sites,
     dw::DW_AT_GNU_all_tail_call_sites,
 ];
+
+/// What a concrete instance says of itself besides its code: its own symbol (gcc gives each
+/// instance of a constructor or destructor its linkage name, C1/C2 of the declaration's C4).
+const INSTANCE_ATTRS: &[gimli::DwAt] = &[dw::DW_AT_linkage_name, dw::DW_AT_MIPS_linkage_name];
 
 /// See `Builder::inlined_only`.
 pub(super) fn inlined_only(

@@ -9,7 +9,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use gimli::write::{AttributeValue, Dwarf, Sections, UnitEntryId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
-use super::builder::{Builder, DieMap, Index, Offsets, SectionList, Settings};
+use super::builder::{Builder, Die, DieMap, Index, Offsets, SectionList, Settings};
 use super::{frame, line, loclists, macros, records, rows, scopes, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
@@ -86,6 +86,9 @@ pub(super) fn build_once(
         concrete: HashMap::default(),
         split: FxHashSet::default(),
         out_of_line: HashMap::default(),
+        instances: FxHashSet::default(),
+        param_copies: HashMap::default(),
+        type_units: Vec::new(),
         inlined_only: scopes::inlined_only(m),
         index: Index::new(m),
         home: HashMap::default(),
@@ -114,6 +117,10 @@ pub(super) fn build_once(
             version,
             address_size: s.address_size,
         };
+        // A DWARF 5 type unit with its signature is written as one (`type_units`).
+        let signed = u.signature.zip(u.signed_type);
+        b.type_units
+            .push(signed.filter(|_| u.kind == crate::ir::UnitKind::TYPE && version == 5));
         let program = line::new_program(&mut b.dwarf, m, u, enc);
         if let Some(f) = u
             .file
@@ -141,9 +148,16 @@ pub(super) fn build_once(
     }
     b.home = b.home_units();
     b.split = b.split_functions();
+    b.instances = b.declared_instances();
     b.reserve_all();
     b.fill_all();
     b.free_fill_lookups();
+    let signed: Vec<(usize, u64, Die)> = (b.type_units.iter().enumerate())
+        .filter_map(|(u, t)| {
+            let (sig, ty) = (*t)?;
+            Some((u, sig, *b.dies.get(&Ref::Type(ty))?))
+        })
+        .collect();
     let fail = |e: String| Error::unwritable("DWARF", e);
     let (is_md5, line_rows) = line::rows(&mut b).map_err(fail)?;
     let mut macro_section = macros::build(&mut b);
@@ -199,6 +213,8 @@ pub(super) fn build_once(
     if is_md5 {
         line::splice_is_md5(&mut line_sec, &mut info_sec, &abbrev_sec).map_err(fail)?;
     }
+    let mut abbrev_sec = abbrev_sec;
+    write_type_units(&b, &mut info_sec, &mut abbrev_sec, &signed)?;
     let passes = match b.used_refs {
         true => Some((b.offsets.take(), die_offsets(&b, &info_sec, &abbrev_sec)?)),
         false => None,
@@ -249,6 +265,7 @@ impl Builder<'_, '_> {
             take(&mut self.inlined_only),
             take(&mut self.signature_only),
             take(&mut self.out_of_line),
+            take(&mut self.param_copies),
         ));
     }
 }
@@ -256,6 +273,23 @@ impl Builder<'_, '_> {
 /// The offsets the written .debug_info gave every entity's DIE: gimli's DIE order is a
 /// depth-first walk of each unit's tree, which gimli::read walks the same way.
 pub(super) fn die_offsets(b: &Builder, info: &[u8], abbrev: &[u8]) -> Result<Offsets> {
+    let per_unit = read_back(info, abbrev)?;
+    let pos: Vec<HashMap<UnitEntryId, usize>> =
+        (0..b.units.len()).map(|u| dfs_order(b, u)).collect();
+    let mut out = Offsets::default();
+    for (r, &(u, id)) in b.dies.iter() {
+        let (Some((unit_off, list)), Some(&i)) = (per_unit.get(u), pos[u].get(&id)) else {
+            continue;
+        };
+        if let Some(&o) = list.get(i) {
+            out.insert(r, (*unit_off, o));
+        }
+    }
+    Ok(out)
+}
+
+/// Each unit's offset and its DIEs' offsets in depth-first order, as `info` holds them.
+fn read_back(info: &[u8], abbrev: &[u8]) -> Result<Vec<(u64, Vec<u64>)>> {
     use gimli::read::{DebugAbbrev, DebugInfo};
     let fail = |e: gimli::read::Error| {
         Error::unwritable("DWARF", format!("reading back .debug_info: {e}"))
@@ -273,28 +307,53 @@ pub(super) fn die_offsets(b: &Builder, info: &[u8], abbrev: &[u8]) -> Result<Off
         }
         per_unit.push((unit_off, list));
     }
-    let mut pos: Vec<HashMap<UnitEntryId, usize>> = Vec::new();
-    for &uid in &b.units {
-        let unit = b.dwarf.units.get(uid);
-        let mut order = HashMap::default();
-        let mut stack = vec![unit.root()];
-        while let Some(id) = stack.pop() {
-            order.insert(id, order.len());
-            let kids: Vec<_> = unit.get(id).children().copied().collect();
-            stack.extend(kids.into_iter().rev());
-        }
-        pos.push(order);
+    Ok(per_unit)
+}
+
+/// The depth-first place of each DIE of unit `u` in gimli's tree (the order it writes them).
+fn dfs_order(b: &Builder, u: usize) -> HashMap<UnitEntryId, usize> {
+    let unit = b.dwarf.units.get(b.units[u]);
+    let mut order = HashMap::default();
+    let mut stack = vec![unit.root()];
+    while let Some(id) = stack.pop() {
+        order.insert(id, order.len());
+        let kids: Vec<_> = unit.get(id).children().copied().collect();
+        stack.extend(kids.into_iter().rev());
     }
-    let mut out = Offsets::default();
-    for (r, &(u, id)) in b.dies.iter() {
-        let (Some((unit_off, list)), Some(&i)) = (per_unit.get(u), pos[u].get(&id)) else {
-            continue;
-        };
-        if let Some(&o) = list.get(i) {
-            out.insert(r, (*unit_off, o));
-        }
+    order
+}
+
+/// Makes the type units of `b` DWARF 5 type units in the written `info` and `abbrev`
+/// (`type_units`), given the DIEs of the types their signatures name.
+fn write_type_units(
+    b: &Builder,
+    info: &mut Vec<u8>,
+    abbrev: &mut [u8],
+    signed: &[(usize, u64, Die)],
+) -> Result<()> {
+    if signed.is_empty() {
+        return Ok(());
     }
-    Ok(out)
+    let per_unit = read_back(info, abbrev)?;
+    let mut tus = Vec::new();
+    for &(u, signature, (du, id)) in signed {
+        if du != u {
+            return Err(Error::unwritable(
+                "DWARF",
+                format!("type unit u{u}: the type its signature names is written in unit u{du}"),
+            ));
+        }
+        let place = dfs_order(b, du).get(&id).copied();
+        let type_die = place
+            .and_then(|i| per_unit.get(du)?.1.get(i).copied())
+            .ok_or_else(|| Error::unwritable("DWARF", "a type unit's type has no DIE"))?;
+        tus.push(super::type_units::TypeUnit {
+            index: u,
+            signature,
+            type_die,
+        });
+    }
+    super::type_units::patch(info, abbrev, &tus).map_err(|e| Error::unwritable("DWARF", e))
 }
 
 impl Builder<'_, '_> {
@@ -602,7 +661,8 @@ impl Builder<'_, '_> {
             0x04 => dw::DW_TAG_skeleton_unit,
             _ => dw::DW_TAG_compile_unit,
         };
-        if tag != dw::DW_TAG_compile_unit {
+        let type_unit = self.type_units[ui].is_some();
+        if tag != dw::DW_TAG_compile_unit && !type_unit {
             self.loss(
                 LossKind::Approximated,
                 Ref::Unit(h),
@@ -685,7 +745,8 @@ impl Builder<'_, '_> {
             self.set_ranges(d, &[*r]);
         } else if !u.ranges.is_empty() {
             self.set_ranges_list(d, &u.ranges);
-        } else {
+        } else if !type_unit {
+            // (A type unit's root has none: no compile unit's root shares its abbreviation.)
             self.set(
                 d,
                 dw::DW_AT_low_pc,
@@ -737,7 +798,10 @@ impl Builder<'_, '_> {
         };
         let parent = match code_scope.and_then(|s| self.code_parent(s)) {
             Some(id) => id,
-            None => self.parent_die(r, d.0),
+            None => match self.instance_of(r) {
+                Some(id) => id,
+                None => self.parent_die(r, d.0),
+            },
         };
         let tag = self.tag(r);
         self.unit_mut(d.0).add_reserved(d.1, parent, tag);

@@ -23,7 +23,11 @@ impl Builder<'_, '_> {
         match self.code_parent(s) {
             Some(parent) => {
                 let tag = self.tag(Ref::Var(v));
-                self.concrete_die(d.0, parent, tag, Ref::Var(v))
+                let c = self.concrete_die(d.0, parent, tag, Ref::Var(v));
+                if matches!(var.kind, VarKind::Param(_)) {
+                    self.param_copies.insert(v, c.1);
+                }
+                c
             }
             None => d,
         }

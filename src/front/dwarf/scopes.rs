@@ -397,6 +397,11 @@ impl Walker<'_> {
                 let s = self.m.scopes.get(h);
                 let unfilled = matches!(s.kind, ScopeKind::BlockFile { .. }) && s.parent.is_none();
                 if at.die.tag == dw::DW_TAG_subprogram {
+                    // gcc names the `this` of each instance (its own parameter, or the concrete
+                    // copy of the origin's): the flag on that variable, as on the origin's.
+                    if let Some(Ref::Var(v)) = self.object_pointer(&mut at)? {
+                        self.object_pointers.push(v);
+                    }
                     let code = self.function_code(&mut at)?;
                     let flags = self.flags(at.die);
                     let s = self.m.scopes.get_mut(h);

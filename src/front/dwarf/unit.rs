@@ -669,9 +669,26 @@ impl Walker<'_> {
             gimli::UnitType::SplitCompilation(_) => UnitKind::SPLIT_COMPILE,
             gimli::UnitType::SplitType { .. } => UnitKind::SPLIT_TYPE,
         };
+        // A type unit names its signature and the type its header points at.
+        let (signature, signed_type) = match at.unit.header.type_() {
+            gimli::UnitType::Type {
+                type_signature,
+                type_offset,
+            } => {
+                let off = type_offset.to_debug_info_offset(&at.unit.header);
+                let t = off.and_then(|o| self.map.get(&(o.0 as u64)).copied());
+                match t {
+                    Some(Ref::Type(t)) => (Some(type_signature.0), Some(t)),
+                    _ => return Err(at.fail("the type unit's type offset names no type")),
+                }
+            }
+            _ => (None, None),
+        };
         let un = self.m.units.get_mut(at.cur.unit);
         *un = Unit {
             kind,
+            signature,
+            signed_type,
             file,
             language: language.unwrap_or(un.language),
             producer,

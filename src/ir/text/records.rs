@@ -98,6 +98,10 @@ impl Record for Unit {
         if let Some(id) = self.dwo_id {
             w.sep_key_hex("dwo_id", id);
         }
+        if let Some(s) = self.signature {
+            w.sep_key_hex("signature", s);
+        }
+        w.opt("signed", &self.signed_type);
         w.flag("split_inlining", self.split_debug_inlining);
         w.flag("profiling", self.debug_info_for_profiling);
         if self.name_table != 0 {
@@ -130,6 +134,8 @@ impl Record for Unit {
             emission: f.opt("emission")?.unwrap_or(crate::ir::EmissionKind::FULL),
             dwo_name: f.opt("dwo_name")?,
             dwo_id: f.opt::<u64>("dwo_id")?,
+            signature: f.opt::<u64>("signature")?,
+            signed_type: f.opt("signed")?,
             split_debug_inlining: f.flag("split_inlining"),
             debug_info_for_profiling: f.flag("profiling"),
             name_table: f.opt("name_table")?.unwrap_or(0),
