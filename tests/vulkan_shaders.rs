@@ -32,17 +32,10 @@ const PATHS: &[&str] = &[
 ];
 
 /// Known failures, as (shader variant, path), each an open finding; the test fails when one is
-/// fixed too, so that this list only shrinks.
-/// - `-g` (OpLine only, no debug set) `--into` the stripped code: the module has no function
-///   in its debug info for the line rows to be tied to, and `--into` another module ties rows
-///   to the functions it matches, so none is written (ledgered; issue 19, finding 1: line rows
-///   of OpLine-only modules not written).
-const KNOWN: &[(&str, &str)] = &[
-    ("kernels-g.spv", "DWARF --into the stripped code"),
-    ("kernels-g.spv", ".dwir --into the stripped code"),
-    ("particles-g.spv", "DWARF --into the stripped code"),
-    ("particles-g.spv", ".dwir --into the stripped code"),
-];
+/// fixed too, so that this list only shrinks. (None left: the `-g` shaders' line rows, which
+/// have no function to be tied to, go `--into` the stripped code by the code's hash,
+/// `ModuleInfo::code_id`.)
+const KNOWN: &[(&str, &str)] = &[];
 
 fn dwarv(dir: &Path, args: &[&str]) -> Result<(), String> {
     let o = Command::new(env!("CARGO_BIN_EXE_dwarv"))

@@ -164,6 +164,9 @@ pub const DW_AT_DWARV_PARENT: DwAt = DwAt(0x3d38);
 /// DebugLexicalBlockDiscriminator): its discriminator (udata, 0 for none). The DIE has no ranges
 /// of its own (its code is in its parent's); the records give its runs.
 pub const DW_AT_DWARV_BLOCK_FILE: DwAt = DwAt(0x3d39);
+/// The hash of the SPIR-V code whose positions the unit's addresses are (`ModuleInfo::code_id`;
+/// first unit; string).
+pub const DW_AT_DWARV_CODE_ID: DwAt = DwAt(0x3d3a);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

@@ -31,6 +31,8 @@
 //!   reader still takes.
 //! - `DW_AT_dwarv_build_id`/`_build_flags`/`_storage_path`/`_link_id`/`_link_path` (first unit):
 //!   the module's build id and storage path, and the link records of `dwarv strip`.
+//! - `DW_AT_dwarv_code_id` (first unit; string): the hash of the SPIR-V code whose positions
+//!   the addresses are.
 
 use gimli::write::AttributeValue;
 
@@ -144,6 +146,9 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
             if let Some(p) = &l.storage_path {
                 b.set_string(d, vendor::DW_AT_DWARV_LINK_PATH, p);
             }
+        }
+        if let Some(c) = &info.code_id {
+            b.set_string(d, vendor::DW_AT_DWARV_CODE_ID, c);
         }
     }
     runs(b, d, Ref::Unit(Handle::new(ui as u32)));

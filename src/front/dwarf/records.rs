@@ -465,7 +465,7 @@ fn inlined_runs(
     Ok(())
 }
 
-/// Line spans, build id, storage path and link records, on the first unit.
+/// Line spans, build id, storage path, link records and code id, on the first unit.
 fn module_records(m: &mut ir::Module, u: Handle<ir::Unit>, at: Positions) -> DResult<()> {
     let e = &mut m.units.get_mut(u).extra;
     let spans = take(e, v::DW_AT_DWARV_LINE_SPANS);
@@ -474,6 +474,7 @@ fn module_records(m: &mut ir::Module, u: Handle<ir::Unit>, at: Positions) -> DRe
     let storage = text(e, v::DW_AT_DWARV_STORAGE_PATH);
     let link_id = text(e, v::DW_AT_DWARV_LINK_ID);
     let link_path = text(e, v::DW_AT_DWARV_LINK_PATH);
+    m.info.code_id = text(e, v::DW_AT_DWARV_CODE_ID);
     if let Some(b) = take(e, v::DW_AT_DWARV_ADDRESS_SIZE) {
         let n = Bytes::new(&b, "DW_AT_dwarv_address_size").u()?;
         m.info.address_size = u8::try_from(n).ok().filter(|n| *n != 0);

@@ -211,6 +211,7 @@ pub fn render_info(m: &Module, namer: &dyn Namer, opts: PrintOptions) -> String 
                 w.key("link_id", &l.build_id);
                 w.opt("link_path", &l.storage_path);
             }
+            w.opt("code_id", &i.code_id);
         }
     }
     if body.is_empty() {
@@ -409,6 +410,7 @@ fn read_info(m: &mut Module, f: &mut Fields<'_>) -> PResult<()> {
         build_id,
         storage_path: link_path,
     });
+    i.code_id = f.opt("code_id")?;
     Ok(())
 }
 
