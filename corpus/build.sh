@@ -26,6 +26,8 @@
 #   prog.O2.ll                                            x86-64 host C at -O2 (LLVM IR)
 #   optimized.dwarf5.O2.o                                 x86-64 -O2: DW_OP_convert, concrete before abstract, variadic, u64 constant
 #   errors.gcc.O0.o                                       x86-64 C++ with <stdexcept>, <string>, <vector> by gcc (g++)
+#   assign.O2.ll                                          x86-64 C at -O2 by clang-19 (whatever $CLANG):
+#                                                         assignment tracking's #dbg_assign records
 #
 # No absolute path of the checkout or of $OUT ends up in the outputs: we
 # compile inside corpus/src with relative names plus -fdebug-prefix-map, and
@@ -117,6 +119,12 @@ for s in stage.geom stage.tesc stage.tese stage.rgen stage.rchit bufref.comp; do
   done
 done
 
+step "assign.c -> x86-64 LLVM IR at -O2 by clang-19 (assignment tracking, #dbg_assign)"
+# clang 17+ track assignments by default at -O1 and above; clang-14 and -15 know no such thing.
+command -v clang-19 >/dev/null || { echo "corpus/build.sh: 'clang-19' not found; run scripts/setup.sh" >&2; exit 1; }
+clang-19 -gdwarf-5 -O2 "${DBGMAP[@]}" -S -emit-llvm assign.c -o "$OUT/assign.O2.ll"
+grep -q '#dbg_assign' "$OUT/assign.O2.ll" || { echo "corpus/build.sh: no #dbg_assign in assign.O2.ll" >&2; exit 1; }
+
 step "prog.c -> x86-64 objects (DWARF 5, DWARF 4), IR and -O2 executable"
 "$CLANG" -gdwarf-5 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf5.o"
 "$CLANG" -gdwarf-4 -O0 "${DBGMAP[@]}" -c prog.c -o "$OUT/prog.dwarf4.o"
@@ -154,7 +162,7 @@ expected=(kernel.O0.bc kernel.O0.ll kernel.O2.bc kernel.O2.ll "${spirv_outputs[@
           prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
           frag.O0.bc frag.O0.ll frag.O2.bc frag.O2.ll shapes.O0.bc shapes.O0.ll shapes.O2.bc shapes.O2.ll
           prog.O2.ll kernel.gfx900.O0.ll kernel.gfx900.ll prog.O2.macro.ll optimized.dwarf5.O2.o
-          errors.gcc.O0.o "${stages[@]}")
+          errors.gcc.O0.o assign.O2.ll "${stages[@]}")
 ELF_OBJECTS=(kernel.gfx900.O0.o kernel.gfx900.dwarf4.o kernel.gfx90a.o kernel.gfx1030.o
              prog.dwarf5.O2.o prog.dwarf4.O2.o shapes.dwarf5.o shapes.dwarf4.O2.o shapes.types.o prog.embed.o
              optimized.dwarf5.O2.o errors.gcc.O0.o)

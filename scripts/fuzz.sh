@@ -57,6 +57,20 @@ for f in kernel.O2.bc frag.O2.bc prog.O2.ll particles.spv; do
     convert "$seeds/$f" --to dwarf -o "$seeds/$f.dwarv.o" 2>/dev/null) ||
     echo "fuzz.sh: no dwarv DWARF seed from $f" >&2
 done
+# What each newer LLVM the bridge carries writes (llvm-bridge/LLVM_VERSIONS), so that a run with
+# one bridge forced (DWARV_LLVM_SKIP) starts from that LLVM's own bitcode and text: the corpus's
+# OpenCL kernels at -O0 and -O2 (bitcode) and its C++ at -O2 (text), by clang-N.
+for v in $(cat "$repo/llvm-bridge/LLVM_VERSIONS"); do
+  [ "$v" != 14 ] && command -v "clang-$v" >/dev/null || continue
+  for o in O0 O2; do
+    for s in kernel frag; do
+      [ -s "$seeds/$s.$o.llvm$v.bc" ] || (cd "$repo/corpus/src" && "clang-$v" -target spir64-unknown-unknown \
+        -x cl -cl-std=CL2.0 -g -$o -emit-llvm -c "$s.cl" -o "$seeds/$s.$o.llvm$v.bc")
+    done
+  done
+  [ -s "$seeds/shapes.O2.llvm$v.ll" ] || (cd "$repo/corpus/src" && "clang-$v" -std=c++17 -g -O2 \
+    -S -emit-llvm shapes.cpp -o "$seeds/shapes.O2.llvm$v.ll")
+done
 seed_files() {
   case "$1" in
     container_*) ls "$seeds"/saxpy.hip.o "$seeds"/*.bundle "$seeds"/kernel.offload ;;

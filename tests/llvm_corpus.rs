@@ -294,7 +294,8 @@ fn newer_clang_corpus_converts_to_every_flavour_and_validates() {
             })
             .collect();
         modules.sort();
-        assert_eq!(modules.len(), 17, "clang-{major}: {modules:?}");
+        // (assign.O2.ll is clang-19's whatever the compiler: assignment tracking.)
+        assert_eq!(modules.len(), 18, "clang-{major}: {modules:?}");
         for m in &modules {
             for fl in FLAVOURS {
                 let name = m.file_name().unwrap().to_string_lossy();

@@ -238,3 +238,170 @@ fn corrupt_bitcode(bc: &Path, dir: &Path) -> (usize, usize, usize) {
     }
     (read, rejected, crashed)
 }
+
+/// The assignment-tracking records of a text module, `#dbg_assign(…)` (LLVM 19) or `call void
+/// @llvm.dbg.assign(metadata …)` (LLVM 16–18), each as its top-level arguments without
+/// `metadata `: value, variable, expression, DIAssignID, address, address expression.
+fn assign_records(text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(at) = line
+            .find("#dbg_assign(")
+            .map(|i| i + "#dbg_assign(".len())
+            .or_else(|| line.find("call void @llvm.dbg.assign(").map(|i| i + 27))
+        else {
+            continue;
+        };
+        let (mut depth, mut args, mut cur) = (0, Vec::new(), String::new());
+        for c in line[at..].chars() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 0 => break,
+                ')' => depth -= 1,
+                ',' if depth == 0 => {
+                    args.push(cur.trim().trim_start_matches("metadata ").to_string());
+                    cur.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            cur.push(c);
+        }
+        args.push(cur.trim().trim_start_matches("metadata ").to_string());
+        out.push(args);
+    }
+    out
+}
+
+/// `!DIExpression(DW_OP_LLVM_fragment, 0, 32)` as the IR text prints its operations:
+/// `[llvm_fragment 0 32]`.
+fn ir_ops(di: &str) -> String {
+    let inner = di
+        .strip_prefix("!DIExpression(")
+        .unwrap()
+        .strip_suffix(')')
+        .unwrap();
+    let mut ops: Vec<String> = Vec::new();
+    for item in inner.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match item.strip_prefix("DW_OP_") {
+            Some(name) => ops.push(name.to_lowercase()),
+            None => *ops.last_mut().unwrap() += &format!(" {item}"),
+        }
+    }
+    format!("[{}]", ops.join(", "))
+}
+
+/// Each assignment of `path` is read: a `value` event of its value, variable and expression at
+/// the record's instruction, and a ledger line there naming its address as LLVM prints it and
+/// its address expression (an IR expression with the record's operations). Returns how many.
+fn assignments_read(path: &Path) -> usize {
+    let records = assign_records(&std::fs::read_to_string(path).unwrap());
+    let (m, d) = lower(path);
+    let printed = ir::text::print(&m);
+    let expr_text = |e: Option<ir::Handle<ir::Expr>>| {
+        let e = e.map_or("none".into(), |e| format!("e{}", e.index()));
+        let line = printed
+            .lines()
+            .find(|l| l.starts_with(&format!("{e} = expr ")));
+        line.map(|l| l.split_once(" = expr ").unwrap().1.to_string())
+    };
+    let losses: Vec<_> = d
+        .losses
+        .iter()
+        .filter(|l| l.message.starts_with("llvm.dbg.assign of "))
+        .collect();
+    assert_eq!(
+        losses.len(),
+        records.len(),
+        "{}: {losses:?}",
+        path.display()
+    );
+    for (rec, loss) in records.iter().zip(&losses) {
+        let what = format!("{}: {rec:?} / {loss:?}", path.display());
+        let n: u32 = loss
+            .place
+            .strip_prefix("instruction i")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let e = m
+            .events
+            .iter()
+            .find(|e| e.pos == CodePos::Llvm(n))
+            .unwrap_or_else(|| panic!("{what}: no event at i{n}"));
+        assert_eq!(e.kind, EventKind::Value, "{what}");
+        match &e.values[..] {
+            [Value::Llvm(t)] => assert_eq!(t, &rec[0], "{what}"),
+            [Value::Int(k)] => assert!(rec[0].ends_with(&format!(" {k}")), "{what}"),
+            [Value::Undef] => assert!(rec[0].ends_with("undef") || rec[0].ends_with("poison")),
+            other => panic!("{what}: {other:?}"),
+        }
+        let var = m.vars.get(e.var).name.clone().unwrap_or_default();
+        assert!(
+            loss.message.contains(&format!("(variable {var:?})")),
+            "{what}"
+        );
+        assert_eq!(expr_text(e.expr), Some(ir_ops(&rec[2])), "{what}");
+        // An undef or poison address (the variable no longer in memory) is `undef`.
+        let address = match rec[4].ends_with("undef") || rec[4].ends_with("poison") {
+            true => "undef",
+            false => &rec[4],
+        };
+        let address = format!("its address {address} with address expression e");
+        let at = loss
+            .message
+            .find(&address)
+            .unwrap_or_else(|| panic!("{what}"))
+            + address.len();
+        let k: usize = loss.message[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let addr_expr = expr_text(Some(ir::Handle::new(k as u32)));
+        assert_eq!(addr_expr, Some(ir_ops(&rec[5])), "{what}");
+    }
+    records.len()
+}
+
+/// Assignment tracking (issue 16 item 2): corpus/src/assign.c at -O2 by clang-19 (debug records,
+/// LLVM 19's reader) and by clang-16 with the tracking asked for (llvm.dbg.assign calls, LLVM 16's),
+/// and the clang-19 module with an address expression of its own: every assignment is read.
+#[test]
+fn dbg_assign_is_read_with_its_address_and_expression() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::repo_root().join("corpus/src/assign.c");
+    let ll19 = common::corpus().join("assign.O2.ll");
+    let ll16 = dir.path().join("assign16.ll");
+    common::run_ok(
+        Command::new(common::tool("clang-16"))
+            .args(["-g", "-O2", "-S", "-emit-llvm"])
+            .args(["-Xclang", "-fexperimental-assignment-tracking"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&ll16),
+    );
+    assert!(assignments_read(&ll19) >= 4);
+    assert!(assignments_read(&ll16) >= 4);
+    // The second field's record with an address expression of its own.
+    let text = std::fs::read_to_string(&ll19).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .map(
+            |l| match l.contains("#dbg_assign(") && l.contains("fragment, 32, 32") {
+                true => l.replace(
+                    ", !DIExpression(), !",
+                    ", !DIExpression(DW_OP_plus_uconst, 0), !",
+                ),
+                false => l.to_string(),
+            },
+        )
+        .collect();
+    let own = dir.path().join("assign-expr.ll");
+    std::fs::write(&own, lines.join("\n")).unwrap();
+    assert!(std::fs::read_to_string(&own)
+        .unwrap()
+        .contains("DW_OP_plus_uconst, 0"));
+    assert!(assignments_read(&own) >= 4);
+}

@@ -7,6 +7,7 @@ use crate::ir::Flags;
 use crate::ir::{Bound, Handle, Memory, PtrKind, Ref, TemplateParamKind, Type, TypeKind, Value};
 use crate::spec::spirv::{to_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
 use crate::spec::spirv_names::{instruction, operand, OperandName};
+use rspirv::spirv::Op;
 
 pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
     let m = w.m;
@@ -785,6 +786,22 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
             let actual = w.base_or_void(r, *ty);
             let val = match value {
                 Some(Value::Int(n)) if (0..=i128::from(u32::MAX)).contains(n) => V::Num(*n as u32),
+                // A function's address is its OpFunction, which stands after the debug
+                // instructions: spirv-val takes that forward reference for an undefined id.
+                Some(Value::Spirv(id))
+                    if w.e.flavour.judged_by_spirv_val()
+                        && w.code
+                            .defs
+                            .get(id)
+                            .is_some_and(|d| d.opcode == Some(Op::Function)) =>
+                {
+                    w.ledger.dropped(
+                        r,
+                        "a function's address as template value (its OpFunction comes after the \
+                         debug instructions, which spirv-val refuses)",
+                    );
+                    V::None
+                }
                 Some(Value::Spirv(id)) if w.code.defines(*id) => V::Id(*id),
                 Some(_) => {
                     w.ledger

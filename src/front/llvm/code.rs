@@ -118,13 +118,10 @@ impl Lower<'_> {
                 }
                 continue;
             }
-            let var = x
-                .args
-                .get(1)
-                .copied()
-                .flatten()
-                .and_then(|v| self.slot[v as usize]);
-            let Some(Ref::Var(var)) = var else {
+            // The entity of the intrinsic's argument `k` (a metadata node), if it has one.
+            let arg = |k: usize| x.args.get(k).copied().flatten();
+            let entity = |k: usize| arg(k).and_then(|n| self.slot[n as usize]);
+            let Some(Ref::Var(var)) = entity(1) else {
                 self.d.push(
                     LossKind::Unknown,
                     format!("instruction i{}", x.inst),
@@ -132,17 +129,11 @@ impl Lower<'_> {
                 );
                 continue;
             };
-            let expr = match x
-                .args
-                .get(2)
-                .copied()
-                .flatten()
-                .and_then(|e| self.slot[e as usize])
-            {
+            let expr = match entity(2) {
                 Some(Ref::Expr(e)) => Some(e),
                 _ => None,
             };
-            let values = self.operands(x.args.first().copied().flatten());
+            let values = self.operands(arg(0));
             let (scope, inlined, at) = match x.loc {
                 Some(l) => {
                     let n = self.node(l);
@@ -157,12 +148,25 @@ impl Lower<'_> {
             };
             if x.kind == IntrinsicKind::Assign {
                 // Assignment tracking (LLVM 16+): the value part is a dbg.value; the store it
-                // is linked to and the address it also names are not.
+                // is linked to and the address it also names are not: said with what they are.
+                let address = match self.operands(arg(4)).as_slice() {
+                    [Value::Llvm(text)] => text.clone(),
+                    [Value::Int(n)] => n.to_string(),
+                    _ => "undef".into(),
+                };
+                let address_expr = match entity(5) {
+                    Some(r @ Ref::Expr(_)) => crate::ir::verify::describe(&self.ir, r),
+                    _ => "none".into(),
+                };
+                let var = crate::ir::verify::describe(&self.ir, Ref::Var(var));
                 self.d.push(
                     LossKind::Dropped,
                     format!("instruction i{}", x.inst),
-                    "llvm.dbg.assign read as a dbg.value: its DIAssignID link and its address \
-                     (with the address expression) have no IR field",
+                    format!(
+                        "llvm.dbg.assign of {var} read as a dbg.value: its address {address} \
+                         with address expression {address_expr}, and its DIAssignID link to \
+                         the store, have no IR field"
+                    ),
                 );
             }
             self.ir.events.push(Event {

@@ -103,7 +103,15 @@ impl Lower<'_> {
         let kind = match n.kind {
             Kind::DISubprogram => {
                 let sp = Self::int(n, Key::spFlags) as u32;
-                fl = sp_flags(fl, sp);
+                let unnamed;
+                (fl, unnamed) = sp_flags(fl, sp);
+                if unnamed != 0 {
+                    self.loss(
+                        LossKind::Dropped,
+                        id,
+                        format!("DISPFlags bits {unnamed:#x}: LLVM names no flag there"),
+                    );
+                }
                 let unit = match self.r(n, Key::unit) {
                     Some(Ref::Unit(u)) => Some(u),
                     _ => None,

@@ -10,12 +10,13 @@
 mod code;
 mod entities;
 pub mod into;
-mod tables;
+pub mod tables;
 mod types;
 
 use std::collections::HashMap;
 
 use llvm_bridge::{Key, Kind, Model, Node, NodeId};
+use tables::FlagMeaning;
 
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::Error;
@@ -492,33 +493,33 @@ fn entity_of(n: Node) -> Option<EntityKind> {
     })
 }
 
-/// IR flags of a DIFlags value; bits without an IR name stay in `foreign`.
+/// IR flags of a DIFlags value (by [`tables::DI_FLAGS`]); bits without an IR name stay in
+/// `foreign`.
 fn flags(di: u32) -> Flags {
     let mut f = Flags::default();
-    let mut known = 3 | (3 << 16);
-    if let Some(n) = tables::ACCESS[(di & 3) as usize] {
-        f = f.with(n);
-    }
-    if let Some(n) = tables::INHERITANCE[((di >> 16) & 3) as usize] {
-        f = f.with(n);
-    }
-    for &(bit, name) in tables::DI_FLAGS {
-        known |= bit;
-        if di & bit != 0 {
-            f = f.with(name);
+    for &(_, bits, meaning) in tables::DI_FLAGS {
+        match meaning {
+            FlagMeaning::Ir(flag) if di & bits != 0 => f = f.with(flag),
+            FlagMeaning::Access(flag) if di & 3 == bits => f = f.with(flag),
+            FlagMeaning::Inheritance(flag) if di & (3 << 16) == bits => f = f.with(flag),
+            _ => {}
         }
     }
-    f.foreign = di & !known;
+    f.foreign = di & !(tables::DI_FIELDS | tables::named_bits(tables::DI_FLAGS));
     f
 }
 
-fn sp_flags(mut f: Flags, sp: u32) -> Flags {
-    for &(bit, name) in tables::SP_FLAGS {
-        if sp & bit != 0 {
-            f = f.with(name);
+/// `f` with the IR flags of a DISPFlags value (by [`tables::SP_FLAGS`]; the virtuality is the
+/// caller's), and the bits no LLVM names.
+fn sp_flags(mut f: Flags, sp: u32) -> (Flags, u32) {
+    for &(_, bit, meaning) in tables::SP_FLAGS {
+        if let FlagMeaning::Ir(flag) = meaning {
+            if sp & bit != 0 {
+                f = f.with(flag);
+            }
         }
     }
-    f
+    (f, sp & !(3 | tables::named_bits(tables::SP_FLAGS)))
 }
 
 fn placeholder_file() -> ir::File {
