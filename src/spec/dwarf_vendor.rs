@@ -167,6 +167,10 @@ pub const DW_AT_DWARV_BLOCK_FILE: DwAt = DwAt(0x3d39);
 /// The hash of the SPIR-V code whose positions the unit's addresses are (`ModuleInfo::code_id`;
 /// first unit; string).
 pub const DW_AT_DWARV_CODE_ID: DwAt = DwAt(0x3d3a);
+/// A copy of a template parameter that several templates share (LLVM lists one node in the
+/// declaration's and the definition's templateParams; DWARF has no shared children): a
+/// reference to the parameter's own DIE, whose entity the reader takes for the copy.
+pub const DW_AT_DWARV_SAME_AS: DwAt = DwAt(0x3d3b);
 /// SPIR-V DebugTypeTemplate (a composite or function instantiated with parameters).
 pub const DW_TAG_DWARV_TEMPLATE: DwTag = DwTag(0x4d00);
 /// A template value parameter without a type (DW_TAG_template_value_parameter needs one).

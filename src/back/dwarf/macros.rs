@@ -46,7 +46,14 @@ pub(super) fn build(b: &mut Builder) -> Option<MacroSection> {
         sec.bytes.push(0x02); // 32-bit offsets; a debug_line_offset follows
         sec.bytes.extend_from_slice(&[0; 4]);
         let mut body = Vec::new();
-        entries(b, u, &children, &top, &mut body, 0);
+        let files_named = entries(b, u, &children, &top, &mut body, 0);
+        // gimli writes a line program only if it has rows or a DIE names one of its files: a
+        // unit whose macros name files but which has no rows gets an empty sequence (a lone
+        // end of sequence, which readers take as no row), so that its file table is written.
+        let program = &mut b.unit_mut(u).line_program;
+        if files_named && program.is_empty() {
+            program.end_sequence(0);
+        }
         sec.bytes.extend_from_slice(&body);
         sec.bytes.push(0);
         let attr = if version >= 5 {
@@ -84,9 +91,10 @@ fn entries(
     list: &[Handle<Macro>],
     out: &mut Vec<u8>,
     depth: usize,
-) {
+) -> bool {
+    let mut files_named = false;
     if depth > 256 {
-        return;
+        return files_named;
     }
     for &h in list {
         let mac = &b.m.macros.get(h);
@@ -105,17 +113,19 @@ fn entries(
                     Some(f) => b.file(u, f).1,
                     None => 0,
                 };
+                files_named |= mac.file.is_some();
                 out.push(0x03);
                 put_uleb(out, mac.line.into());
                 put_uleb(out, index);
                 if let Some(inner) = children.get(&Some(Ref::Macro(h))) {
-                    entries(b, u, children, &inner.clone(), out, depth + 1);
+                    files_named |= entries(b, u, children, &inner.clone(), out, depth + 1);
                 }
                 out.push(0x04);
             }
             _ => b.loss(LossKind::Dropped, Ref::Macro(h), "macro import entry"),
         }
     }
+    files_named
 }
 
 impl MacroSection {

@@ -260,13 +260,8 @@ impl Builder<'_, '_> {
             vendor::DW_AT_DWARV_SCOPE_LINE,
             f.scope_line.map(u64::from),
         );
-        if f.target.is_some() {
-            self.loss(
-                LossKind::Dropped,
-                Ref::Scope(s),
-                "target function name (a trampoline's): not written",
-            );
-        }
+        // LLVM's targetFuncName, as LLVM writes it: DW_AT_trampoline in its string form.
+        self.set_str(d, dw::DW_AT_trampoline, f.target.as_deref());
         self.set_ref(d, dw::DW_AT_specification, f.declaration.map(Ref::Scope));
         self.set_ref(
             d,

@@ -24,7 +24,8 @@ impl Builder<'_, '_> {
     }
 
     /// A template parameter under `owner` (DIE `d`): its own DIE for its first owner, a copy
-    /// for each other one (DWARF has no shared children).
+    /// for each other one (DWARF has no shared children), which names the parameter's own DIE
+    /// (DW_AT_dwarv_same_as) so that the reader takes both for one parameter.
     pub(super) fn fill_template(&mut self, owner: Ref, d: Die, tp: Handle<Type>) {
         if self.type_parent(tp) == Some(owner) {
             self.fill(Ref::Type(tp));
@@ -33,6 +34,7 @@ impl Builder<'_, '_> {
         let tag = self.tag(Ref::Type(tp));
         let copy = (d.0, self.unit_mut(d.0).add(d.1, tag));
         self.fill_type(copy, tp);
+        self.set_ref(copy, vendor::DW_AT_DWARV_SAME_AS, Some(Ref::Type(tp)));
     }
 
     pub(super) fn fill_type(&mut self, d: Die, t: Handle<Type>) {

@@ -570,6 +570,11 @@ impl Builder<'_, '_> {
             .position(|r| !matches!(r, Ref::Type(_)))
             .unwrap_or(refs.len());
         for &r in &refs[..scopes] {
+            // A shared template parameter is filled by its owner's list (`fill_template`), so
+            // that it keeps its place among the copies of the others.
+            if matches!(r, Ref::Type(t) if self.template_owner.contains_key(&t)) {
+                continue;
+            }
             self.fill(r);
         }
         for r in self.code_order() {

@@ -206,12 +206,24 @@ impl Walker<'_> {
             _ => None,
         };
         let code = self.function_code(at)?;
+        // DW_AT_trampoline in its string form is LLVM's targetFuncName; its other forms (a
+        // flag, a reference, an address) stay raw attributes.
+        let target = match at.die.peek_value(dw::DW_AT_trampoline) {
+            Some(
+                AttrValue::String(_)
+                | AttrValue::DebugStrRef(_)
+                | AttrValue::DebugStrRefSup(_)
+                | AttrValue::DebugStrOffsetsIndex(_)
+                | AttrValue::DebugLineStrRef(_),
+            ) => self.string(at, dw::DW_AT_trampoline)?,
+            _ => None,
+        };
         Ok(FunctionInfo {
             linkage,
             ty: sig,
             unit: Some(at.cur.unit),
             scope_line: None,
-            target: None,
+            target,
             declaration,
             containing_type: self.type_ref(at, dw::DW_AT_containing_type)?,
             virtuality: at

@@ -411,6 +411,30 @@ impl Walker<'_> {
         }
     }
 
+    /// dwarv's copy of a template parameter several templates share (DW_AT_dwarv_same_as): the
+    /// parameter joins this template's list; the copy's attributes repeat its own DIE's.
+    pub(super) fn fill_template_copy(&mut self, at: At<'_, '_>) -> Filled {
+        at.die.used.iter_mut().for_each(|u| *u = true);
+        let Some(Ref::Type(h)) = self.map.get(&at.die.off).copied() else {
+            return Err(at.fail("DW_AT_dwarv_same_as of a template parameter names no type"));
+        };
+        match at.parent.and_then(|p| p.ent) {
+            Some(Ref::Type(ph)) => match &mut self.m.types.get_mut(ph).kind {
+                TypeKind::Composite { templates, .. } => templates.push(h),
+                TypeKind::TemplateParam { pack, .. } => pack.push(h),
+                TypeKind::Other { children, .. } => children.push(Ref::Type(h)),
+                _ => {}
+            },
+            Some(Ref::Scope(ph)) => {
+                if let Some(f) = function_mut(&mut self.m.scopes.get_mut(ph).kind) {
+                    f.templates.push(h);
+                }
+            }
+            _ => {}
+        }
+        Ok(Vec::new())
+    }
+
     /// Parts of a type DIE: enumerators, subranges, a signature's parameters and `...`.
     pub(super) fn fill_type_part(&mut self, mut at: At<'_, '_>) -> Filled {
         let Some(p) = at.parent else {

@@ -192,6 +192,15 @@ const PARAMETERS_WITHOUT_CHILDREN: [dw::DwTag; 3] = [
     dw::DW_TAG_GNU_template_template_param,
 ];
 
+/// Template parameter DIEs; dwarv marks a copy of a shared one DW_AT_dwarv_same_as.
+const TEMPLATE_PARAMS: [dw::DwTag; 5] = [
+    dw::DW_TAG_template_type_parameter,
+    dw::DW_TAG_template_value_parameter,
+    dw::DW_TAG_GNU_template_template_param,
+    dw::DW_TAG_GNU_template_parameter_pack,
+    vendor::DW_TAG_DWARV_UNTYPED_VALUE_PARAM,
+];
+
 /// A DIE may carry each attribute once (DWARF 5 §2.2; `llvm-dwarfdump --verify` calls a repeat an
 /// error): with two, which one a reader takes is arbitrary, and no writer can keep both.
 fn refuse_repeated_attribute(attrs: &[gimli::Attribute<Slice<'_>>], off: u64) -> DResult<()> {
@@ -249,6 +258,9 @@ impl Walker<'_> {
                 .attr_value(dw::DW_AT_abstract_origin)
                 .and_then(|v| ref_offset(unit, &v));
             let tag = entry.tag();
+            let same_as = entry
+                .attr_value(vendor::DW_AT_DWARV_SAME_AS)
+                .and_then(|v| ref_offset(unit, &v));
             let in_concrete = stack.last().is_some_and(|f| f.4)
                 || (tag == dw::DW_TAG_subprogram && origin.is_some());
             let parent_off = stack.last().map_or(uoff, |f| f.5);
@@ -313,6 +325,10 @@ impl Walker<'_> {
                     if origin.is_some() && !in_inlined =>
                 {
                     Plan::Alias(origin.unwrap_or(0))
+                }
+                // dwarv's copy of a template parameter several templates share.
+                _ if TEMPLATE_PARAMS.contains(&tag) && same_as.is_some() => {
+                    Plan::Alias(same_as.unwrap_or(0))
                 }
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter => {
                     Plan::Own(Ref::Var(self.m.vars.push(Variable::new(VarKind::Local))))
@@ -438,7 +454,10 @@ impl Walker<'_> {
                         return Err(fail(
                             ".debug_info",
                             off,
-                            format!("DW_AT_abstract_origin {origin:#x} is no DIE dwarv can use"),
+                            format!(
+                                "DW_AT_abstract_origin (or DW_AT_dwarv_same_as) {origin:#x} is \
+                                 no DIE dwarv can use"
+                            ),
                         ))
                     }
                 }
@@ -590,6 +609,7 @@ impl Walker<'_> {
             Plan::Own(Ref::CallSite(h)) => self.fill_call_site(at, h),
             Plan::Own(Ref::Import(h)) => self.fill_import(at, h),
             Plan::Own(_) => Ok(Vec::new()),
+            Plan::Alias(_) if TEMPLATE_PARAMS.contains(&at.die.tag) => self.fill_template_copy(at),
             Plan::Alias(_) => self.fill_alias(at, ranges, frame),
             Plan::Part => self.fill_part(at),
             // resolve_blocks decided every one before pass 2.
