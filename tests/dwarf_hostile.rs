@@ -605,3 +605,50 @@ fn assert_written_with_loss_opts(
         diags.losses
     );
 }
+
+/// A copy of a shared template parameter (DW_AT_dwarv_same_as, 0x3d3b) reads as the parameter
+/// it names; one naming a variable, a function or itself is an error at the copy.
+#[test]
+fn a_template_copy_names_a_template_parameter() {
+    use gimli::write::AttributeValue;
+    const SAME_AS: gimli::DwAt = gimli::DwAt(0x3d3b);
+    // Two functions; the second lists the first's parameter through a copy naming `target`
+    // (None: the parameter itself).
+    let object = |target: Option<u8>| {
+        written(|d, var| {
+            let root = d.unit.root();
+            let f = d.unit.add(root, gimli::DW_TAG_subprogram);
+            let g = d.unit.add(root, gimli::DW_TAG_subprogram);
+            let own = d.unit.add(f, gimli::DW_TAG_template_type_parameter);
+            let copy = d.unit.add(g, gimli::DW_TAG_template_type_parameter);
+            for p in [own, copy] {
+                let e = d.unit.get_mut(p);
+                e.set(gimli::DW_AT_name, AttributeValue::String(b"T".to_vec()));
+            }
+            let to = match target {
+                None => own,
+                Some(0) => var,
+                Some(1) => f,
+                _ => copy,
+            };
+            let e = d.unit.get_mut(copy);
+            e.set(SAME_AS, AttributeValue::UnitRef(to));
+        })
+    };
+    let (m, _) = read(&object(None), "same.o").expect("reads");
+    let lists: Vec<_> = m
+        .scopes
+        .values()
+        .filter_map(|s| s.function())
+        .map(|f| f.templates.clone())
+        .collect();
+    assert_eq!(lists.len(), 2);
+    assert_eq!(
+        lists[0], lists[1],
+        "the copy read as a parameter of its own"
+    );
+    assert_eq!(lists[0].len(), 1);
+    for (k, what) in ["a variable", "a function", "itself"].iter().enumerate() {
+        expect_error(&object(Some(k as u8)), what, ".debug_info");
+    }
+}

@@ -418,6 +418,7 @@ impl Walker<'_> {
         let Some(Ref::Type(h)) = self.map.get(&at.die.off).copied() else {
             return Err(at.fail("DW_AT_dwarv_same_as of a template parameter names no type"));
         };
+        self.template_copies.push((at.die.off, h));
         match at.parent.and_then(|p| p.ent) {
             Some(Ref::Type(ph)) => match &mut self.m.types.get_mut(ph).kind {
                 TypeKind::Composite { templates, .. } => templates.push(h),

@@ -54,6 +54,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         exprs: HashMap::default(),
         pending: Default::default(),
         numbered_inlined: Vec::new(),
+        template_copies: Vec::new(),
     };
     let mut units = Vec::new();
     let mut headers = u.dwarf.units();
@@ -94,6 +95,15 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
     w.resolve_aliases()?;
     for (off, unit) in &units {
         w.fill(&u, *off, unit)?;
+    }
+    for &(off, t) in &w.template_copies {
+        if !matches!(w.m.types.get(t).kind, TypeKind::TemplateParam { .. }) {
+            return Err(fail(
+                ".debug_info",
+                off,
+                "DW_AT_dwarv_same_as of a template parameter names no template parameter",
+            ));
+        }
     }
     for v in std::mem::take(&mut w.object_pointers) {
         let var = w.m.vars.get_mut(v);

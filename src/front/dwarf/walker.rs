@@ -103,6 +103,9 @@ pub(super) struct Walker<'m> {
     pub pending: PendingBlocks,
     /// Inlined subroutines by the number dwarv's records name them by (`DW_AT_dwarv_inlined`).
     pub numbered_inlined: Vec<(u64, Handle<InlinedAt>)>,
+    /// dwarv's copies of shared template parameters (`fill_template_copy`): the copy's offset
+    /// and the parameter it names, checked to be one once every DIE is filled.
+    pub template_copies: Vec<(u64, Handle<Type>)>,
 }
 
 /// The .debug_info offset of a reference attribute.
