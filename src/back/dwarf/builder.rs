@@ -148,8 +148,9 @@ pub(super) struct Builder<'m, 'd> {
     /// first user, so that a unit's DIEs refer inside the unit where they can.
     pub home: HashMap<Handle<Type>, usize>,
     /// Template parameters without a scope (LLVM shares them between templates): the first
-    /// composite, function or pack that lists each; later owners get copies.
-    pub template_owner: HashMap<Handle<Type>, Ref>,
+    /// composite, function or pack that lists each, and whether others list it too (they get
+    /// copies).
+    pub template_owner: HashMap<Handle<Type>, (Ref, bool)>,
 }
 
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md); LLVM

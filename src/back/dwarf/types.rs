@@ -20,7 +20,7 @@ impl Builder<'_, '_> {
             .types
             .get(t)
             .scope
-            .or_else(|| self.template_owner.get(&t).copied())
+            .or_else(|| self.template_owner.get(&t).map(|o| o.0))
     }
 
     /// A template parameter under `owner` (DIE `d`): its own DIE for its first owner, a copy
@@ -701,14 +701,17 @@ pub(super) fn ty_of(t: &Type) -> Option<Handle<Type>> {
     }
 }
 
-/// The first owner of each unscoped template parameter, in arena order (see
-/// `Builder::template_owner`).
-pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, Ref> {
-    let mut owner = HashMap::default();
+/// The first owner of each unscoped template parameter, in arena order, and whether another
+/// template lists it too (see `Builder::template_owner`).
+pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, (Ref, bool)> {
+    let mut owner: HashMap<Handle<Type>, (Ref, bool)> = HashMap::default();
     let mut claim = |params: &[Handle<Type>], by: Ref| {
         for p in params {
             if m.types.get(*p).scope.is_none() {
-                owner.entry(*p).or_insert(by);
+                owner
+                    .entry(*p)
+                    .and_modify(|o| o.1 = true)
+                    .or_insert((by, false));
             }
         }
     };

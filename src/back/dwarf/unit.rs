@@ -572,7 +572,7 @@ impl Builder<'_, '_> {
         for &r in &refs[..scopes] {
             // A shared template parameter is filled by its owner's list (`fill_template`), so
             // that it keeps its place among the copies of the others.
-            if matches!(r, Ref::Type(t) if self.template_owner.contains_key(&t)) {
+            if matches!(r, Ref::Type(t) if self.template_owner.get(&t).is_some_and(|o| o.1)) {
                 continue;
             }
             self.fill(r);
