@@ -5,7 +5,8 @@
 /// FNV-1a's 64-bit offset basis.
 pub const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 
-const FNV_PRIME: u64 = 0x0100_0000_01b3;
+/// FNV's 64-bit prime.
+pub const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 /// FNV-1a (64-bit) of `bytes`, starting from `basis` ([`FNV_OFFSET_BASIS`] for the standard hash).
 pub fn fnv1a(basis: u64, bytes: impl IntoIterator<Item = u8>) -> u64 {

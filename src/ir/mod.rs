@@ -91,8 +91,8 @@ pub struct ModuleInfo {
     pub storage_path: Option<String>,
     /// Records that `dwarv strip` adds to tie a stripped module to its sidecar; `diff` ignores them.
     pub link: Option<Link>,
-    /// The hash of the SPIR-V code (its debug-stripped normal form, as `crate::spirv::build_id`
-    /// takes it) whose positions the debug info's code positions are: written `--into` a module
+    /// The hash of the SPIR-V code (its debug-stripped normal form, `crate::spirv::code_id`)
+    /// whose positions the debug info's code positions are: written `--into` a module
     /// of that very code, they are placed as they are, with no function to match (an OpLine-only
     /// shader has none). Set by the SPIR-V reader for a module with code; `diff` ignores it.
     pub code_id: Option<String>,

@@ -251,6 +251,16 @@ impl NormalForm {
         m
     }
 
+    /// [`super::code_id`] of the normal form, without copying its words.
+    pub fn code_id(&self, m: &Module<'_>) -> String {
+        let kept = m
+            .insns
+            .iter()
+            .zip(&self.offsets)
+            .filter(|(_, o)| o.is_some());
+        super::code_id(std::iter::once(&m.words[..5]).chain(kept.map(|(i, _)| i.words)))
+    }
+
     /// The words of the normal form.
     pub fn words(&self, m: &Module<'_>) -> Vec<u32> {
         let mut out = Vec::with_capacity(self.len);

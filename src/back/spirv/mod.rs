@@ -231,15 +231,12 @@ fn write_analysed(
     };
     // Link records are written only into the module they belong to (the same code): elsewhere
     // they would read back as that module's build id. They are no debug info: no loss.
-    let code_hash = match (&m.info.link, &m.info.code_id) {
-        (None, None) => None,
-        _ => bin.map(crate::spirv::build_id_of_view),
-    };
     // Into a module of the very code the IR's positions are of: they are trusted as in place.
-    let own_code = own_code || m.info.code_id.is_some() && m.info.code_id == code_hash;
+    let own_code = own_code
+        || m.info.code_id.is_some() && bin.map(crate::spirv::code_id_of_view) == m.info.code_id;
     let unlinked;
     let m = match &m.info.link {
-        Some(l) if code_hash.as_ref() != Some(&l.build_id) => {
+        Some(l) if bin.map(crate::spirv::build_id_of_view).as_ref() != Some(&l.build_id) => {
             let mut c = m.clone();
             c.info.link = None;
             unlinked = c;

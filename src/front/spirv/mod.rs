@@ -96,13 +96,12 @@ fn read_from(m: &binary::Module<'_>, nf: &NormalForm) -> RResult<(Verified, Diag
     code::walk(&mut cx)?;
     cx.finish();
     let mut out = std::mem::take(&mut cx.out);
-    // The code's hash: its positions are the debug info's (`ModuleInfo::code_id`). A build
-    // identifier that is that hash is dwarv's link record.
+    // The code's identity: its positions are the debug info's (`ModuleInfo::code_id`). A build
+    // identifier that is the code's build id is dwarv's link record.
     let has_code = m.insns.iter().any(|i| i.op() == Some(Op::Function));
-    let code_id = has_code.then(|| crate::spirv::build_id(&nf.words(m)));
-    out.info.code_id = code_id.clone();
+    out.info.code_id = has_code.then(|| nf.code_id(m));
     if let Some(b) = &out.info.build_id {
-        if Some(&b.id) == code_id.as_ref() {
+        if b.id == crate::spirv::build_id(&nf.words(m)) {
             out.info.link = Some(ir::Link {
                 build_id: b.id.clone(),
                 storage_path: out.info.storage_path.take(),
