@@ -50,20 +50,21 @@ use super::Edit;
 /// The opcodes of `DebugFunctionDefinition`, `DebugLine` and `DebugNoLine` (NonSemantic only),
 /// `DebugTypeSubrange` (`.200` only).
 const FUNCTION_DEFINITION: u32 = 101;
+pub(super) const DEBUG_LINE: u32 = 103;
+pub(super) const DEBUG_NO_LINE: u32 = 104;
+const DEBUG_TYPE_SUBRANGE: u32 = 201;
+/// The NonSemantic opcodes of DebugBuildIdentifier (105), DebugStoragePath (106) and
+/// DebugEntryPoint (107), and their names (ledger places).
 const DEBUG_BUILD_IDENTIFIER: u32 = 105;
 const DEBUG_ENTRY_POINT: u32 = 107;
-/// The names of DebugBuildIdentifier, DebugStoragePath, DebugEntryPoint (ledger places).
 const INFO_NAMES: [&str; 3] = [
     "DebugBuildIdentifier",
     "DebugStoragePath",
     "DebugEntryPoint",
 ];
-const DEBUG_TYPE_SUBRANGE: u32 = 201;
 /// DebugTypeArray's operand in the sets before `.200`, and the one it has in `.200`.
 const COMPONENT_COUNTS: &str = "Component Counts";
 const SUBRANGES: &str = "Subranges";
-pub(super) const DEBUG_LINE: u32 = 103;
-pub(super) const DEBUG_NO_LINE: u32 = 104;
 /// DebugInfoFlags' FlagFwdDecl.
 const FLAG_FWD_DECL: u32 = 1 << 4;
 /// The Version OpenCL.100's DebugCompilationUnit has (as the IR writer writes it).
