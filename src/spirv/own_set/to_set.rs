@@ -344,8 +344,10 @@ impl Target {
         let normal = crate::spirv::normal::NormalForm::compute(&module)
             .map_err(|_| Declined("a module the code's hash cannot be taken of"))?;
         let hash = crate::spirv::build_id(&normal.words(&module));
+        // (Build identifiers pass 2 has not checked yet may be short of their Identifier.)
         let link = (cx.t.def.iter().enumerate())
             .filter(|&(id, _)| cx.t.debug_opcode(id as u32) == Some(DEBUG_BUILD_IDENTIFIER))
+            .filter(|&(_, &at)| cx.t.w.head(at as usize).0 > 5)
             .any(|(_, &at)| cx.t.name(cx.t.w.at(at as usize + 5)) == hash);
         self.link = Some(link);
         Ok(link)
