@@ -32,6 +32,7 @@ pub fn normalise(llvm: &Module, dwarf: &Module) -> Result<(Module, Module), Prun
     llvm_side(&mut l, line_table_md5);
     dwarf_side(&mut d);
     for m in [&mut l, &mut d] {
+        this_pointers(m);
         unbound(m);
         block_positions(m);
         file_paths(m);
@@ -194,6 +195,21 @@ pub fn applies(a: &Module, b: &Module) -> bool {
     )
 }
 
+/// Both sides: the `this` pointer's artificial and object-pointer marks. LLVM puts them on
+/// one pointer type; DWARF on the parameter and variable DIEs (DW_AT_artificial,
+/// DW_AT_object_pointer), from which the reader gives a declaration's signature a flagged
+/// variant of the pointer type but leaves the variables' type plain.
+fn this_pointers(m: &mut Module) {
+    for t in m.types.values_mut() {
+        if matches!(t.kind, TypeKind::Pointer { .. }) {
+            t.flags = t
+                .flags
+                .without(Flags::ARTIFICIAL)
+                .without(Flags::OBJECT_POINTER);
+        }
+    }
+}
+
 /// Both sides: what ties entities to code or to one object file rather than to the source —
 /// LLVM's `bind=@f`, DWARF's frame bases, ranges and the ELF machine — and the unit fields
 /// only one side has (LLVM: name table kind, retained types list, emission kind; DWARF:
@@ -278,16 +294,6 @@ fn llvm_side(m: &mut Module, line_table_md5: bool) {
         s.flags = s.flags.without(Flags::OPTIMIZED);
         if !c_like {
             s.flags = s.flags.without(Flags::PROTOTYPED);
-        }
-    }
-    // The `this` pointer's artificial and object-pointer marks: on the parameter's DIE and the
-    // subprogram's DW_AT_object_pointer in DWARF, not on a pointer type.
-    for t in m.types.values_mut() {
-        if matches!(t.kind, TypeKind::Pointer { .. }) {
-            t.flags = t
-                .flags
-                .without(Flags::ARTIFICIAL)
-                .without(Flags::OBJECT_POINTER);
         }
     }
     // A subprogram's calling convention (DW_CC_LLVM_OpenCLKernel…) is an attribute of its DIE;

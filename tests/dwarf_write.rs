@@ -598,6 +598,8 @@ fn type_units_round_trip_as_type_units() {
         gdb.contains("class geo::Circle : public geo::Shape"),
         "{gdb}"
     );
+    // A method's declaration keeps its artificial object pointer and virtual slot.
+    assert!(gdb.contains("virtual double area"), "{gdb}");
     // clang-14 and clang-19, with macros (the compile unit's DW_AT_macros and its line-table
     // offset follow the type units whose headers grew).
     let src = common::repo_root().join("corpus/src/shapes.cpp");
@@ -617,5 +619,78 @@ fn type_units_round_trip_as_type_units() {
                 .arg(&obj),
         );
         exact_through_dwarf(&obj, &tmp(&format!("shapes.types.macro.{cc}.out.o")));
+    }
+}
+
+/// gcc-12's C++ (corpus shapes.cpp) linked into a program, with and without its DWARF 5 type
+/// units (`-fdebug-types-section`): the unit's stand-in declarations list no parameters (a
+/// definition completing one takes a signature of its own), a type unit's definition completes
+/// a declaration inside stand-ins of its namespaces (DW_AT_specification on a type), a
+/// parameter pack's parameters sit in DW_TAG_GNU_formal_parameter_pack, and each virtual
+/// destructor has two concrete instances of one abstract D4 (D0 and D2: a function each). All
+/// round-trip exactly, and after `--into` the program runs and gdb says the same: both
+/// destructor instances, the class with its virtual `this`-taking method (it printed a static
+/// one: declarations lost their artificial object pointer, and gdb reads a virtual slot only
+/// as DW_OP_constu), the method's scope and the destructor's lines.
+#[test]
+fn gcc_type_units_and_destructor_instances_round_trip() {
+    let src = common::repo_root().join("corpus/src/shapes.cpp");
+    for (name, extra) in [
+        ("shapes.gcc12", &[][..]),
+        ("shapes.gcc12.types", &["-fdebug-types-section"][..]),
+    ] {
+        let prog = tmp(name);
+        common::run_ok(
+            Command::new(common::tool("g++-12"))
+                .args(["-std=c++17", "-gdwarf-5", "-O0"])
+                .args(extra)
+                .arg(&src)
+                .arg("-o")
+                .arg(&prog),
+        );
+        let r = dwarv(&["roundtrip", s(&prog), "--via", "dwarf"]);
+        let text =
+            String::from_utf8_lossy(&r.stdout).into_owned() + &String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(0), "{name}: {text}");
+        assert!(!text.contains("ledger:"), "{text}");
+        let out = tmp(&format!("{name}.out"));
+        let c = dwarv(&[
+            "convert",
+            s(&prog),
+            "--to",
+            "dwarf",
+            "--into",
+            s(&prog),
+            "-o",
+            s(&out),
+        ]);
+        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+        verify(&out, AmdOps::Raw);
+        let ran = |p: &Path| Command::new(p).status().unwrap().code();
+        assert_eq!(ran(&prog), ran(&out), "{name}");
+        let gdb = |o: &Path| {
+            common::tool_output(
+                "gdb",
+                &[
+                    "-batch",
+                    "-nx",
+                    "-ex",
+                    "break geo::Shape::~Shape",
+                    "-ex",
+                    "break geo::Circle::~Circle",
+                    "-ex",
+                    "ptype geo::Poly<int, 3>",
+                    "-ex",
+                    "info scope geo::Circle::area",
+                    "-ex",
+                    "info line geo::Shape::~Shape",
+                    s(o),
+                ],
+            )
+        };
+        let (a, b) = (gdb(&prog), gdb(&out));
+        assert!(a.contains("(2 locations)"), "{a}");
+        assert!(a.contains("virtual double area(void) const;"), "{a}");
+        assert_eq!(a, b, "{name}");
     }
 }

@@ -484,13 +484,23 @@ fn macros_without_rows_round_trip_through_dwarf() {
 /// Template parameters several templates list (a member function template's declaration and
 /// its definition share a type, a value and a pack; the class shares one with them): a copy
 /// under each DIE, marked DW_AT_dwarv_same_as (0x3d3b) with the parameter's own DIE, and read
-/// back as the one parameter, in each list's order (it came back as an extra `tparam`).
+/// back as the one parameter, in each list's order (it came back as an extra `tparam`). A
+/// pack's copy holds copies of its members, so that a debugger reading the copy sees them.
 #[test]
 fn shared_template_params_round_trip_through_dwarf() {
     let dump = exact_through_dwarf("shared-template-params.ll", &["4", "5"], &["--debug-info"]);
     let copies = dump.matches("DW_AT_unknown_3d3b").count();
-    // The declaration's four, the definition's `U` (the class owns it).
-    assert_eq!(copies, 5, "{dump}");
+    // The declaration's four and its pack's member, the definition's `U` (the class owns it).
+    assert_eq!(copies, 6, "{dump}");
+    let pack_copy = dump
+        .split("DW_TAG_GNU_template_parameter_pack")
+        .nth(1)
+        .and_then(|rest| rest.split("NULL").next())
+        .unwrap_or_default();
+    assert!(
+        pack_copy.contains("DW_AT_unknown_3d3b") && pack_copy.contains("DW_AT_const_value\t(7)"),
+        "the pack's copy without its member: {pack_copy}"
+    );
 }
 
 /// A function that stands for another (LLVM targetFuncName) keeps it through DWARF as LLVM

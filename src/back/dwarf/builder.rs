@@ -472,6 +472,9 @@ impl Builder<'_, '_> {
 pub(super) struct Index {
     /// Parameters of each function, by number.
     pub params: HashMap<Handle<crate::ir::Scope>, Vec<(u32, Handle<crate::ir::Variable>)>>,
+    /// Functions whose parameter variables are inside a type of theirs (gcc's
+    /// DW_TAG_GNU_formal_parameter_pack), not their direct children.
+    pub packed_params: FxHashSet<Handle<crate::ir::Scope>>,
     /// Scope runs inlined at each link or deeper (indexes into `scope_runs`).
     pub runs_within: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
     /// Inlined-at links by their parent link.
@@ -492,8 +495,16 @@ impl Index {
     pub(super) fn new(m: &Module) -> Index {
         let mut x = Index::default();
         for (h, v) in m.vars.iter() {
-            if let (VarKind::Param(n), Some(Ref::Scope(s))) = (&v.kind, v.scope) {
-                x.params.entry(s).or_default().push((*n, h));
+            match (&v.kind, v.scope) {
+                (VarKind::Param(n), Some(Ref::Scope(s))) => {
+                    x.params.entry(s).or_default().push((*n, h));
+                }
+                (VarKind::Param(_), Some(Ref::Type(t))) => {
+                    if let Some(Ref::Scope(s)) = m.types.get(t).scope {
+                        x.packed_params.insert(s);
+                    }
+                }
+                _ => {}
             }
         }
         for list in x.params.values_mut() {

@@ -276,8 +276,11 @@ impl Builder<'_, '_> {
             );
         }
         if let Some(i) = f.virtual_index {
-            let mut e = gimli::write::Expression::new();
-            e.op_constu(i.into());
+            // DW_OP_constu N, as gcc and clang write it: gdb takes no other form (gimli's
+            // op_constu would write DW_OP_litN) for a virtual function's slot.
+            let mut bytes = vec![dw::DW_OP_constu.0];
+            crate::dwarf::bytes::put_uleb(&mut bytes, i.into());
+            let e = gimli::write::Expression::raw(bytes);
             self.set(
                 d,
                 dw::DW_AT_vtable_elem_location,
@@ -412,8 +415,9 @@ impl Builder<'_, '_> {
         // instance's.
         let instance = self.instances.contains(&s);
         let decl = matches!(m.scopes.get(s).kind, ScopeKind::FunctionDecl(_));
-        if params.is_empty() || (instance && decl) {
-            self.signature_params(d, f.ty);
+        let packed = self.index.packed_params.contains(&s);
+        if (params.is_empty() && !packed) || (instance && decl) {
+            self.signature_params(d, f.ty, decl);
         }
         let this = params
             .iter()
@@ -467,11 +471,17 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// A function without parameter variables (a declaration) states its parameters' types as
-    /// formal_parameter children when its signature type gets no DIE of its own.
-    pub(super) fn signature_params(&mut self, d: Die, ty: Option<Handle<Type>>) {
-        if let Some(ty) = ty.filter(|t| self.signature_only.contains(t)) {
-            self.formal_parameters(d, ty);
+    /// A function without parameter variables states its parameters' types as formal_parameter
+    /// children when its signature type gets no DIE of its own; a declaration always does (a
+    /// debugger takes a member function without them for a static one), naming its object
+    /// pointer. The reader takes a declaration's as its signature only when the type has no DIE.
+    pub(super) fn signature_params(&mut self, d: Die, ty: Option<Handle<Type>>, decl: bool) {
+        let Some(ty) = ty.filter(|t| decl || self.signature_only.contains(t)) else {
+            return;
+        };
+        let object_pointer = self.formal_parameters(d, ty);
+        if let (Some(p), true) = (object_pointer, decl) {
+            self.set(d, dw::DW_AT_object_pointer, AttributeValue::UnitRef(p));
         }
     }
 

@@ -3,7 +3,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
-use gimli::write::AttributeValue;
+use gimli::write::{AttributeValue, UnitEntryId};
 use gimli::{constants as dw, DwTag};
 
 use super::builder::{raw_attr, Builder, Die};
@@ -31,6 +31,12 @@ impl Builder<'_, '_> {
             self.fill(Ref::Type(tp));
             return;
         }
+        self.copy_template(d, tp);
+    }
+
+    /// A copy of a template parameter under DIE `d`; a pack's copy holds copies of its members
+    /// (a debugger reads the copy's children, the reader the parameter it names).
+    fn copy_template(&mut self, d: Die, tp: Handle<Type>) {
         let tag = self.tag(Ref::Type(tp));
         let copy = (d.0, self.unit_mut(d.0).add(d.1, tag));
         self.fill_type(copy, tp);
@@ -126,7 +132,7 @@ impl Builder<'_, '_> {
                         AttributeValue::CallingConvention(gimli::DwCc(*calling_convention)),
                     );
                 }
-                self.formal_parameters(d, t);
+                let _ = self.formal_parameters(d, t);
             }
             TypeKind::Enum { .. } => self.fill_enum(d, ty),
             TypeKind::Composite { .. } => self.fill_composite(d, t, ty),
@@ -414,8 +420,13 @@ impl Builder<'_, '_> {
         if *is_default {
             self.set(d, dw::DW_AT_default_value, AttributeValue::FlagPresent);
         }
+        let own = self.dies.get(&Ref::Type(t)) == Some(&d);
         for p in pack.clone() {
-            self.fill_template(Ref::Type(t), d, p);
+            if own {
+                self.fill_template(Ref::Type(t), d, p);
+            } else {
+                self.copy_template(d, p);
+            }
         }
     }
 
@@ -554,22 +565,33 @@ impl Builder<'_, '_> {
     }
 
     /// The formal_parameter (and unspecified_parameters) children of a function type's DIE, or
-    /// of a declaration's.
-    pub(super) fn formal_parameters(&mut self, d: Die, ty: Handle<Type>) {
+    /// of a declaration's; an artificial parameter type's is DW_AT_artificial, as compilers
+    /// write it. Returns the object pointer's DIE, if a parameter type is flagged as one.
+    pub(super) fn formal_parameters(&mut self, d: Die, ty: Handle<Type>) -> Option<UnitEntryId> {
         let m = self.m;
         let TypeKind::Function {
             params, variadic, ..
         } = &m.types.get(ty).kind
         else {
-            return;
+            return None;
         };
+        let mut object_pointer = None;
         for p in params {
             let pd = (
                 d.0,
                 self.unit_mut(d.0).add(d.1, dw::DW_TAG_formal_parameter),
             );
             match p {
-                Some(p) => self.set_ref(pd, dw::DW_AT_type, Some(Ref::Type(*p))),
+                Some(p) => {
+                    self.set_ref(pd, dw::DW_AT_type, Some(Ref::Type(*p)));
+                    let flags = m.types.get(*p).flags;
+                    if flags.has(Flags::ARTIFICIAL) {
+                        self.set(pd, dw::DW_AT_artificial, AttributeValue::FlagPresent);
+                    }
+                    if flags.has(Flags::OBJECT_POINTER) {
+                        object_pointer = object_pointer.or(Some(pd.1));
+                    }
+                }
                 None => self.set(
                     pd,
                     vendor::DW_AT_DWARV_UNKNOWN_TYPE,
@@ -581,6 +603,7 @@ impl Builder<'_, '_> {
             self.unit_mut(d.0)
                 .add(d.1, dw::DW_TAG_unspecified_parameters);
         }
+        object_pointer
     }
 }
 

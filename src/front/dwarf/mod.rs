@@ -70,6 +70,7 @@ fn read_inner(bytes: &[u8]) -> DResult<(Verified, Diagnostics)> {
     // dwarv's own attributes, by concern.
     unit::own_attributes(&mut m);
     types::own_attributes(&mut m);
+    unit::flagged_types(&mut m, &read.flagged);
     scopes::own_attributes(&mut m);
     vars::own_attributes(&mut m);
     let m = records::without_synthesized_unit(m)?;

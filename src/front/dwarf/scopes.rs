@@ -9,7 +9,6 @@ use super::walker::{
     binding, function_mut, own_flags, ref_offset, scope_of, take_flag, take_s, take_u, At, DResult,
     Filled, Frame, Plan, Slice, UnitState, Walker,
 };
-use crate::diag::LossKind;
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
     CallParam, CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label,
@@ -120,8 +119,9 @@ impl Walker<'_> {
         Ok(Vec::new())
     }
 
-    /// DW_AT_object_pointer: the parameter it names, or none (ledgered) when that parameter is a
-    /// part of the function's signature rather than a variable.
+    /// DW_AT_object_pointer: the parameter it names, or none when that parameter is a part of
+    /// the function's signature rather than a variable (its type gets the flag, as LLVM
+    /// states it: `fill_type_part`).
     fn object_pointer(&mut self, at: &mut At) -> DResult<Option<Ref>> {
         let Some(v) = at.die.peek_value(dw::DW_AT_object_pointer) else {
             return Ok(None);
@@ -135,13 +135,7 @@ impl Walker<'_> {
             return self.reference(at, dw::DW_AT_object_pointer);
         };
         at.die.mark(dw::DW_AT_object_pointer);
-        self.diag.push(
-            LossKind::Dropped,
-            format!(".debug_info+{:#x}", at.die.off),
-            format!(
-                "DW_AT_object_pointer {o:#x}: a parameter of a declaration, which the IR holds as a type"
-            ),
-        );
+        self.object_pointer_parts.insert(o);
         Ok(None)
     }
 
@@ -163,17 +157,43 @@ impl Walker<'_> {
             Some(_) => return Err(at.fail("DW_AT_specification is no function")),
             None => None,
         };
-        // A definition of a declaration already read has the declaration's signature
-        // (complete_from_declarations); others get one built from their own DIEs, unless
-        // dwarv named it.
-        let declared = declaration
+        // A definition listing as many parameters as its declaration's signature (or none)
+        // has that signature; one listing another number (gcc's stand-in declarations in a
+        // unit whose type lives in a type unit list none; its D2 destructor instance of a D4
+        // has no `__in_chrg`) a signature of its own, with the declaration's return type.
+        let own = self.own_params.get(&at.die.off).copied().unwrap_or(0);
+        let params_of =
+            |m: &crate::ir::Module, t: Handle<crate::ir::Type>| match &m.types.get(t).kind {
+                TypeKind::Function { params, .. } => Some(params.len()),
+                _ => None,
+            };
+        let declared_ty = declaration
             .and_then(|d| self.m.scopes.get(d).function())
-            .and_then(|f| f.ty)
-            .filter(|_| ret.is_none());
+            .and_then(|f| f.ty);
+        let own_list = own > 0
+            && declared_ty
+                .and_then(|t| params_of(self.m, t))
+                .is_some_and(|n| n != own);
+        let declared = declared_ty.filter(|_| ret.is_none() && !own_list);
+        let ret = match (
+            ret,
+            own_list,
+            declared_ty.map(|t| &self.m.types.get(t).kind),
+        ) {
+            (None, true, Some(TypeKind::Function { ret, .. })) => *ret,
+            _ => ret,
+        };
         // dwarv names the function type when it has a DIE of its own.
         let named = self.type_ref(at, vendor::DW_AT_DWARV_FUNCTION_TYPE)?;
         let unsigned = at.die.take(vendor::DW_AT_DWARV_NO_SIGNATURE).is_some();
-        let sig = match (unsigned, named.or(declared)) {
+        // A clone of a definition of a declaration, listing as many parameters as its origin
+        // (or none), has the origin's signature, the declaration's (`complete_clones`); other
+        // clones one of their own, as every function without a declaration.
+        let same_as_origin = self.clones.get(&at.die.off).is_some_and(|o| {
+            self.specified.contains(o)
+                && (own == 0 || self.own_params.get(o).copied().unwrap_or(0) == own)
+        });
+        let sig = match (unsigned || same_as_origin, named.or(declared)) {
             (true, _) => None,
             (false, Some(t)) => Some(t),
             (false, None) => {

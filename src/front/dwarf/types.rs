@@ -6,8 +6,8 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use super::walker::{
-    binding, function_mut, own_flags, take_flag, take_str, take_u, At, DResult, Die, Filled, Frame,
-    Walker,
+    binding, function_mut, own_flags, ref_offset, take_flag, take_str, take_u, At, DResult, Die,
+    Filled, Frame, Walker,
 };
 use crate::ir::{
     AddrSpace, Bound, CompositeTag, Encoding, Enumerator, Flags, Handle, Memory, PtrKind,
@@ -78,6 +78,15 @@ impl Walker<'_> {
             .parent
             .and_then(|p| p.ent)
             .filter(|p| !template && (file_level || unit_scoped || !matches!(p, Ref::Unit(_))));
+        // Only a composite or an enum names the declaration it completes; on another DIE the
+        // attribute stays raw.
+        if matches!(kind, TypeKind::Composite { .. } | TypeKind::Enum { .. }) {
+            match self.reference(&mut at, dw::DW_AT_specification)? {
+                Some(Ref::Type(decl)) if decl != h => self.type_specs.push((h, decl)),
+                None => {}
+                Some(_) => return Err(at.fail("DW_AT_specification of a type names no type")),
+            }
+        }
         let ty = self.m.types.get_mut(h);
         ty.kind = kind;
         ty.name = common.name;
@@ -419,6 +428,10 @@ impl Walker<'_> {
             return Err(at.fail("DW_AT_dwarv_same_as of a template parameter names no type"));
         };
         self.template_copies.push((at.die.off, h));
+        // A member of a pack's copy: the pack lists it already.
+        if at.parent.is_some_and(|p| p.copy) {
+            return Ok(Vec::new());
+        }
         match at.parent.and_then(|p| p.ent) {
             Some(Ref::Type(ph)) => match &mut self.m.types.get_mut(ph).kind {
                 TypeKind::Composite { templates, .. } => templates.push(h),
@@ -493,8 +506,38 @@ impl Walker<'_> {
                     Some(Ref::Type(h)) => Some(h),
                     _ => p.sig,
                 };
+                // An artificial parameter (`this`, gcc's `__in_chrg`) and the object pointer
+                // are flags on the parameter's type in LLVM and SPIR-V: a flagged variant of it.
+                let mut wanted = Flags::default();
+                if at.die.flag(dw::DW_AT_artificial) {
+                    wanted = wanted.with(Flags::ARTIFICIAL);
+                }
+                if self.object_pointer_parts.contains(&at.die.off) {
+                    wanted = wanted.with(Flags::OBJECT_POINTER);
+                }
+                // (Not of a composite: its variant would be a second one with the same members.)
+                let whole = at.die.peek_value(dw::DW_AT_type).is_some_and(|v| {
+                    let tag = ref_offset(at.unit, &v)
+                        .and_then(|o| {
+                            gimli::DebugInfoOffset(o as usize).to_unit_offset(&at.unit.header)
+                        })
+                        .and_then(|o| at.unit.entry(o).ok())
+                        .map(|e| e.tag());
+                    matches!(
+                        tag,
+                        Some(
+                            dw::DW_TAG_structure_type
+                                | dw::DW_TAG_class_type
+                                | dw::DW_TAG_union_type
+                                | dw::DW_TAG_enumeration_type
+                        )
+                    )
+                });
                 if let Some(h) = sig {
                     if let TypeKind::Function { params, .. } = &mut self.m.types.get_mut(h).kind {
+                        if let (Some(t), false, false) = (ty, wanted.is_empty(), whole) {
+                            self.flagged.push((h, params.len(), t, wanted.bits));
+                        }
                         params.push(ty);
                     }
                 }

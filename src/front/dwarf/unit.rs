@@ -2,7 +2,7 @@
 //! plans what every DIE becomes, pass 2 fills each entity through the concern modules (`types`,
 //! `scopes`, `vars`), then the unit's line program and macros are read.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
@@ -29,6 +29,9 @@ use crate::spec::dwarf_vendor as vendor;
 pub struct ReadUnits {
     pub encodings: Encodings,
     pub numbered_inlined: Vec<(u64, Handle<InlinedAt>)>,
+    /// Signature parameters whose type must carry flags (`flagged_types`, once dwarv's own
+    /// attributes have given every type its flags).
+    pub flagged: Vec<(Handle<Type>, usize, Handle<Type>, u64)>,
 }
 
 pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<ReadUnits> {
@@ -55,6 +58,13 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         pending: Default::default(),
         numbered_inlined: Vec::new(),
         template_copies: Vec::new(),
+        own_params: HashMap::default(),
+        type_specs: Vec::new(),
+        instanced: HashSet::default(),
+        clones: HashMap::default(),
+        specified: HashSet::default(),
+        object_pointer_parts: HashSet::default(),
+        flagged: Vec::new(),
     };
     let mut units = Vec::new();
     let mut headers = u.dwarf.units();
@@ -105,15 +115,143 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
             ));
         }
     }
+    scope_from_declarations(w.m, &w.type_specs);
     for v in std::mem::take(&mut w.object_pointers) {
         let var = w.m.vars.get_mut(v);
         var.flags = var.flags.with(Flags::OBJECT_POINTER);
     }
     complete_from_declarations(w.m);
+    complete_clones(w.m, &w.clones, &w.map);
     Ok(ReadUnits {
         encodings: w.encodings,
         numbered_inlined: w.numbered_inlined,
+        flagged: w.flagged,
     })
+}
+
+/// Signature parameters whose DIE says artificial or object pointer, which LLVM and SPIR-V
+/// state as flags of the parameter's type: a type without them is replaced by a variant with
+/// them, one per type and flags (clang writes one artificial object pointer type per class).
+pub(super) fn flagged_types(
+    m: &mut crate::ir::Module,
+    flagged: &[(Handle<Type>, usize, Handle<Type>, u64)],
+) {
+    let mut variants: HashMap<(Handle<Type>, u64), Handle<Type>> = HashMap::default();
+    for &(sig, i, t, bits) in flagged {
+        let ty = m.types.get(t);
+        if ty.flags.bits & bits == bits {
+            continue;
+        }
+        let v = match variants.get(&(t, bits)) {
+            Some(&v) => v,
+            None => {
+                let mut variant = ty.clone();
+                variant.flags.bits |= bits;
+                let v = m.types.push(variant);
+                variants.insert((t, bits), v);
+                v
+            }
+        };
+        if let TypeKind::Function { params, .. } = &mut m.types.get_mut(sig).kind {
+            if let Some(slot) = params.get_mut(i) {
+                *slot = Some(v);
+            }
+        }
+    }
+}
+
+/// A further concrete instance of an abstract subprogram (and the variables and blocks of its
+/// subtree) states only what differs from its origin: it takes the origin's name, scope,
+/// signature, declaration, position and flags where it has none, as a function of its own
+/// (LLVM and SPIR-V give each clone a function of its own too).
+fn complete_clones(m: &mut crate::ir::Module, clones: &HashMap<u64, u64>, map: &HashMap<u64, Ref>) {
+    let mut pairs: Vec<(Ref, Ref)> = clones
+        .iter()
+        .filter_map(|(c, o)| Some((*map.get(c)?, *map.get(o)?)))
+        .collect();
+    pairs.sort_unstable();
+    let mut own_sigs = Vec::new();
+    for (c, o) in pairs {
+        match (c, o) {
+            (Ref::Scope(c), Ref::Scope(o)) if c != o => {
+                let origin = m.scopes.get(o).clone();
+                let s = m.scopes.get_mut(c);
+                s.name = s.name.take().or(origin.name.clone());
+                if matches!(s.parent, None | Some(Ref::Unit(_))) && origin.parent.is_some() {
+                    s.parent = origin.parent;
+                }
+                s.at = s.at.or(origin.at);
+                s.flags.bits |= origin.flags.bits;
+                let mut own_sig = None;
+                if let (Some(f), Some(of)) = (function_mut(&mut s.kind), origin.function()) {
+                    f.linkage = f.linkage.take().or(of.linkage.clone());
+                    own_sig = f.ty.zip(of.ty);
+                    f.ty = f.ty.or(of.ty);
+                    f.declaration = f.declaration.or(of.declaration);
+                    f.containing_type = f.containing_type.or(of.containing_type);
+                    f.virtuality = f.virtuality.or(of.virtuality);
+                    f.virtual_index = f.virtual_index.or(of.virtual_index);
+                    if f.templates.is_empty() {
+                        f.templates = of.templates.clone();
+                    }
+                    f.calling_convention = f.calling_convention.or(of.calling_convention);
+                }
+                // A signature of its own returns what the origin's does.
+                if let Some((own, of)) = own_sig.filter(|(a, b)| a != b) {
+                    let of_ret = match m.types.get(of).kind {
+                        TypeKind::Function { ret, .. } => ret,
+                        _ => None,
+                    };
+                    if let TypeKind::Function { ret, .. } = &mut m.types.get_mut(own).kind {
+                        *ret = ret.or(of_ret);
+                    }
+                    own_sigs.push((c, own));
+                }
+            }
+            (Ref::Var(c), Ref::Var(o)) if c != o => {
+                let origin = m.vars.get(o).clone();
+                let v = m.vars.get_mut(c);
+                v.name = v.name.take().or(origin.name);
+                v.ty = v.ty.or(origin.ty);
+                v.at = v.at.or(origin.at);
+                v.flags.bits |= origin.flags.bits;
+                v.align_bits = v.align_bits.or(origin.align_bits);
+            }
+            _ => {}
+        }
+    }
+    // A signature of its own lists its parameters' types (the origin's, read just now).
+    let own_sigs: HashMap<Handle<Scope>, Handle<Type>> = own_sigs.into_iter().collect();
+    let mut params: Vec<(Handle<Type>, u32, Option<Handle<Type>>)> = Vec::new();
+    for v in m.vars.values() {
+        if let (VarKind::Param(n), Some(Ref::Scope(s))) = (&v.kind, v.scope) {
+            if let Some(&sig) = own_sigs.get(&s) {
+                params.push((sig, *n, v.ty));
+            }
+        }
+    }
+    params.sort_by_key(|p| (p.0, p.1));
+    for (sig, n, ty) in params {
+        if let TypeKind::Function { params: list, .. } = &mut m.types.get_mut(sig).kind {
+            if let Some(slot) = (n as usize).checked_sub(1).and_then(|i| list.get_mut(i)) {
+                *slot = slot.or(ty);
+            }
+        }
+    }
+}
+
+/// A type definition that completes a declaration at unit level (gcc writes a type unit's type
+/// so: the declaration inside stand-ins of its namespaces, the definition at the top with
+/// DW_AT_specification) is in the declaration's scope, as LLVM and SPIR-V state it; the writer
+/// puts it there. One inside a scope of its own keeps it.
+fn scope_from_declarations(m: &mut crate::ir::Module, specs: &[(Handle<Type>, Handle<Type>)]) {
+    for &(def, decl) in specs {
+        let scope = m.types.get(decl).scope;
+        let t = m.types.get_mut(def);
+        if matches!(t.scope, None | Some(Ref::Unit(_))) {
+            t.scope = scope.or(t.scope);
+        }
+    }
 }
 
 /// An out-of-line definition (DW_AT_specification) states only what differs from its
@@ -193,7 +331,9 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
 
 /// An open DIE of pass 1: depth, tag, inside an inlined subroutine, a function declaration,
 /// inside a concrete out-of-line instance, its offset, the index of its pending block.
-type PlanFrame = (isize, dw::DwTag, bool, bool, bool, u64, Option<usize>);
+/// Depth, tag, in inlined code, a declaration, in a concrete instance, offset, pending block,
+/// in a further concrete instance (a clone).
+type PlanFrame = (isize, dw::DwTag, bool, bool, bool, u64, Option<usize>, bool);
 
 /// Template parameter DIEs, which have no children.
 const PARAMETERS_WITHOUT_CHILDREN: [dw::DwTag; 3] = [
@@ -274,6 +414,19 @@ impl Walker<'_> {
             let in_concrete = stack.last().is_some_and(|f| f.4)
                 || (tag == dw::DW_TAG_subprogram && origin.is_some());
             let parent_off = stack.last().map_or(uoff, |f| f.5);
+            // A further concrete instance of an abstract subprogram, and what its subtree
+            // instantiates, are entities of their own: one entity cannot hold two instances'
+            // code, locations and linkage names.
+            let clone = match (tag, origin) {
+                (_, None) => false,
+                (dw::DW_TAG_subprogram, Some(o)) if !in_inlined => !self.instanced.insert(o),
+                (
+                    dw::DW_TAG_lexical_block | dw::DW_TAG_variable | dw::DW_TAG_formal_parameter,
+                    Some(_),
+                ) => !in_inlined && stack.last().is_some_and(|f| f.7),
+                _ => false,
+            };
+            let in_clone = clone || (stack.last().is_some_and(|f| f.7) && !in_inlined);
             let mut pending = None;
             match tag {
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter | dw::DW_TAG_lexical_block
@@ -327,6 +480,18 @@ impl Walker<'_> {
                         origin: None,
                         entry_pc: None,
                     })))
+                }
+                dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block if clone => {
+                    self.clones.insert(off, origin.unwrap_or(0));
+                    let kind = match tag {
+                        dw::DW_TAG_subprogram => ScopeKind::Function(Box::default()),
+                        _ => ScopeKind::LexicalBlock { ranges: Vec::new() },
+                    };
+                    Plan::Own(Ref::Scope(self.m.scopes.push(Scope::new(kind))))
+                }
+                dw::DW_TAG_variable | dw::DW_TAG_formal_parameter if clone => {
+                    self.clones.insert(off, origin.unwrap_or(0));
+                    Plan::Own(Ref::Var(self.m.vars.push(Variable::new(VarKind::Local))))
                 }
                 dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block if origin.is_some() => {
                     Plan::Alias(origin.unwrap_or(0))
@@ -387,14 +552,40 @@ impl Walker<'_> {
             };
             if let Plan::Own(r) = plan {
                 self.map.insert(off, r);
+                // A parameter of the subprogram, or of a parameter pack of it (gcc's
+                // DW_TAG_GNU_formal_parameter_pack).
+                let function = match (parent_tag, stack.len().checked_sub(2).map(|i| stack[i])) {
+                    (Some(dw::DW_TAG_subprogram), _) => Some(parent_off),
+                    (Some(dw::DW_TAG_GNU_formal_parameter_pack), Some(g))
+                        if g.1 == dw::DW_TAG_subprogram =>
+                    {
+                        Some(g.5)
+                    }
+                    _ => None,
+                };
+                if let (Ref::Var(_), dw::DW_TAG_formal_parameter, Some(f)) = (r, tag, function) {
+                    *self.own_params.entry(f).or_default() += 1;
+                }
             }
             self.plans.push((off, plan));
+            if tag == dw::DW_TAG_subprogram && entry.attr_value(dw::DW_AT_specification).is_some() {
+                self.specified.insert(off);
+            }
             let is_decl = tag == dw::DW_TAG_subprogram
                 && matches!(
                     entry.attr_value(dw::DW_AT_declaration),
                     Some(AttrValue::Flag(true))
                 );
-            stack.push((depth, tag, in_inlined, is_decl, in_concrete, off, pending));
+            stack.push((
+                depth,
+                tag,
+                in_inlined,
+                is_decl,
+                in_concrete,
+                off,
+                pending,
+                in_clone,
+            ));
         }
         Ok(())
     }
@@ -557,6 +748,17 @@ impl Walker<'_> {
             }
             // A pointer past the DIE's children, for a reader's skipping: layout, not meaning.
             die.mark(dw::DW_AT_sibling);
+            // A clone's origin is read once every DIE is filled (`complete_clones`).
+            if self.clones.contains_key(&off) {
+                if let Some(i) = die
+                    .attrs
+                    .iter()
+                    .position(|a| a.name() == dw::DW_AT_abstract_origin)
+                {
+                    die.attrs.remove(i);
+                    die.used.remove(i);
+                }
+            }
             let mut frame = Frame {
                 depth,
                 tag: die.tag,
@@ -564,6 +766,7 @@ impl Walker<'_> {
                 inlined: parent.and_then(|p| p.inlined),
                 sig: None,
                 params: 0,
+                copy: false,
             };
             let at = At {
                 u,
@@ -619,7 +822,10 @@ impl Walker<'_> {
             Plan::Own(Ref::CallSite(h)) => self.fill_call_site(at, h),
             Plan::Own(Ref::Import(h)) => self.fill_import(at, h),
             Plan::Own(_) => Ok(Vec::new()),
-            Plan::Alias(_) if TEMPLATE_PARAMS.contains(&at.die.tag) => self.fill_template_copy(at),
+            Plan::Alias(_) if TEMPLATE_PARAMS.contains(&at.die.tag) => {
+                frame.copy = true;
+                self.fill_template_copy(at)
+            }
             Plan::Alias(_) => self.fill_alias(at, ranges, frame),
             Plan::Part => self.fill_part(at),
             // resolve_blocks decided every one before pass 2.

@@ -3,7 +3,7 @@
 //! the attribute getters all concerns use, and the reader's error type. It imports none of the
 //! concern modules.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
@@ -106,6 +106,28 @@ pub(super) struct Walker<'m> {
     /// dwarv's copies of shared template parameters (`fill_template_copy`): the copy's offset
     /// and the parameter it names, checked to be one once every DIE is filled.
     pub template_copies: Vec<(u64, Handle<Type>)>,
+    /// The number of formal parameters (variables, not signature parts) of each subprogram
+    /// with any: a definition listing another number than its declaration's signature has a
+    /// signature of its own.
+    pub own_params: HashMap<u64, usize>,
+    /// Type definitions completing a declaration elsewhere (gcc's DW_AT_specification on a
+    /// type, as in its type units): the definition and the declaration, resolved once every DIE
+    /// is filled (`scope_from_declarations`).
+    pub type_specs: Vec<(Handle<Type>, Handle<Type>)>,
+    /// Abstract subprograms with a concrete out-of-line instance planned already.
+    pub instanced: HashSet<u64>,
+    /// DIEs of a further concrete instance of one abstract subprogram (gcc's clones, its D0 and
+    /// D2 destructors of one D4): an entity of their own, by their offset, with the offset of
+    /// the abstract DIE they complete (`complete_clones`).
+    pub clones: HashMap<u64, u64>,
+    /// Subprograms with DW_AT_specification (a clone of one shares its signature).
+    pub specified: HashSet<u64>,
+    /// Parameters of declarations their DW_AT_object_pointer names (signature parts).
+    pub object_pointer_parts: HashSet<u64>,
+    /// Signature parameters whose type must carry flags their DIE states (artificial, object
+    /// pointer): the signature, the parameter's index, its type and the flags
+    /// (`flagged_types`, once every type is read).
+    pub flagged: Vec<(Handle<Type>, usize, Handle<Type>, u64)>,
 }
 
 /// The .debug_info offset of a reference attribute.
@@ -129,6 +151,9 @@ pub(super) struct Frame {
     /// The signature type collecting this subprogram's / subroutine type's parameters.
     pub sig: Option<Handle<Type>>,
     pub params: u32,
+    /// dwarv's copy of a shared template parameter (`fill_template_copy`): its children copy
+    /// the members the parameter itself lists.
+    pub copy: bool,
 }
 
 /// One DIE's attributes, with those a field consumed marked; the rest become raw attributes.
