@@ -465,6 +465,33 @@ fn a_declaration_without_file_or_line_has_no_place() {
     assert_exact_round_trip(&m);
 }
 
+/// Function types with a calling convention of their own (OpenCL's DW_CC_LLVM_*), each the
+/// signature of one function only (a dwarf_roundtrip fuzz finding, 26 Nov: dwarv's records
+/// damaged, so the writer gave such a type no DIE, and the convention, which a subprogram DIE
+/// has no place for, was lost unreported): such a type keeps its DIE.
+#[test]
+fn a_signature_with_a_calling_convention_keeps_it() {
+    let b =
+        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_signature_calling_convention.o"))
+            .unwrap();
+    let (m, _) = read(&b, "cc.o").expect("reads");
+    let ccs = m
+        .types
+        .values()
+        .filter(|t| {
+            matches!(
+                t.kind,
+                dwarv::ir::TypeKind::Function {
+                    calling_convention: 198 | 199,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(ccs, 3);
+    assert_exact_round_trip(&m);
+}
+
 /// DW_AT_low_pc + a DW_AT_high_pc size past 2^64 (a dwarf_reader fuzz finding: gimli adds them
 /// unchecked, a panic where overflow checks are on): a clean error naming both.
 #[test]

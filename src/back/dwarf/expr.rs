@@ -303,11 +303,18 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
                 let Some(key) = encoded(b, u, entry.expr, Ref::LocList(h), true) else {
                     continue;
                 };
+                // An empty range stays: gcc writes them for location views, one view pair
+                // each (`DW_AT_dwarv_locviews`).
                 match entry.range {
-                    Some(r) if addr(r.end) > addr(r.start) => {
+                    Some(r) if version < 5 && addr(r.end) == 0 => b.loss(
+                        LossKind::Dropped,
+                        Ref::LocList(h),
+                        "an empty range at address 0 (DWARF 4's end of list)",
+                    ),
+                    Some(r) if addr(r.end) >= addr(r.start) => {
                         out.push((addr(r.start), addr(r.end), key))
                     }
-                    Some(_) => b.loss(LossKind::Dropped, Ref::LocList(h), "an empty range"),
+                    Some(_) => b.loss(LossKind::Dropped, Ref::LocList(h), "a reversed range"),
                     None if version >= 5 => default = Some(key),
                     None => b.loss(
                         LossKind::Dropped,

@@ -92,7 +92,7 @@ impl Lists {
     }
 
     /// A list of unit `u` (whose base address is `unit_base`) from (start, end, expression)
-    /// entries (the non-empty ranges are kept) and an optional default entry (DWARF 5 only),
+    /// entries (empty ranges too, but DWARF 4's 0–0) and an optional default entry (DWARF 5 only),
     /// made like `Builder::range_list`: DWARF 5 lists in the shortest encoding
     /// (`compact::entries`); a DWARF 4 list says base address 0 first unless the unit's base
     /// address is 0 already (as compilers leave it out; gdb prints it). Returns the attribute
@@ -108,7 +108,13 @@ impl Lists {
         let asz = t.address_size;
         let start = t.bytes.len();
         let first_hole = t.holes.len();
-        let entries: Vec<_> = entries.into_iter().filter(|e| e.1 > e.0).collect();
+        // Empty ranges stay (gcc's location views pair with them), but for DWARF 4's 0–0,
+        // which is its end of list (the caller ledgers it).
+        let v4 = t.version < 5;
+        let entries: Vec<_> = entries
+            .into_iter()
+            .filter(|e| e.1 > e.0 || (e.1 == e.0 && !(v4 && e.1 == 0)))
+            .collect();
         let mut err = None;
         if t.version >= 5 {
             for e in compact::entries(asz, unit_base, entries) {

@@ -663,7 +663,17 @@ pub(super) fn signature_only(m: &Module) -> FxHashSet<Handle<Type>> {
         .scopes
         .values()
         .filter_map(|s| s.function().and_then(|f| f.ty))
-        .filter(|t| matches!(m.types.get(*t).kind, TypeKind::Function { .. }))
+        // A calling convention of the type's own has no place on a subprogram DIE (its
+        // DW_AT_calling_convention is the function's): such a type keeps its DIE.
+        .filter(|t| {
+            matches!(
+                m.types.get(*t).kind,
+                TypeKind::Function {
+                    calling_convention: 0,
+                    ..
+                }
+            )
+        })
         .collect();
     let mut drop = |h: Option<Handle<Type>>| {
         if let Some(h) = h {

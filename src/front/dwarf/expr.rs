@@ -188,11 +188,16 @@ impl Walker<'_> {
                         format!("location list of the DIE at .debug_info+{off:#x}: {e}"),
                     )
                 };
-                let Some(mut it) = u.dwarf.attr_locations(unit, v).map_err(err)? else {
+                let Some(list) = u.dwarf.attr_locations_offset(unit, v).map_err(err)? else {
                     return Ok(None);
                 };
+                let mut it = LocEntries {
+                    raw: u.dwarf.raw_locations(unit, list).map_err(err)?,
+                    base: unit.low_pc,
+                    address_size: unit.encoding().address_size,
+                };
                 let mut entries = Vec::new();
-                while let Some(e) = it.next().map_err(err)? {
+                while let Some((begin, end, data)) = it.next(&u.dwarf, unit).map_err(err)? {
                     if entries.len() >= 1 << 20 {
                         return Err(fail(
                             section,
@@ -200,11 +205,11 @@ impl Walker<'_> {
                             "more than a million location-list entries",
                         ));
                     }
-                    let expr = self.expr(u, unit, cur, e.data.0.slice(), off, section)?;
+                    let expr = self.expr(u, unit, cur, data.0.slice(), off, section)?;
                     entries.push(LocEntry {
                         range: Some(CodeRange {
-                            start: CodePos::Addr(e.range.begin),
-                            end: CodePos::Addr(e.range.end.max(e.range.begin)),
+                            start: CodePos::Addr(begin),
+                            end: CodePos::Addr(end),
                         }),
                         expr,
                     });
@@ -315,4 +320,72 @@ pub(super) fn resolve_addrx(
             Ok(op)
         })
         .collect()
+}
+
+/// A location list's entries as gimli's `LocListIter` gives them, but keeping the empty ones
+/// (begin = end): gcc writes them for location views (a location that holds at one address
+/// between two views, `DW_AT_GNU_locviews`), and its view list has a pair for each. Tombstones
+/// (a dead base address or start) and reversed ranges are skipped, as gimli does.
+struct LocEntries<'a> {
+    raw: gimli::RawLocListIter<Slice<'a>>,
+    base: u64,
+    address_size: u8,
+}
+
+impl<'a> LocEntries<'a> {
+    fn next(
+        &mut self,
+        dwarf: &gimli::Dwarf<Slice<'a>>,
+        unit: &gimli::Unit<Slice<'a>>,
+    ) -> gimli::Result<Option<(u64, u64, gimli::Expression<Slice<'a>>)>> {
+        use gimli::RawLocListEntry as E;
+        let size = self.address_size;
+        let tombstone = if size == 4 { 0xffff_fffe } else { u64::MAX - 1 };
+        let add = |a: u64, b: u64| match size {
+            4 => u64::from((a as u32).wrapping_add(b as u32)),
+            _ => a.wrapping_add(b),
+        };
+        while let Some(raw) = self.raw.next()? {
+            let (begin, end, data) = match raw {
+                E::BaseAddress { addr } => {
+                    self.base = addr;
+                    continue;
+                }
+                E::BaseAddressx { addr } => {
+                    self.base = dwarf.address(unit, addr)?;
+                    continue;
+                }
+                E::StartxEndx { begin, end, data } => {
+                    (dwarf.address(unit, begin)?, dwarf.address(unit, end)?, data)
+                }
+                E::StartxLength {
+                    begin,
+                    length,
+                    data,
+                } => {
+                    let b = dwarf.address(unit, begin)?;
+                    (b, add(b, length), data)
+                }
+                E::DefaultLocation { data } => (0, u64::MAX, data),
+                E::AddressOrOffsetPair { begin, end, data }
+                | E::OffsetPair { begin, end, data } => {
+                    if self.base >= tombstone {
+                        continue;
+                    }
+                    (add(begin, self.base), add(end, self.base), data)
+                }
+                E::StartEnd { begin, end, data } => (begin, end, data),
+                E::StartLength {
+                    begin,
+                    length,
+                    data,
+                } => (begin, add(begin, length), data),
+            };
+            if begin >= tombstone || begin > end {
+                continue;
+            }
+            return Ok(Some((begin, end, data)));
+        }
+        Ok(None)
+    }
 }
