@@ -36,10 +36,44 @@ impl Source<'_> {
 /// Writes the sections. Expressions that name DIEs take their offsets from the previous pass,
 /// so the module is written again until the offsets settle (once when nothing names a DIE).
 pub(super) fn build(m: Source, s: &Settings, diags: &mut Diagnostics) -> Result<SectionList> {
+    // Call-frame information depends on nothing else written: its sections come first, and an
+    // owned module's CFI is freed before the DIEs are built. Its losses go where a pass writes
+    // them (after the macros'). Call-frame information alone (an llvm-mc CFI test object)
+    // needs no unit: it is written without .debug_info.
+    let mut cfi_diags = Diagnostics::default();
+    let mut frames = frame::build(m.module(), s, &mut cfi_diags);
+    let cfi_only = {
+        let m = m.module();
+        m.units.is_empty() && !m.cies.is_empty() && m.files.is_empty()
+    };
+    let m = match m {
+        Source::Owned(mut module) => {
+            drop((
+                std::mem::take(&mut module.cies),
+                std::mem::take(&mut module.fdes),
+            ));
+            Source::Owned(module)
+        }
+        borrowed => borrowed,
+    };
+    let done = |mut out: SectionList, frames: &mut frame::Frames| {
+        frames.write(&mut out)?;
+        if cfi_only {
+            out.retain(|(_, data)| !data.is_empty());
+        }
+        Ok(out)
+    };
     let mut offsets: Option<Offsets> = None;
     for _ in 0..6 {
         let mut pass_diags = Diagnostics::default();
-        let filled = fill(m.module(), s, &mut pass_diags, offsets.take())?;
+        let filled = fill(
+            m.module(),
+            s,
+            &mut pass_diags,
+            offsets.take(),
+            &cfi_diags,
+            cfi_only,
+        )?;
         if !filled.used_refs {
             // No expression took an offset from a previous pass: this pass is the last, and
             // nothing after the DIEs reads the module.
@@ -48,14 +82,14 @@ pub(super) fn build(m: Source, s: &Settings, diags: &mut Diagnostics) -> Result<
             }
             let (out, _) = serialise(filled)?;
             diags.losses.extend(pass_diags.losses);
-            return Ok(out);
+            return done(out, &mut frames);
         }
         let (out, next) = serialise(filled)?;
         match next {
             Some((prev, now)) if prev.as_ref() != Some(&now) => offsets = Some(now),
             _ => {
                 diags.losses.extend(pass_diags.losses);
-                return Ok(out);
+                return done(out, &mut frames);
             }
         }
     }
@@ -77,9 +111,7 @@ pub(super) struct Filled {
     is_md5: bool,
     line_rows: Vec<Vec<u8>>,
     macro_section: Option<macros::MacroSection>,
-    frames: frame::Frames,
     signed: Vec<(usize, u64, Die)>,
-    cfi_only: bool,
 }
 
 pub(super) type Passes = Option<(Option<Offsets>, Offsets)>;
@@ -103,12 +135,15 @@ fn unwritten_expressions(b: &mut Builder) {
     }
 }
 
-/// A pass's DIEs, line rows, macros and frames.
+/// A pass's DIEs, line rows and macros; `cfi` holds the losses of the frame sections, and
+/// `cfi_only` says they are all the module holds.
 fn fill(
     m: &Module,
     s: &Settings,
     diags: &mut Diagnostics,
     offsets: Option<Offsets>,
+    cfi: &Diagnostics,
+    cfi_only: bool,
 ) -> Result<Filled> {
     let mut b = Builder {
         m,
@@ -182,9 +217,6 @@ fn fill(
         b.units.push(uid);
         b.files.push(HashMap::default());
     }
-    // Call-frame information alone (an llvm-mc CFI test object) needs no unit: it is written
-    // without .debug_info.
-    let cfi_only = b.units.is_empty() && !m.cies.is_empty() && m.files.is_empty();
     if b.units.is_empty() && !cfi_only {
         return Err(Error::unwritable(
             "DWARF",
@@ -206,7 +238,7 @@ fn fill(
     let fail = |e: String| Error::unwritable("DWARF", e);
     let (is_md5, line_rows) = line::rows(&mut b).map_err(fail)?;
     let macro_section = macros::build(&mut b);
-    let frames = frame::build(&mut b);
+    b.diags.losses.extend_from_slice(&cfi.losses);
     unwritten_expressions(&mut b);
     // Files nothing refers to (a line table's unused entries) still go to the first unit.
     let unlisted: Vec<Handle<crate::ir::File>> =
@@ -234,9 +266,7 @@ fn fill(
         is_md5,
         line_rows,
         macro_section,
-        frames,
         signed,
-        cfi_only,
     })
 }
 
@@ -305,10 +335,6 @@ fn serialise(mut b: Filled) -> Result<(SectionList, Passes)> {
     if let Some(mac) = &mut b.macro_section {
         mac.patch_line_offsets(&line::stmt_lists(&out[0].1, &out[1].1).map_err(fail)?);
         out.push((".debug_macro", std::mem::take(&mut mac.bytes)));
-    }
-    b.frames.write(&mut out)?;
-    if b.cfi_only {
-        out.retain(|(_, data)| !data.is_empty());
     }
     crate::background::drop_later((b.dwarf, b.dies));
     Ok((out, passes))
