@@ -449,7 +449,7 @@ pub fn refs_of(m: &Module, r: Ref, opts: text::PrintOptions) -> Vec<Ref> {
     }
     let collect = Collect(Default::default());
     let mut sink = String::new();
-    let w = &mut ValueWriter::new(&mut sink, &collect, opts);
+    let w = &mut ValueWriter::refs_only(&mut sink, &collect, opts);
     match r {
         Ref::Text(h) => m.texts.get(h).write(w),
         Ref::File(h) => m.files.get(h).write(w),
