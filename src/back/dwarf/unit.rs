@@ -471,16 +471,18 @@ impl Builder<'_, '_> {
         // operations are often named nowhere else, and a unit-relative operand needs its
         // type in the unit of the expression.
         let mut walked: FxHashSet<Ref> = FxHashSet::default();
+        let mut walker = crate::ir::RefWalker::default();
+        let mut stack = Vec::new();
         for r in self.die_refs() {
             let Some(u) = self.scoped_owner(r) else {
                 continue;
             };
-            let mut stack = vec![r];
+            stack.push(r);
             while let Some(e) = stack.pop() {
-                for t in crate::ir::refs_of(self.m, e, opts) {
+                for &t in walker.refs(self.m, e, opts) {
                     match t {
                         Ref::Type(h)
-                            if self.scoped_owner(t).is_none() && !home.contains_key(&h) =>
+                            if !home.contains_key(&h) && self.scoped_owner(t).is_none() =>
                         {
                             home.insert(h, u);
                             stack.push(t);
