@@ -344,8 +344,14 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         }
         None => lower(&inp, opts, target)?,
     };
+    // The input is in the IR now: its pages (mapped or read) are not needed by any writer.
+    inp.bytes = Default::default();
     let bytes = match target {
-        Target::Ir => crate::ir::text::print(&module).into_bytes(),
+        Target::Ir => {
+            let bytes = crate::ir::text::print(&module).into_bytes();
+            crate::background::drop_later(module);
+            bytes
+        }
         Target::Spirv => {
             let flavour = opts.flavour.unwrap_or_else(|| default_flavour(&module));
             report.flavour = Some(flavour.cli_name());
@@ -398,6 +404,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             if has_code {
                 unloadable(&bytes, flavour, &mut diagnostics);
             }
+            crate::background::drop_later(module);
             bytes
         }
         Target::Dwarf => {
@@ -411,12 +418,10 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                         .rsplit_once(" [")
                         .map(|(_, p)| p.trim_end_matches(']'));
                     into_part = part.unwrap_or_default().to_string();
-                    Some(image.bytes.to_vec())
+                    Some(image.bytes)
                 }
-                (Some(path), None) => Some(std::fs::read(path).map_err(|source| Error::Io {
-                    path: path.clone(),
-                    source,
-                })?),
+                // Mapped: only the pages the output copies are read, once the DIEs are built.
+                (Some(path), None) => Some(input::read(path)?.bytes),
                 (None, None) => None,
             };
             let wopts = crate::back::dwarf::WriteOptions {
@@ -426,9 +431,9 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 into: base.as_deref(),
             };
             // The writer's refusals (no compile unit, DIE offsets that do not settle) concern
-            // this input: say which.
-            let (bytes, diags) =
-                crate::back::dwarf::write(&module, &wopts).map_err(|e| e.of_input(&inp.name))?;
+            // this input: say which. It takes the module, to free it once the DIEs are built.
+            let (bytes, diags) = crate::back::dwarf::write_owned(module, &wopts)
+                .map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
             match &into_container {
                 Some(c) => crate::container::replace(&c.bytes, &c.name, &into_part, &bytes)?,
@@ -439,11 +444,11 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             let (bytes, diags) =
                 crate::back::visa::write(&module).map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
+            crate::background::drop_later(module);
             bytes
         }
     };
     drop(words);
-    crate::background::drop_later(module);
     report.diagnostics = diagnostics;
     refuse_if_strict(opts, report)?;
     write_file(output, &bytes, opts.durability)?;

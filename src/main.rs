@@ -25,7 +25,15 @@ fn main() {
         libmimalloc_sys::mi_option_set_enabled(libmimalloc_sys::mi_option_large_os_pages, true);
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
     };
-    std::process::exit(dwarv::unstable::cli::main());
+    let code = dwarv::unstable::cli::main();
+    // Ends without the allocator's teardown (mimalloc collects and returns every page at exit:
+    // about 3 % of a DWARF conversion's CPU time) or anything else registered with atexit;
+    // every output file is complete and closed by now, and only Rust's stdout buffers a line.
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: ends the process; nothing runs after it.
+    unsafe { libc::_exit(code) }
 }
 
 /// For an LLVM or a SPIR-V input, the time the kernel spends zeroing transparent huge pages

@@ -439,35 +439,95 @@ pub enum Value {
 /// The references an entity's record holds, in field order (through the text codec, so every
 /// field is covered); `opts` leaves out what a printer with these options leaves out.
 pub fn refs_of(m: &Module, r: Ref, opts: text::PrintOptions) -> Vec<Ref> {
-    use text::{Record, ValueWriter};
-    struct Collect(std::cell::RefCell<Vec<Ref>>);
-    impl text::Namer for Collect {
-        fn name(&self, r: Ref, out: &mut String) {
-            self.0.borrow_mut().push(r);
-            out.push('?');
+    let mut walker = RefWalker::default();
+    walker.refs(m, r, opts);
+    walker.found.0.into_inner()
+}
+
+/// [`refs_of`] for entity after entity, its buffers kept from one to the next.
+#[derive(Default)]
+pub struct RefWalker {
+    found: Collect,
+    sink: String,
+}
+
+#[derive(Default)]
+struct Collect(std::cell::RefCell<Vec<Ref>>);
+
+impl text::Namer for Collect {
+    fn name(&self, r: Ref, out: &mut String) {
+        self.0.borrow_mut().push(r);
+        out.push('?');
+    }
+}
+
+impl RefWalker {
+    /// The references `r`'s record holds, as [`refs_of`] gives them.
+    pub fn refs(&mut self, m: &Module, r: Ref, opts: text::PrintOptions) -> &[Ref] {
+        use text::{Record, ValueWriter};
+        self.found.0.get_mut().clear();
+        self.sink.clear();
+        let w = &mut ValueWriter::refs_only(&mut self.sink, &self.found, opts);
+        match r {
+            Ref::Text(h) => m.texts.get(h).write(w),
+            Ref::File(h) => m.files.get(h).write(w),
+            Ref::Unit(h) => m.units.get(h).write(w),
+            Ref::Type(h) => m.types.get(h).write(w),
+            Ref::Scope(h) => m.scopes.get(h).write(w),
+            Ref::Inlined(h) => m.inlined.get(h).write(w),
+            Ref::Var(h) => m.vars.get(h).write(w),
+            Ref::Expr(h) => m.exprs.get(h).write(w),
+            Ref::LocList(h) => m.loclists.get(h).write(w),
+            Ref::Macro(h) => m.macros.get(h).write(w),
+            Ref::Import(h) => m.imports.get(h).write(w),
+            Ref::Label(h) => m.labels.get(h).write(w),
+            Ref::CallSite(h) => m.call_sites.get(h).write(w),
+            Ref::Property(h) => m.properties.get(h).write(w),
+            Ref::EntryPoint(h) => m.entry_points.get(h).write(w),
+            Ref::Cie(h) => m.cies.get(h).write(w),
+            Ref::Fde(h) => m.fdes.get(h).write(w),
         }
+        self.found.0.get_mut()
     }
-    let collect = Collect(Default::default());
-    let mut sink = String::new();
-    let w = &mut ValueWriter::new(&mut sink, &collect, opts);
-    match r {
-        Ref::Text(h) => m.texts.get(h).write(w),
-        Ref::File(h) => m.files.get(h).write(w),
-        Ref::Unit(h) => m.units.get(h).write(w),
-        Ref::Type(h) => m.types.get(h).write(w),
-        Ref::Scope(h) => m.scopes.get(h).write(w),
-        Ref::Inlined(h) => m.inlined.get(h).write(w),
-        Ref::Var(h) => m.vars.get(h).write(w),
-        Ref::Expr(h) => m.exprs.get(h).write(w),
-        Ref::LocList(h) => m.loclists.get(h).write(w),
-        Ref::Macro(h) => m.macros.get(h).write(w),
-        Ref::Import(h) => m.imports.get(h).write(w),
-        Ref::Label(h) => m.labels.get(h).write(w),
-        Ref::CallSite(h) => m.call_sites.get(h).write(w),
-        Ref::Property(h) => m.properties.get(h).write(w),
-        Ref::EntryPoint(h) => m.entry_points.get(h).write(w),
-        Ref::Cie(h) => m.cies.get(h).write(w),
-        Ref::Fde(h) => m.fdes.get(h).write(w),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text::{self, for_each_entity, Namer, RecordDyn};
+    use super::{Ref, RefWalker};
+
+    /// The refs-only walk (values without references skipped, buffers reused from entity to
+    /// entity) names the references a full print of each corpus entity names, in its order.
+    #[test]
+    fn refs_only_walk_names_what_a_print_names() {
+        struct Names(std::cell::RefCell<Vec<Ref>>);
+        impl Namer for Names {
+            fn name(&self, r: Ref, out: &mut String) {
+                self.0.borrow_mut().push(r);
+                text::ShortNames.name(r, out);
+            }
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ir");
+        let mut named = 0;
+        for entry in std::fs::read_dir(&dir).expect("corpus/ir") {
+            let path = entry.expect("a corpus entry").path();
+            if path.extension().is_none_or(|e| e != "dwir") {
+                continue;
+            }
+            let src = std::fs::read_to_string(&path).expect("a readable corpus file");
+            let m = text::parse(&src, "corpus").expect("a corpus module");
+            let opts = text::PrintOptions::default();
+            let mut walker = RefWalker::default();
+            let mut check = |r: Ref, e: &dyn RecordDyn| {
+                let names = Names(Default::default());
+                let mut out = String::new();
+                e.write_dyn(&mut text::ValueWriter::new(&mut out, &names, opts));
+                let printed = names.0.into_inner();
+                assert_eq!(walker.refs(&m, r, opts), &printed[..], "{r:?} in {path:?}");
+                named += printed.len();
+            };
+            for_each_entity!(m, check);
+        }
+        assert!(named > 1000, "only {named} references in the corpus");
     }
-    collect.0.into_inner()
 }

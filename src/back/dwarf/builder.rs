@@ -153,6 +153,20 @@ pub(super) struct Builder<'m, 'd> {
     pub template_owner: HashMap<Handle<Type>, (Ref, bool)>,
 }
 
+/// A loss at an entity, named by its short name (`v12`).
+pub(super) fn push_loss(
+    diags: &mut Diagnostics,
+    kind: LossKind,
+    place: Ref,
+    msg: impl Into<String>,
+) {
+    diags.push(
+        kind,
+        format!("{}{}", place.kind().prefix(), place.index()),
+        msg,
+    );
+}
+
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md); LLVM
 /// instruction numbers (no machine code exists for them) become one address per instruction.
 pub(super) fn addr(p: CodePos) -> u64 {
@@ -165,8 +179,7 @@ pub(super) fn addr(p: CodePos) -> u64 {
 
 impl Builder<'_, '_> {
     pub(super) fn loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
-        let place = format!("{}{}", place.kind().prefix(), place.index());
-        self.diags.push(kind, place, msg);
+        push_loss(self.diags, kind, place, msg);
     }
 
     pub(super) fn unit_mut(&mut self, u: usize) -> &mut gimli::write::Unit {

@@ -11,20 +11,34 @@
 //! `.debug_frame` (versions 1, 3, 4; no augmentation). Each section lists its CIEs first, then
 //! the FDEs, in IR order (the reader gives them back in that order).
 
-use super::builder::{addr, Builder, OpEncoding, SectionList};
-use crate::diag::LossKind;
+use super::builder::{addr, OpEncoding, SectionList, Settings};
+use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::bytes::{put_fixed, put_sleb, put_uleb};
 use crate::dwarf::{encode_cfa, AmdOps, OffsetRefs};
 use crate::error::Result;
-use crate::ir::{CfaOp, Cie, Fde, Handle, RawAttr, Ref};
+use crate::ir::{CfaOp, Cie, Fde, Handle, Module, RawAttr, Ref};
 
 pub(super) struct Frames {
     debug_frame: Option<Vec<u8>>,
     eh_frame: Option<Vec<u8>>,
 }
 
+/// What the frame sections are written from: they depend on nothing else the writer makes, so
+/// they are written before the DIEs (and an owned module's CFI freed).
+struct Cx<'a> {
+    m: &'a Module,
+    s: &'a Settings,
+    diags: &'a mut Diagnostics,
+}
+
+impl Cx<'_> {
+    fn loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
+        super::builder::push_loss(self.diags, kind, place, msg);
+    }
+}
+
 /// A CIE's or FDE's program (empty for none); None when it cannot be encoded.
-fn program(b: &mut Builder, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
+fn program(b: &mut Cx, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
     if ops.is_empty() {
         return Some(Vec::new());
     }
@@ -54,8 +68,8 @@ fn program(b: &mut Builder, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
     }
 }
 
-pub(super) fn build(b: &mut Builder) -> Frames {
-    let m = b.m;
+pub(super) fn build(m: &Module, s: &Settings, diags: &mut Diagnostics) -> Frames {
+    let b = &mut Cx { m, s, diags };
     let eh = m
         .cies
         .values()
@@ -86,7 +100,7 @@ impl Frames {
 
 /// The `.eh_frame` (`eh`) or `.debug_frame` of the CIEs read from one and their FDEs. What
 /// cannot be said is dropped with a loss.
-fn section(b: &mut Builder, eh: bool) -> Vec<u8> {
+fn section(b: &mut Cx, eh: bool) -> Vec<u8> {
     let m = b.m;
     let mut out = Vec::new();
     let mut at: Vec<Option<usize>> = Vec::new();
@@ -145,13 +159,7 @@ fn entry(
     Ok(())
 }
 
-fn cie(
-    b: &mut Builder,
-    c: &Cie,
-    h: Handle<Cie>,
-    eh: bool,
-    out: &mut Vec<u8>,
-) -> Result<(), String> {
+fn cie(b: &mut Cx, c: &Cie, h: Handle<Cie>, eh: bool, out: &mut Vec<u8>) -> Result<(), String> {
     let versions: &[u8] = if eh { &[1, 3] } else { &[1, 3, 4] };
     let version = match c.version {
         v if versions.contains(&v) => v,
@@ -224,7 +232,7 @@ fn cie(
 }
 
 fn fde(
-    b: &mut Builder,
+    b: &mut Cx,
     (c, cie_at): (&Cie, usize),
     f: &Fde,
     h: Handle<Fde>,

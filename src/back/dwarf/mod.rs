@@ -48,6 +48,17 @@ pub struct WriteOptions<'a> {
 
 /// Writes the module's debug info as an ELF object; returns the bytes and the losses.
 pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
+    write_from(unit::Source::Borrowed(m), opts)
+}
+
+/// [`write()`], taking the module: it is freed once the DIEs are built, before they are
+/// serialised, which lowers the writer's peak memory.
+pub fn write_owned(m: Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
+    write_from(unit::Source::Owned(Box::new(m.into_inner())), opts)
+}
+
+fn write_from(src: unit::Source, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
+    let m = src.module();
     let base = match opts.into {
         Some(bytes) => Some(elf::Base::parse(bytes)?),
         None => None,
@@ -74,18 +85,15 @@ pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)
     let mut diags = Diagnostics::default();
     // Every DIE lives in a compile unit: a module with entities but no unit (vISA tables) gets
     // one; a module with nothing at all stays an error.
-    let with_unit;
     // Line rows alone (a shader compiled with OpLine only) are debug info too.
     let has_entities =
         !(m.scopes.is_empty() && m.vars.is_empty() && m.types.is_empty() && m.lines.is_empty());
     let added = m.units.is_empty() && has_entities;
-    let m = match added {
-        true => {
-            with_unit = add_unit(m, &mut diags);
-            &with_unit
-        }
-        false => m,
+    let src = match added {
+        true => unit::Source::Owned(Box::new(add_unit(m, &mut diags))),
+        false => src,
     };
+    let m = src.module();
     if !added {
         // Functions, blocks and variables without a scope go under the first unit's root, and
         // read back as that unit's: say so.
@@ -101,7 +109,7 @@ pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)
             );
         }
     }
-    let mut sections = unit::build(m, &settings, &mut diags)?;
+    let mut sections = unit::build(src, &settings, &mut diags)?;
     if base.is_some() && sections.iter().any(|(n, _)| *n == ".eh_frame") {
         // A binary's .eh_frame is loaded (the unwinder reads it): --into keeps the binary's own.
         sections.retain(|(n, _)| *n != ".eh_frame");

@@ -6,7 +6,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
-use gimli::write::{AttributeValue, Dwarf, Sections, UnitEntryId};
+use gimli::write::{AttributeValue, Dwarf, Sections, UnitEntryId, UnitId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
 use super::builder::{Builder, Die, DieMap, Index, Offsets, SectionList, Settings};
@@ -17,18 +17,79 @@ use crate::ir::Flags;
 use crate::ir::{Handle, Module, Ref, ScopeKind, SourceFormat, Type, VarKind};
 use crate::spec::dwarf_vendor as vendor;
 
+/// The module a writing pass reads: the caller's, or one handed over, which is freed as soon
+/// as the last pass has built its DIEs (serialising them needs only the DIE tree).
+pub(super) enum Source<'m> {
+    Borrowed(&'m Module),
+    Owned(Box<Module>),
+}
+
+impl Source<'_> {
+    pub(super) fn module(&self) -> &Module {
+        match self {
+            Source::Borrowed(m) => m,
+            Source::Owned(m) => m,
+        }
+    }
+}
+
 /// Writes the sections. Expressions that name DIEs take their offsets from the previous pass,
 /// so the module is written again until the offsets settle (once when nothing names a DIE).
-pub(super) fn build(m: &Module, s: &Settings, diags: &mut Diagnostics) -> Result<SectionList> {
+pub(super) fn build(m: Source, s: &Settings, diags: &mut Diagnostics) -> Result<SectionList> {
+    // Call-frame information depends on nothing else written: its sections come first, and an
+    // owned module's CFI is freed before the DIEs are built. Its losses go where a pass writes
+    // them (after the macros'). Call-frame information alone (an llvm-mc CFI test object)
+    // needs no unit: it is written without .debug_info.
+    let mut cfi_diags = Diagnostics::default();
+    let mut frames = frame::build(m.module(), s, &mut cfi_diags);
+    let cfi_only = {
+        let m = m.module();
+        m.units.is_empty() && !m.cies.is_empty() && m.files.is_empty()
+    };
+    let m = match m {
+        Source::Owned(mut module) => {
+            drop((
+                std::mem::take(&mut module.cies),
+                std::mem::take(&mut module.fdes),
+            ));
+            Source::Owned(module)
+        }
+        borrowed => borrowed,
+    };
+    let done = |mut out: SectionList, frames: &mut frame::Frames| {
+        frames.write(&mut out)?;
+        if cfi_only {
+            out.retain(|(_, data)| !data.is_empty());
+        }
+        Ok(out)
+    };
     let mut offsets: Option<Offsets> = None;
     for _ in 0..6 {
         let mut pass_diags = Diagnostics::default();
-        let (out, next) = build_once(m, s, &mut pass_diags, offsets.take())?;
+        let filled = fill(
+            m.module(),
+            s,
+            &mut pass_diags,
+            offsets.take(),
+            &cfi_diags,
+            cfi_only,
+        )?;
+        if !filled.used_refs {
+            // No expression took an offset from a previous pass: this pass is the last, and
+            // nothing after the DIEs reads the module.
+            if let Source::Owned(module) = m {
+                crate::background::drop_later(module);
+            }
+            let (out, _) = serialise(filled)?;
+            diags.losses.extend(pass_diags.losses);
+            return done(out, &mut frames);
+        }
+        let (out, next) = serialise(filled)?;
         match next {
             Some((prev, now)) if prev.as_ref() != Some(&now) => offsets = Some(now),
             _ => {
                 diags.losses.extend(pass_diags.losses);
-                return Ok(out);
+                return done(out, &mut frames);
             }
         }
     }
@@ -36,6 +97,21 @@ pub(super) fn build(m: &Module, s: &Settings, diags: &mut Diagnostics) -> Result
         "DWARF",
         "DIE offsets in expressions do not settle",
     ))
+}
+
+/// What a pass keeps once its DIEs are built: the DIE tree and the sections made beside it,
+/// nothing that borrows the module.
+pub(super) struct Filled {
+    dwarf: Dwarf,
+    units: Vec<UnitId>,
+    dies: DieMap,
+    used_refs: bool,
+    offsets: Option<Offsets>,
+    loclists: loclists::Lists,
+    is_md5: bool,
+    line_rows: Vec<Vec<u8>>,
+    macro_section: Option<macros::MacroSection>,
+    signed: Vec<(usize, u64, Die)>,
 }
 
 pub(super) type Passes = Option<(Option<Offsets>, Offsets)>;
@@ -59,12 +135,16 @@ fn unwritten_expressions(b: &mut Builder) {
     }
 }
 
-pub(super) fn build_once(
+/// A pass's DIEs, line rows and macros; `cfi` holds the losses of the frame sections, and
+/// `cfi_only` says they are all the module holds.
+fn fill(
     m: &Module,
     s: &Settings,
     diags: &mut Diagnostics,
     offsets: Option<Offsets>,
-) -> Result<(SectionList, Passes)> {
+    cfi: &Diagnostics,
+    cfi_only: bool,
+) -> Result<Filled> {
     let mut b = Builder {
         m,
         s: *s,
@@ -137,9 +217,6 @@ pub(super) fn build_once(
         b.units.push(uid);
         b.files.push(HashMap::default());
     }
-    // Call-frame information alone (an llvm-mc CFI test object) needs no unit: it is written
-    // without .debug_info.
-    let cfi_only = b.units.is_empty() && !m.cies.is_empty() && m.files.is_empty();
     if b.units.is_empty() && !cfi_only {
         return Err(Error::unwritable(
             "DWARF",
@@ -160,8 +237,8 @@ pub(super) fn build_once(
         .collect();
     let fail = |e: String| Error::unwritable("DWARF", e);
     let (is_md5, line_rows) = line::rows(&mut b).map_err(fail)?;
-    let mut macro_section = macros::build(&mut b);
-    let mut frames = frame::build(&mut b);
+    let macro_section = macros::build(&mut b);
+    b.diags.losses.extend_from_slice(&cfi.losses);
     unwritten_expressions(&mut b);
     // Files nothing refers to (a line table's unused entries) still go to the first unit.
     let unlisted: Vec<Handle<crate::ir::File>> =
@@ -179,7 +256,24 @@ pub(super) fn build_once(
         drop(std::mem::take(&mut b.dies));
     }
     drop((std::mem::take(&mut b.encoded), std::mem::take(&mut b.files)));
+    Ok(Filled {
+        dwarf: b.dwarf,
+        units: b.units,
+        dies: b.dies,
+        used_refs: b.used_refs,
+        offsets: b.offsets,
+        loclists: b.loclists,
+        is_md5,
+        line_rows,
+        macro_section,
+        signed,
+    })
+}
 
+/// The sections of a pass's DIEs; with the DIE offsets of this pass and the last when
+/// expressions took offsets from the last.
+fn serialise(mut b: Filled) -> Result<(SectionList, Passes)> {
+    let fail = |e: String| Error::unwritable("DWARF", e);
     let lists = std::mem::take(&mut b.loclists);
     lists.typed_to_gimli(&mut b.dwarf, &b.units);
     // Whether each unit has a base address other than 0 (gimli's test for DWARF 4 lists).
@@ -208,13 +302,14 @@ pub(super) fn build_once(
         .map_err(|e| Error::unwritable("DWARF", e))?;
     let abbrev_sec = sections.debug_abbrev.slice().to_vec();
     let units_stmt_lists = line::stmt_lists_of(&info_sec, &abbrev_sec, true).map_err(fail)?;
+    let line_rows = std::mem::take(&mut b.line_rows);
     rows::splice(&mut line_sec, &mut info_sec, &units_stmt_lists, &line_rows).map_err(fail)?;
     drop(line_rows);
-    if is_md5 {
+    if b.is_md5 {
         line::splice_is_md5(&mut line_sec, &mut info_sec, &abbrev_sec).map_err(fail)?;
     }
     let mut abbrev_sec = abbrev_sec;
-    write_type_units(&b, &mut info_sec, &mut abbrev_sec, &signed)?;
+    write_type_units(&b, &mut info_sec, &mut abbrev_sec, &b.signed)?;
     let passes = match b.used_refs {
         true => Some((b.offsets.take(), die_offsets(&b, &info_sec, &abbrev_sec)?)),
         false => None,
@@ -237,13 +332,9 @@ pub(super) fn build_once(
             out.push((name, data.to_vec()));
         }
     }
-    if let Some(mac) = &mut macro_section {
+    if let Some(mac) = &mut b.macro_section {
         mac.patch_line_offsets(&line::stmt_lists(&out[0].1, &out[1].1).map_err(fail)?);
         out.push((".debug_macro", std::mem::take(&mut mac.bytes)));
-    }
-    frames.write(&mut out)?;
-    if cfi_only {
-        out.retain(|(_, data)| !data.is_empty());
     }
     crate::background::drop_later((b.dwarf, b.dies));
     Ok((out, passes))
@@ -272,7 +363,7 @@ impl Builder<'_, '_> {
 
 /// The offsets the written .debug_info gave every entity's DIE: gimli's DIE order is a
 /// depth-first walk of each unit's tree, which gimli::read walks the same way.
-pub(super) fn die_offsets(b: &Builder, info: &[u8], abbrev: &[u8]) -> Result<Offsets> {
+pub(super) fn die_offsets(b: &Filled, info: &[u8], abbrev: &[u8]) -> Result<Offsets> {
     let per_unit = read_back(info, abbrev)?;
     let pos: Vec<HashMap<UnitEntryId, usize>> =
         (0..b.units.len()).map(|u| dfs_order(b, u)).collect();
@@ -311,7 +402,7 @@ fn read_back(info: &[u8], abbrev: &[u8]) -> Result<Vec<(u64, Vec<u64>)>> {
 }
 
 /// The depth-first place of each DIE of unit `u` in gimli's tree (the order it writes them).
-fn dfs_order(b: &Builder, u: usize) -> HashMap<UnitEntryId, usize> {
+fn dfs_order(b: &Filled, u: usize) -> HashMap<UnitEntryId, usize> {
     let unit = b.dwarf.units.get(b.units[u]);
     let mut order = HashMap::default();
     let mut stack = vec![unit.root()];
@@ -326,7 +417,7 @@ fn dfs_order(b: &Builder, u: usize) -> HashMap<UnitEntryId, usize> {
 /// Makes the type units of `b` DWARF 5 type units in the written `info` and `abbrev`
 /// (`type_units`), given the DIEs of the types their signatures name.
 fn write_type_units(
-    b: &Builder,
+    b: &Filled,
     info: &mut Vec<u8>,
     abbrev: &mut [u8],
     signed: &[(usize, u64, Die)],
@@ -380,16 +471,18 @@ impl Builder<'_, '_> {
         // operations are often named nowhere else, and a unit-relative operand needs its
         // type in the unit of the expression.
         let mut walked: FxHashSet<Ref> = FxHashSet::default();
+        let mut walker = crate::ir::RefWalker::default();
+        let mut stack = Vec::new();
         for r in self.die_refs() {
             let Some(u) = self.scoped_owner(r) else {
                 continue;
             };
-            let mut stack = vec![r];
+            stack.push(r);
             while let Some(e) = stack.pop() {
-                for t in crate::ir::refs_of(self.m, e, opts) {
+                for &t in walker.refs(self.m, e, opts) {
                     match t {
                         Ref::Type(h)
-                            if self.scoped_owner(t).is_none() && !home.contains_key(&h) =>
+                            if !home.contains_key(&h) && self.scoped_owner(t).is_none() =>
                         {
                             home.insert(h, u);
                             stack.push(t);

@@ -38,6 +38,9 @@ pub struct ValueWriter<'a> {
     pub namer: &'a dyn Namer,
     pub opts: PrintOptions,
     first: bool,
+    /// Only the references matter (`ir::refs_of`): numbers, strings, bytes and code positions
+    /// are not formatted.
+    refs_only: bool,
 }
 
 impl<'a> ValueWriter<'a> {
@@ -48,6 +51,15 @@ impl<'a> ValueWriter<'a> {
             namer,
             opts,
             first,
+            refs_only: false,
+        }
+    }
+    /// A writer for collecting references: the namer sees every reference, in field order, and
+    /// values that hold none are skipped.
+    pub fn refs_only(out: &'a mut String, namer: &'a dyn Namer, opts: PrintOptions) -> Self {
+        ValueWriter {
+            refs_only: true,
+            ..Self::new(out, namer, opts)
         }
     }
     pub(super) fn sep(&mut self) {
@@ -62,20 +74,32 @@ impl<'a> ValueWriter<'a> {
     }
     pub fn int(&mut self, n: impl Into<i128>) {
         use std::fmt::Write;
+        if self.refs_only {
+            return;
+        }
         self.sep();
         let _ = write!(self.out, "{}", n.into());
     }
     pub fn hex(&mut self, n: u64) {
         use std::fmt::Write;
+        if self.refs_only {
+            return;
+        }
         self.sep();
         let _ = write!(self.out, "0x{n:x}");
     }
     pub fn string(&mut self, s: &str) {
+        if self.refs_only {
+            return;
+        }
         self.sep();
         quote(s, self.out);
     }
     pub fn bytes(&mut self, b: &[u8]) {
         use std::fmt::Write;
+        if self.refs_only {
+            return;
+        }
         self.sep();
         self.out.push('#');
         for byte in b {
@@ -84,6 +108,9 @@ impl<'a> ValueWriter<'a> {
     }
     pub fn spirv_id(&mut self, id: u32) {
         use std::fmt::Write;
+        if self.refs_only {
+            return;
+        }
         self.sep();
         let _ = write!(self.out, "%{id}");
     }
@@ -93,6 +120,9 @@ impl<'a> ValueWriter<'a> {
     }
     pub fn unknown(&mut self, n: u64) {
         use std::fmt::Write;
+        if self.refs_only {
+            return;
+        }
         self.sep();
         let _ = write!(self.out, "unknown(0x{n:x})");
     }
@@ -472,6 +502,9 @@ impl Codec for Loc {
             Some(f) => w.namer.name(Ref::File(f), w.out),
             None => w.out.push_str("none"),
         }
+        if w.refs_only {
+            return;
+        }
         let _ = write!(w.out, ":{}", self.line);
         if self.column != 0 {
             let _ = write!(w.out, ":{}", self.column);
@@ -507,6 +540,9 @@ fn write_pos(out: &mut String, p: CodePos) {
 
 impl Codec for CodePos {
     fn encode(&self, w: &mut ValueWriter<'_>) {
+        if w.refs_only {
+            return;
+        }
         w.sep();
         w.out.push('@');
         write_pos(w.out, *self);
@@ -521,6 +557,9 @@ impl Codec for CodePos {
 
 impl Codec for CodeRange {
     fn encode(&self, w: &mut ValueWriter<'_>) {
+        if w.refs_only {
+            return;
+        }
         w.sep();
         w.out.push('@');
         write_pos(w.out, self.start);
