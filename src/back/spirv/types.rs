@@ -68,7 +68,9 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             }
         }
         TypeKind::Typedef { base } => {
-            let basic = base.is_some_and(|b| matches!(m.types.get(b).kind, TypeKind::Basic { .. }));
+            // A typedef of nothing has the `void` DebugTypeBasic as its base: kept as a typedef.
+            let basic =
+                !base.is_some_and(|b| !matches!(m.types.get(b).kind, TypeKind::Basic { .. }));
             // spirv-val 2025.5 takes only a DebugTypeBasic as a typedef's base; llvm-spirv-14,
             // the judge of SPIRV.debug, takes any type.
             if !basic && w.e.flavour.judged_by_spirv_val() {
