@@ -6,7 +6,9 @@
 # (.tools/bin/llvm-spirv-dpcpp, scripts/setup.sh) `-r` reads it and keeps the input's count of
 # each `!DIKind(` (llvm-dis of LLVM 19); beside it, the translator's own round trip in that set
 # (forward, then -r). Usage: scripts/llvm-into-translator.sh [corpus-dir] [out-dir] (markdown
-# table on stdout; the files that keep every count in OUT/kept.txt).
+# table on stdout; the files that keep every count in OUT/kept.txt). Then, per flavour, the files
+# the translator's own round trip keeps and dwarv's output does not, each with its causes (from
+# dwarv's --report ledger and the read-back; docs/llvm.md explains them), and files per cause.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 C=${1:-$(cd "$root/.." && pwd)/shared/corpus/llvm-spirv-debuginfo}
@@ -32,10 +34,10 @@ for f in $(find $C -name '*.ll' | sort); do
       cmp -s $O/$k.in.counts $O/$k.own.$fl.counts && owns[$fl]=$((${owns[$fl]:-0}+1))
     fi
     o=$O/$k.$fl.spv
-    $D convert $f --into $O/$k.code.spv -o $o --flavour $fl 2>/dev/null || continue
+    $D convert $f --into $O/$k.code.spv -o $o --flavour $fl --report $o.json 2>/dev/null || continue
     conv[$fl]=$((${conv[$fl]:-0}+1))
     if [ $codeok = yes ]; then valn[$fl]=$((${valn[$fl]:-0}+1)); $V $o >/dev/null 2>&1 && val[$fl]=$((${val[$fl]:-0}+1)); fi
-    if $L -r $o -o $o.bc 2>/dev/null; then rd[$fl]=$((${rd[$fl]:-0}+1)); counts $o.bc > $o.counts; cmp -s $O/$k.in.counts $o.counts && { same[$fl]=$((${same[$fl]:-0}+1)); echo "$k $fl kept" >> $O/kept.txt; }; fi
+    if $L -r $o -o $o.bc 2>$o.r.err; then rd[$fl]=$((${rd[$fl]:-0}+1)); counts $o.bc > $o.counts; cmp -s $O/$k.in.counts $o.counts && { same[$fl]=$((${same[$fl]:-0}+1)); echo "$k $fl kept" >> $O/kept.txt; }; fi
   done
 done
 echo "files: $n"
@@ -43,4 +45,37 @@ echo "| flavour | converts --into | spirv-val ok / code valid | llvm-spirv-dpcpp
 echo "|---|---|---|---|---|---|"
 for fl in shader200 shader100 opencl100; do
   echo "| $fl | ${conv[$fl]:-0} | ${val[$fl]:-0} / ${valn[$fl]:-0} | ${rd[$fl]:-0} | ${same[$fl]:-0} | ${own[$fl]:-0} / ${owns[$fl]:-0} |"
+done
+
+# Causes: where dwarv's output loses a count the translator's own round trip keeps.
+cause() { # key flavour
+  local o=$O/$1.$2.spv c=""
+  if [ -f $o.counts ]; then
+    local a b
+    a=$(/usr/lib/llvm-19/bin/llvm-dis $O/$1.bc -o - 2>/dev/null | grep -c DIFlagFwdDecl)
+    b=$(/usr/lib/llvm-19/bin/llvm-dis $o.bc -o - 2>/dev/null | grep -c DIFlagFwdDecl)
+    [ "$b" -gt "$a" ] && c="$c fwd-decl-stand-in"
+  else
+    grep -q transImportedEntry $o.r.err && c="$c opencl-imported-entity"
+    grep -q 'cannot have column info without line info' $o.r.err && c="$c block-at-line-0"
+  fi
+  grep -q 'written as DebugTypeBasic \\"void\\"' $o.json && c="$c void-basic"
+  grep -q 'typedef of a non-basic type' $o.json && c="$c typedef-of-non-basic"
+  grep -q 'inheritance: spirv-val' $o.json && c="$c inheritance-ns100"
+  grep -q 'lexical block file written as' $o.json && c="$c block-file"
+  grep -q 'no function type: written as void' $o.json && c="$c function-without-type"
+  grep -q 'has no DebugOperation for it' $o.json && c="$c operation-not-in-set"
+  echo "${c:- unexplained}"
+}
+for fl in shader200 shader100 opencl100; do
+  declare -A per=()
+  for c in $O/*.in.counts; do
+    k=$(basename ${c%.in.counts})
+    cmp -s $c $O/$k.own.$fl.counts || continue
+    cmp -s $c $O/$k.$fl.spv.counts 2>/dev/null && continue
+    why=$(cause $k $fl); echo "$fl $k:$why"
+    for x in $why; do per[$x]=$((${per[$x]:-0}+1)); done
+  done
+  for x in "${!per[@]}"; do echo "$fl: $x ${per[$x]}"; done | sort
+  unset per
 done

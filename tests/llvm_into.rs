@@ -304,19 +304,7 @@ const PEER_SETS: [&str; 2] = ["ocl-100", "legacy"];
 /// `DW_LANG_OpenCL` in `tmp`. `None` when the corpus is absent (`common::peer`).
 fn peer_files(tmp: &Path) -> Option<Vec<(String, std::path::PathBuf)>> {
     let root = common::peer()?;
-    let mut files = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "ll") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = common::files_with_extension(&root, "ll");
     assert_eq!(files.len(), 146);
     let files = files
         .into_iter()

@@ -191,18 +191,7 @@ fn every_shader200_form_is_written_back() {
 /// The peer corpus's `.ll` files that llvm-as-14 assembles, translated into `.200` by
 /// SPIRV-LLVM-Translator (the modules it writes), in `out`, sorted.
 fn translated_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
-    let mut inputs = Vec::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            match p.is_dir() {
-                true => stack.push(p),
-                false if p.extension().is_some_and(|e| e == "ll") => inputs.push(p),
-                false => {}
-            }
-        }
-    }
+    let inputs = common::files_with_extension(src, "ll");
     let quiet = |c: &mut Command| {
         c.stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

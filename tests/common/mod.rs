@@ -195,19 +195,7 @@ pub fn peer() -> Option<PathBuf> {
 /// converted, every `.ll`/`.cl` translated by llvm-spirv-14 in ocl-100 and legacy mode. Inputs
 /// a tool refuses are skipped. Returns the modules made, sorted.
 pub fn build_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
-    let mut inputs = Vec::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                inputs.push(p);
-            }
-        }
-    }
-    inputs.sort();
+    let inputs = files_under(src, |_| true);
     let quiet = |c: &mut Command| {
         c.stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -481,4 +469,27 @@ pub fn dwarfdump_verify(obj: &Path, amd: dwarv::unstable::dwarf::AmdOps) -> usiz
         obj.display()
     );
     undecoded
+}
+
+/// The files under `root` (recursively) that `keep` takes, sorted.
+pub fn files_under(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if keep(&p) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The files under `root` (recursively) whose extension is `ext`, sorted.
+pub fn files_with_extension(root: &Path, ext: &str) -> Vec<PathBuf> {
+    files_under(root, |p| p.extension().is_some_and(|x| x == ext))
 }

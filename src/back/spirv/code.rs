@@ -564,8 +564,10 @@ fn definitions(w: &mut Writer, out: &mut Inserts) {
     }
 }
 
-/// Functions matched by name only: their own positions do not apply, so each block gets the
-/// function's scope and line (consumers such as llvm-spirv-14 want a location on every call).
+/// Functions matched by name only: their own positions do not apply, so each block that makes
+/// a call gets the function's scope and line (consumers such as llvm-spirv-14 want a location on
+/// every call; LLVM's verifier, on every inlinable call in a function with debug info). Blocks
+/// without a call get none: a location the IR does not give would read back as one more.
 fn coarse(w: &mut Writer, out: &mut Inserts) {
     let mut untrusted: Vec<(Handle<Scope>, usize)> = w
         .code
@@ -580,14 +582,19 @@ fn coarse(w: &mut Writer, out: &mut Inserts) {
         let at = s.at.unwrap_or_default();
         w.ledger.approx(
             Ref::Scope(h),
-            "matched by name, not by id: its code is described at function granularity (its scope and line on every block)",
+            "matched by name, not by id: its code is described at function granularity (its scope and line on every block that makes a call)",
         );
         let sc = w.id(Ref::Scope(h));
         let (first, end) = (w.code.funcs[f].first, w.code.funcs[f].end);
-        let labels: Vec<u32> = (first..end)
-            .filter(|i| w.code.insns[*i].1 == Some(Op::Label))
-            .map(|i| w.code.insns[i].0)
-            .collect();
+        let mut labels: Vec<u32> = Vec::new();
+        let mut block = None;
+        for i in first..end {
+            match w.code.insns[i].1 {
+                Some(Op::Label) => block = Some(w.code.insns[i].0),
+                Some(Op::FunctionCall) => labels.extend(block.take()),
+                _ => {}
+            }
+        }
         for pos in labels {
             let Some(i) = w.code.insertion(pos) else {
                 continue;

@@ -23,10 +23,18 @@ use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 impl<'m> Writer<'m> {
     pub fn new(m: &'m Module, e: Emitter, code: CodeInfo) -> Self {
         // With forward references a cycle is simply referred forward (`cut`): no stand-ins.
-        let cyclic = if e.flavour.non_semantic() && !e.forward_refs {
-            cyclic_composites(m)
+        let declared: HashSet<Handle<crate::ir::Scope>> = m
+            .scopes
+            .iter()
+            .filter_map(|(_, s)| match &s.kind {
+                ScopeKind::Function(f) => f.declaration,
+                _ => None,
+            })
+            .collect();
+        let cycles = if e.flavour.non_semantic() && !e.forward_refs {
+            Cycles::of(m, |c| super::types::listed_in(m, e.flavour, &declared, c))
         } else {
-            HashSet::default()
+            Cycles::default()
         };
         Writer {
             m,
@@ -34,7 +42,7 @@ impl<'m> Writer<'m> {
             ledger: Ledger::new(m),
             code,
             state: RefMap::new(m),
-            cyclic,
+            cycles,
             fwd: HashMap::default(),
             deferred: Vec::new(),
             depth: 0,
@@ -42,14 +50,7 @@ impl<'m> Writer<'m> {
             void_fn: None,
             sources: HashMap::default(),
             file_strings: HashMap::default(),
-            declared: m
-                .scopes
-                .iter()
-                .filter_map(|(_, s)| match &s.kind {
-                    ScopeKind::Function(f) => f.declaration,
-                    _ => None,
-                })
-                .collect(),
+            declared,
         }
     }
 
@@ -59,7 +60,11 @@ impl<'m> Writer<'m> {
             Some(St::Done(id)) => id,
             Some(St::Busy(_)) => self.cut(r),
             other => {
-                if self.depth > 0 && self.cyclic.contains(&r) {
+                // A composite on a cycle some entity being written lies on: its stand-in. One
+                // whose cycles are all still to be entered is written in full (the references
+                // back to it inside take the stand-in), so that what lies outside its cycles,
+                // a variable's type, a base class, names the full composite.
+                if self.cycles.open(r) {
                     return self.fwd_decl(r);
                 }
                 let preset = match other {
@@ -82,9 +87,11 @@ impl<'m> Writer<'m> {
     fn emit(&mut self, r: Ref, preset: Option<u32>) -> u32 {
         self.state.insert(r, St::Busy(preset));
         self.depth += 1;
+        let component = self.cycles.enter(r);
         // The entity writers recurse along reference chains (a type's members' types…): the
         // stack grows in segments where a chain is deep, on whatever thread writes.
         let id = stacker::maybe_grow(256 << 10, 16 << 20, || self.dispatch(r));
+        self.cycles.leave(component);
         self.depth -= 1;
         if let Some(St::Busy(Some(promised))) = self.state.get(&r).copied() {
             if promised != id && self.e.pending.contains(&promised) {
@@ -159,7 +166,7 @@ impl<'m> Writer<'m> {
                 self.state.insert(r, St::Busy(Some(id)));
             }
         }
-        if self.cyclic.contains(&r) {
+        if self.cycles.composites.contains(&r) {
             return self.fwd_decl(r);
         }
         if let Some(St::Busy(Some(id))) = self.state.get(&r) {
@@ -205,8 +212,9 @@ impl<'m> Writer<'m> {
     }
 }
 
-/// The references an entity's instruction makes, for the cycle analysis.
-fn edges(m: &Module, r: Ref) -> Vec<Ref> {
+/// The references an entity's instruction makes, for the cycle analysis (`listed`: whether a
+/// composite's element is among its Members; the others are written after it, unreferenced).
+fn edges(m: &Module, r: Ref, listed: &dyn Fn(Ref) -> bool) -> Vec<Ref> {
     let mut out = Vec::new();
     let t = |h: Option<Handle<Type>>| h.map(Ref::Type);
     match r {
@@ -233,7 +241,9 @@ fn edges(m: &Module, r: Ref) -> Vec<Ref> {
                     out.extend(params.iter().filter_map(|p| t(*p)));
                 }
                 TypeKind::Enum { underlying, .. } => out.extend(t(*underlying)),
-                TypeKind::Composite { elements, .. } => out.extend(elements.iter().copied()),
+                TypeKind::Composite { elements, .. } => {
+                    out.extend(elements.iter().copied().filter(|e| listed(*e)))
+                }
                 TypeKind::PtrToMember { pointee, class } => {
                     out.extend(t(*pointee));
                     out.extend(t(*class));
@@ -267,35 +277,75 @@ fn edges(m: &Module, r: Ref) -> Vec<Ref> {
     out
 }
 
-/// Composites that lie on a reference cycle (Tarjan's strongly connected components).
-fn cyclic_composites(m: &Module) -> HashSet<Ref> {
-    let mut nodes: Vec<Ref> = (0..m.types.len())
-        .map(|i| Ref::Type(Handle::new(i as u32)))
-        .collect();
-    nodes.extend((0..m.scopes.len()).map(|i| Ref::Scope(Handle::new(i as u32))));
-    nodes.extend((0..m.vars.len()).map(|i| Ref::Var(Handle::new(i as u32))));
-    let index_of: HashMap<Ref, usize> = nodes.iter().enumerate().map(|(i, r)| (*r, i)).collect();
-    let adj: Vec<Vec<usize>> = nodes
-        .iter()
-        .map(|r| {
-            edges(m, *r)
-                .iter()
-                .filter_map(|e| index_of.get(e).copied())
-                .collect()
-        })
-        .collect();
-    let mut out = HashSet::default();
-    for comp in super::scc::components(&adj) {
-        let self_loop = comp.len() == 1 && adj[comp[0]].contains(&comp[0]);
-        if comp.len() > 1 || self_loop {
+/// The reference cycles of a NonSemantic module (Tarjan's strongly connected components of
+/// [`edges`]): the component of each entity on one, the composites among them, and how many
+/// entities of each component are being written.
+#[derive(Default)]
+pub(super) struct Cycles {
+    pub composites: HashSet<Ref>,
+    component: HashMap<Ref, u32>,
+    busy: Vec<u32>,
+}
+
+impl Cycles {
+    fn of(m: &Module, listed: impl Fn(Ref) -> bool) -> Self {
+        let mut nodes: Vec<Ref> = (0..m.types.len())
+            .map(|i| Ref::Type(Handle::new(i as u32)))
+            .collect();
+        nodes.extend((0..m.scopes.len()).map(|i| Ref::Scope(Handle::new(i as u32))));
+        nodes.extend((0..m.vars.len()).map(|i| Ref::Var(Handle::new(i as u32))));
+        let index_of: HashMap<Ref, usize> =
+            nodes.iter().enumerate().map(|(i, r)| (*r, i)).collect();
+        let adj: Vec<Vec<usize>> = nodes
+            .iter()
+            .map(|r| {
+                edges(m, *r, &listed)
+                    .iter()
+                    .filter_map(|e| index_of.get(e).copied())
+                    .collect()
+            })
+            .collect();
+        let mut out = Cycles::default();
+        for comp in super::scc::components(&adj) {
+            let self_loop = comp.len() == 1 && adj[comp[0]].contains(&comp[0]);
+            if comp.len() < 2 && !self_loop {
+                continue;
+            }
+            let c = out.busy.len() as u32;
+            out.busy.push(0);
             for i in comp {
+                out.component.insert(nodes[i], c);
                 if let Ref::Type(h) = nodes[i] {
                     if matches!(m.types.get(h).kind, TypeKind::Composite { .. }) {
-                        out.insert(nodes[i]);
+                        out.composites.insert(nodes[i]);
                     }
                 }
             }
         }
+        out
     }
-    out
+
+    /// Whether `r` is a composite on a cycle that an entity being written lies on.
+    fn open(&self, r: Ref) -> bool {
+        self.composites.contains(&r)
+            && self
+                .component
+                .get(&r)
+                .is_some_and(|c| self.busy[*c as usize] > 0)
+    }
+
+    fn enter(&mut self, r: Ref) -> Option<u32> {
+        if self.component.is_empty() {
+            return None;
+        }
+        let c = *self.component.get(&r)?;
+        self.busy[c as usize] += 1;
+        Some(c)
+    }
+
+    fn leave(&mut self, c: Option<u32>) {
+        if let Some(c) = c {
+            self.busy[c as usize] -= 1;
+        }
+    }
 }

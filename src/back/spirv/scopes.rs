@@ -9,7 +9,7 @@ use crate::ir::{
     VarKind, Variable,
 };
 use crate::spec::spirv::{to_set, CHECKSUM_KINDS, IMPORTS};
-use crate::spec::spirv_names::{instruction, operand};
+use crate::spec::spirv_names::{instruction, operand, OperandName};
 
 pub fn unit(w: &mut Writer, h: Handle<Unit>) -> u32 {
     let r = Ref::Unit(h);
@@ -402,7 +402,7 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
                     "lexical block file written as a DebugLexicalBlock, discriminator {discriminator} dropped (spirv-val takes no DebugLexicalBlockDiscriminator as a lexical scope)"
                 ),
             );
-            let args = w.place(r, s.at, s.parent);
+            let args = block_place(w, r, s);
             w.ext(r, instruction::DEBUG_LEXICAL_BLOCK, &args)
         }
         ScopeKind::BlockFile { discriminator } => {
@@ -427,6 +427,37 @@ pub fn scope(w: &mut Writer, h: Handle<Scope>) -> u32 {
             }
         }
     }
+}
+
+/// Source, Line, Column and Parent of the DebugLexicalBlock that stands for a lexical block
+/// file. In the NonSemantic sets it is written at the line of the nearest enclosing scope that
+/// has one (else 1), the line its region starts at: SPIRV-LLVM-Translator reads the Column
+/// operand's id as the column number, and LLVM refuses a lexical block with a column but no line,
+/// so at line 0 the whole module would not read back. (A lexical block of the IR at line 0 is
+/// written as it is: docs/spirv-mapping.md records the case.)
+fn block_place(w: &mut Writer, r: Ref, s: &Scope) -> Vec<(OperandName, V)> {
+    let mut at = s.at;
+    if w.e.flavour.non_semantic() && !at.is_some_and(|a| a.line != 0) {
+        let m = w.m;
+        let mut up = s.parent;
+        let mut line = 1;
+        while let Some(Ref::Scope(p)) = up {
+            let ps = m.scopes.get(p);
+            if let Some(l) = ps.at.map(|a| a.line).filter(|l| *l != 0) {
+                line = l;
+                break;
+            }
+            up = ps.parent;
+        }
+        w.ledger.approx(
+            r,
+            format!("lexical block file's stand-in written at line {line}, its enclosing scope's (SPIRV-LLVM-Translator reads the Column operand's id as the column; LLVM refuses a column without a line)"),
+        );
+        let mut a = at.unwrap_or_default();
+        a.line = line;
+        at = Some(a);
+    }
+    w.place(r, at, s.parent)
 }
 
 pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {

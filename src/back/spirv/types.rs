@@ -68,7 +68,9 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             }
         }
         TypeKind::Typedef { base } => {
-            let basic = base.is_some_and(|b| matches!(m.types.get(b).kind, TypeKind::Basic { .. }));
+            // A typedef of nothing has the `void` DebugTypeBasic as its base: kept as a typedef.
+            let basic =
+                !base.is_some_and(|b| !matches!(m.types.get(b).kind, TypeKind::Basic { .. }));
             // spirv-val 2025.5 takes only a DebugTypeBasic as a typedef's base; llvm-spirv-14,
             // the judge of SPIRV.debug, takes any type.
             if !basic && w.e.flavour.judged_by_spirv_val() {
@@ -80,6 +82,27 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                     V::Id(id) => id,
                     _ => w.e.none(),
                 };
+            }
+            if !t.flags.is_empty() {
+                // DebugTypedef has no Flags operand in any set.
+                let names: Vec<&str> = crate::ir::FLAG_NAMES
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| t.flags.has(Flags::bit(*i)))
+                    .map(|(_, n)| *n)
+                    .collect();
+                let foreign = if t.flags.foreign != 0 {
+                    " (and foreign bits)"
+                } else {
+                    ""
+                };
+                w.ledger.dropped(
+                    r,
+                    format!(
+                        "typedef flags {}{foreign}: DebugTypedef has no Flags operand",
+                        names.join(", ")
+                    ),
+                );
             }
             let base = w.base_or_void(r, *base);
             let mut args = vec![(operand::NAME, name(t)), (operand::BASE_TYPE, base)];
@@ -296,7 +319,13 @@ fn enumeration(w: &mut Writer, r: Ref, t: &Type) -> u32 {
     else {
         return w.e.none();
     };
-    let under = w.base_or_void(r, *underlying);
+    // No underlying type: DebugInfoNone, which spirv-val takes here (unlike a pointer's or a
+    // typedef's base) and SPIRV-LLVM-Translator reads as none; a `void` DebugTypeBasic would read
+    // back as a type of its own.
+    let under = match underlying {
+        Some(_) => w.base_or_void(r, *underlying),
+        None => V::Id(w.e.none()),
+    };
     let mut pairs = Vec::new();
     for en in enumerators {
         let v = u32::try_from(en.value)
@@ -861,20 +890,35 @@ pub fn template_of(w: &mut Writer, r: Ref, target: u32, params: &[Handle<Type>])
 
 /// Whether spirv-val accepts an element among a composite's Members.
 fn listable(w: &Writer, e: Ref) -> bool {
+    listed_in(w.m, w.e.flavour, &w.declared, e)
+}
+
+/// Whether a composite's element is listed among its Members in `flavour` (`declared`: the
+/// function declarations some definition names), the rule [`listable`] applies when writing.
+pub(super) fn listed_in(
+    m: &crate::ir::Module,
+    flavour: Flavour,
+    declared: &rustc_hash::FxHashSet<Handle<crate::ir::Scope>>,
+    e: Ref,
+) -> bool {
     match e {
-        Ref::Type(h) => match w.m.types.get(h).kind {
+        Ref::Type(h) => match m.types.get(h).kind {
             TypeKind::Member { .. } => true,
-            TypeKind::Inheritance { .. } => holds(w.e.flavour, Feature::Inheritance),
+            TypeKind::Inheritance { .. } => holds(flavour, Feature::Inheritance),
             _ => false,
         },
-        Ref::Scope(h) => match w.m.scopes.get(h).kind {
-            crate::ir::ScopeKind::Function(_) => true,
-            crate::ir::ScopeKind::FunctionDecl(_) => {
-                (w.method_as_function(h) || w.e.flavour.translator_forms())
-                    && w.member_of_composite(w.m.scopes.get(h))
+        Ref::Scope(h) => {
+            let s = m.scopes.get(h);
+            match s.kind {
+                crate::ir::ScopeKind::Function(_) => true,
+                crate::ir::ScopeKind::FunctionDecl(_) => {
+                    (!declared.contains(&h) || flavour.translator_forms())
+                        && matches!(s.parent, Some(Ref::Type(t))
+                            if matches!(m.types.get(t).kind, TypeKind::Composite { .. }))
+                }
+                _ => false,
             }
-            _ => false,
-        },
+        }
         _ => false,
     }
 }

@@ -23,7 +23,7 @@ pub struct Writer<'m> {
     pub ledger: Ledger<'m>,
     pub code: CodeInfo,
     pub(super) state: RefMap<St>,
-    pub(super) cyclic: HashSet<Ref>,
+    pub(super) cycles: super::order::Cycles,
     pub(super) fwd: HashMap<Ref, u32>,
     pub(super) deferred: Vec<Ref>,
     pub(super) depth: u32,

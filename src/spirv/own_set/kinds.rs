@@ -180,6 +180,8 @@ fn by_consumer(f: Flavour, l: &Layout, o: &Operand) -> Mask {
         (instruction::DEBUG_INLINED_VARIABLE, operand::VARIABLE) | (_, operand::LOCAL_VARIABLE) => {
             debug(&[26])
         }
+        // An enumeration without one (spirv-val takes DebugInfoNone there, and only there).
+        (instruction::DEBUG_TYPE_ENUM, operand::UNDERLYING_TYPE) => union(TYPE, NONE),
         (
             _,
             operand::TYPE
