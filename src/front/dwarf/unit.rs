@@ -330,9 +330,8 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
 }
 
 /// An open DIE of pass 1: depth, tag, inside an inlined subroutine, a function declaration,
-/// inside a concrete out-of-line instance, its offset, the index of its pending block.
-/// Depth, tag, in inlined code, a declaration, in a concrete instance, offset, pending block,
-/// in a further concrete instance (a clone).
+/// inside a concrete out-of-line instance, its offset, the index of its pending block, inside a
+/// further concrete instance (a clone, `Walker::clones`).
 type PlanFrame = (isize, dw::DwTag, bool, bool, bool, u64, Option<usize>, bool);
 
 /// Template parameter DIEs, which have no children.
