@@ -465,6 +465,19 @@ fn a_declaration_without_file_or_line_has_no_place() {
     assert_exact_round_trip(&m);
 }
 
+/// Type units left without their compile unit (a dwarf_roundtrip fuzz finding, 26 Nov: the
+/// compile unit damaged past reading): no unit has a file, so the writer listed an invented
+/// `"<unknown>"` as each line program's file 0, which read back as one more file, unreported.
+/// File 0 is now the module's first file.
+#[test]
+fn type_units_without_a_file_invent_none() {
+    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_type_units_without_file.o"))
+        .unwrap();
+    let (m, _) = read(&b, "typeunits.o").expect("reads");
+    assert!(m.units.values().all(|u| u.file.is_none()));
+    assert_exact_round_trip(&m);
+}
+
 /// Function types with a calling convention of their own (OpenCL's DW_CC_LLVM_*), each the
 /// signature of one function only (a dwarf_roundtrip fuzz finding, 26 Nov: dwarv's records
 /// damaged, so the writer gave such a type no DIE, and the convention, which a subprogram DIE

@@ -33,7 +33,15 @@ pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding
             .then(|| m.units.values().find_map(|c| c.file))
             .flatten()
     };
-    let primary = u.file.or_else(cu_file).map(|f| m.files.get(f));
+    // A unit with no file and no compile unit to take one from (a damaged input: only type
+    // units left) lists the module's first file as file 0 rather than an invented one, which
+    // would read back as a file of its own.
+    let first = || m.files.iter().next().map(|(h, _)| h);
+    let primary = u
+        .file
+        .or_else(cu_file)
+        .or_else(first)
+        .map(|f| m.files.get(f));
     // A primary file without a directory keeps none: an empty directory 0, which the reader
     // takes as no directory.
     let dir = match primary {
