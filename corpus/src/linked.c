@@ -22,6 +22,32 @@ void use(int v) { used += v; }
 void use64(unsigned long long v) { used ^= (long long)v; }
 int get(void) { return (int)(used & 0xff) + 7; }
 
+/* Inlined twice and kept out of line (its address is taken), as compilers write such a function
+ * at -O2: a label and a block with a static variable in each instance, and a block whose
+ * variable has no code. */
+static inline __attribute__((always_inline)) int scan(const char *s, int n)
+{
+    int i, r = 0;
+    for (i = 0; i < n; i++) {
+        static int seen;
+        int c = s[i];
+        if (c == 0)
+            goto done;
+        seen += c;
+        r += c * 2;
+    }
+    r = -r;
+done:
+    if (n > 100) {
+        int unused = n;
+        (void)unused;
+    }
+    use(r);
+    return r;
+}
+
+int (*volatile scanner)(const char *, int) = scan;
+
 static int print_row(void *tag, int n, char **values, char **names)
 {
     for (int i = 0; i < n; i++)
@@ -41,5 +67,6 @@ __attribute__((constructor)) static void linked_start(void)
                  print_row, "sqlite", 0);
     sqlite3_close(db);
     all_ones();
+    printf("scan %d %d %d\n", scan("linked", 3), scan("ab", 5), scanner("xyz", 2));
     printf("caller %d total %d used %lld\n", caller(5), total(3, 1, 2, 3), used);
 }

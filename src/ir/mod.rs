@@ -379,6 +379,9 @@ flag_bits! {
     EXTERNAL = "external", // DW_AT_external
     INLINE = "inline", // DW_AT_inline (declared inline)
     DEFAULTED = "defaulted", // DW_AT_defaulted
+    // A lexical block whose concrete out-of-line copy names no origin (clang's; DWARF readers
+    // pair such blocks by their variables or their place).
+    COPY_WITHOUT_ORIGIN = "copy_without_origin",
 }
 
 impl Flags {

@@ -61,10 +61,14 @@ pub enum VarKind {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Label {
+    /// Empty in a copy that takes its origin's (DWARF: a label DIE naming only its origin).
     pub name: String,
     pub scope: Option<Handle<Scope>>,
     pub at: Option<Loc>,
     pub pos: Option<CodePos>,
+    /// The label this one is a concrete copy of: the same source label at another address, in
+    /// an inlined or out-of-line instance of its function (DWARF DW_AT_abstract_origin).
+    pub origin: Option<Handle<Label>>,
 }
 
 /// A call site (DW_TAG_call_site).

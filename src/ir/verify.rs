@@ -495,6 +495,7 @@ impl Verifier<'_> {
         for (h, l) in m.labels.iter() {
             self.about(Ref::Label(h));
             self.opt("in", l.scope.map(Ref::Scope), &[K::Scope]);
+            self.opt("origin", l.origin.map(Ref::Label), &[K::Label]);
             self.loc("at", l.at.as_ref());
         }
         for (h, c) in m.call_sites.iter() {

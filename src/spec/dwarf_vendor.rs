@@ -195,8 +195,14 @@ pub const FLAG_ATTRS: &[(Flags, DwAt)] = &[
     (Flags::EXPORT_SYMBOLS, gimli::DW_AT_export_symbols),
 ];
 
-/// Flags written as attributes other than a flag (accessibility) or by the DIE itself.
-const OTHER_ATTR_FLAGS: &[Flags] = &[Flags::PUBLIC, Flags::PROTECTED, Flags::PRIVATE];
+/// Flags written as attributes other than a flag (accessibility) or by the DIE itself (a
+/// block's concrete copy without DW_AT_abstract_origin).
+const OTHER_ATTR_FLAGS: &[Flags] = &[
+    Flags::PUBLIC,
+    Flags::PROTECTED,
+    Flags::PRIVATE,
+    Flags::COPY_WITHOUT_ORIGIN,
+];
 
 /// The flag bits `FLAG_ATTRS` and the attributes above stand for (the rest go to
 /// DW_AT_DWARV_FLAGS).

@@ -490,10 +490,19 @@ pub(super) struct Index {
     pub packed_params: FxHashSet<Handle<crate::ir::Scope>>,
     /// Scope runs inlined at each link or deeper (indexes into `scope_runs`).
     pub runs_within: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
+    /// The inlined scope runs of each function or block (indexes into `scope_runs`): where
+    /// its call sites and labels in inlined code are.
+    pub inlined_runs: HashMap<Handle<crate::ir::Scope>, Vec<usize>>,
     /// Inlined-at links by their parent link.
     pub children: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::InlinedAt>>>,
     /// Variables (not inlined copies) scoped in each function or block, in arena order.
     pub vars_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Variable>>>,
+    /// The variables' copies in the code inlined at each call, in arena order.
+    pub inlined_vars: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::Variable>>>,
+    /// Labels of each function or block, in arena order: those that are no copies, and the
+    /// copies.
+    pub labels_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Label>>>,
+    pub label_copies_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Label>>>,
     /// Lexical blocks inside each scope and the outermost inlined calls made from it.
     pub nested: HashMap<Handle<crate::ir::Scope>, Vec<Ref>>,
     /// Declare/value events of each variable.
@@ -524,6 +533,9 @@ impl Index {
             list.sort();
         }
         for (k, run) in m.scope_runs.iter().enumerate() {
+            if let (Ref::Scope(s), Some(_)) = (run.scope, run.inlined) {
+                x.inlined_runs.entry(s).or_default().push(k);
+            }
             let mut i = run.inlined;
             for _ in 0..256 {
                 let Some(h) = i else { break };
@@ -548,6 +560,20 @@ impl Index {
                 ) {
                     x.vars_in.entry(s).or_default().push(h);
                 }
+            }
+        }
+        for (h, v) in m.vars.iter() {
+            if let VarKind::Inlined { inlined, .. } = v.kind {
+                x.inlined_vars.entry(inlined).or_default().push(h);
+            }
+        }
+        for (h, l) in m.labels.iter() {
+            let list = match l.origin {
+                None => &mut x.labels_in,
+                Some(_) => &mut x.label_copies_in,
+            };
+            if let Some(s) = l.scope {
+                list.entry(s).or_default().push(h);
             }
         }
         for (h, sc) in m.scopes.iter() {

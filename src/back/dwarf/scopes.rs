@@ -11,7 +11,9 @@ use gimli::DwTag;
 use super::builder::{addr, enclosing_function, Builder, Die};
 use crate::diag::LossKind;
 use crate::ir::Flags;
-use crate::ir::{CodeRange, Handle, Location, Module, Ref, ScopeKind, Type, TypeKind, Value};
+use crate::ir::{
+    CodeRange, Handle, Location, Module, Ref, ScopeKind, Type, TypeKind, Value, VarKind,
+};
 use crate::spec::dwarf_vendor as vendor;
 
 impl Builder<'_, '_> {
@@ -122,8 +124,18 @@ impl Builder<'_, '_> {
                 };
                 match around {
                     Some(parent) if !r.is_empty() => {
-                        let c =
-                            self.concrete_die(d.0, parent, dw::DW_TAG_lexical_block, Ref::Scope(s));
+                        let c = match flags.has(Flags::COPY_WITHOUT_ORIGIN) {
+                            true => (
+                                d.0,
+                                self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block),
+                            ),
+                            false => self.concrete_die(
+                                d.0,
+                                parent,
+                                dw::DW_TAG_lexical_block,
+                                Ref::Scope(s),
+                            ),
+                        };
                         self.out_of_line.insert(s, c.1);
                         self.set_ranges(c, &r);
                     }
@@ -510,9 +522,13 @@ impl Builder<'_, '_> {
             .map(|r| r.range)
             .collect();
         CodeRange::normalize(&mut own);
+        // An empty run (gcc's view points: a nested call at an address its caller's code
+        // does not hold) adds no code to cover.
         let covered = |r: &CodeRange| {
-            own.iter()
-                .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
+            r.start == r.end
+                || own
+                    .iter()
+                    .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
         };
         if !own.is_empty() && !runs.iter().all(|r| covered(&r.range)) {
             self.loss(
@@ -538,6 +554,34 @@ impl Builder<'_, '_> {
                 dw::DW_AT_call_column,
             ),
         );
+        // The copies of the function's own parameters and variables come first, then its
+        // blocks, as compilers list them (copies of a block's variables go in that block).
+        let copies = self.index.inlined_vars.get(&i).cloned().unwrap_or_default();
+        for v in copies {
+            let var = m.vars.get(v);
+            let VarKind::Inlined { origin: o, .. } = var.kind else {
+                continue;
+            };
+            let in_function = origin.is_some() && m.vars.get(o).scope == origin.map(Ref::Scope);
+            let in_block =
+                matches!(var.scope, Some(Ref::Scope(b)) if self.inlined_only.contains_key(&b));
+            if in_function && !in_block {
+                self.fill(Ref::Var(v));
+            }
+        }
+        if let Some(f) = origin {
+            let labels = self
+                .index
+                .label_copies_in
+                .get(&f)
+                .cloned()
+                .unwrap_or_default();
+            for l in labels {
+                if self.inlined_at(Ref::Label(l)) == Some((f, i)) {
+                    self.fill(Ref::Label(l));
+                }
+            }
+        }
         self.concrete_blocks(d, i, origin);
     }
 
@@ -704,6 +748,68 @@ impl Builder<'_, '_> {
         chain.iter().find_map(|c| self.out_of_line.get(c).copied())
     }
 
+    /// Where a call site or label in inlined code goes: the inlined_subroutine DIE, or its
+    /// concrete copy of the block, whose own code of the entity's scope holds its position (a
+    /// return address may be the first byte after that code). None for out-of-line code, and
+    /// for call sites but gcc's (LLVM puts a call site of inlined code in the concrete
+    /// function or block around it, and its verifier wants it there).
+    pub(super) fn inlined_home(&mut self, r: Ref, u: usize) -> Option<UnitEntryId> {
+        let m = self.m;
+        let (s, i) = self.inlined_at(r)?;
+        if matches!(r, Ref::CallSite(_)) && !self.by_gcc(s) {
+            return None;
+        }
+        self.fill(Ref::Inlined(i));
+        let &(iu, id) = self.dies.get(&Ref::Inlined(i)).filter(|d| d.0 == u)?;
+        match m.scopes.get(s).kind {
+            ScopeKind::Function(_) | ScopeKind::FunctionDecl(_) => Some(id),
+            _ => self.concrete.get(&(i, s)).copied().filter(|_| iu == u),
+        }
+    }
+
+    /// The scope of a call site or label and the inlined call whose own code of that scope
+    /// holds its position, if it is in inlined code.
+    pub(super) fn inlined_at(
+        &self,
+        r: Ref,
+    ) -> Option<(Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>)> {
+        let m = self.m;
+        let (s, pos, return_pc) = match r {
+            Ref::CallSite(c) => {
+                let cs = m.call_sites.get(c);
+                (cs.scope?, cs.pos?, cs.is_return_pc)
+            }
+            Ref::Label(l) => {
+                let lb = m.labels.get(l);
+                (lb.scope?, lb.pos?, false)
+            }
+            _ => return None,
+        };
+        if self.inlined_only.contains_key(&s) {
+            return None;
+        }
+        let runs = self.index.inlined_runs.get(&s)?;
+        let holding = |a: u64| {
+            runs.iter()
+                .map(|&k| &m.scope_runs[k])
+                .find(|run| addr(run.range.start) <= a && a < addr(run.range.end))
+        };
+        let a = addr(pos);
+        let run = match return_pc {
+            true => a.checked_sub(1).and_then(holding).or_else(|| holding(a)),
+            false => holding(a),
+        }?;
+        Some((s, run.inlined?))
+    }
+
+    /// A lexical block of a split function that got no concrete copy (it has no code).
+    pub(super) fn codeless_block(&self, s: Option<Handle<crate::ir::Scope>>) -> bool {
+        s.is_some_and(|s| {
+            matches!(self.m.scopes.get(s).kind, ScopeKind::LexicalBlock { .. })
+                && !self.out_of_line.contains_key(&s)
+        })
+    }
+
     /// A concrete DIE of tag `tag` for entity `r` under `parent`, naming `r` as its abstract
     /// origin.
     pub(super) fn concrete_die(
@@ -804,10 +910,15 @@ impl Builder<'_, '_> {
             }
         }
         blocks.sort_by_key(|x| (x.0, x.1));
+        let holders = self.inlined_only_at(i);
         for (_, b, mut ranges) in blocks {
             let parent = match m.scopes.get(b).parent {
-                Some(Ref::Scope(p)) => self.concrete.get(&(i, p)).copied().unwrap_or(d.1),
-                _ => d.1,
+                Some(Ref::Scope(p)) => self.concrete.get(&(i, p)).copied(),
+                _ => None,
+            };
+            let parent = match parent {
+                Some(p) => p,
+                None => self.holder(d.0, &holders, &ranges).unwrap_or(d.1),
             };
             let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
             self.concrete.insert((i, b), id);
@@ -818,6 +929,57 @@ impl Builder<'_, '_> {
                 self.set_ranges((d.0, id), &ranges);
             }
         }
+    }
+
+    /// The blocks that exist only as code inlined at `i` (gcc's blocks without an origin in an
+    /// inlined body), with their code there, innermost (least code) first.
+    fn inlined_only_at(
+        &self,
+        i: Handle<crate::ir::InlinedAt>,
+    ) -> Vec<(Handle<crate::ir::Scope>, Vec<CodeRange>)> {
+        let m = self.m;
+        let mut out: Vec<(Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
+        let runs = self.index.runs_within.get(&i).map_or(&[][..], |v| v);
+        for run in runs.iter().map(|&k| &m.scope_runs[k]) {
+            let Ref::Scope(x) = run.scope else { continue };
+            if run.inlined != Some(i) || self.inlined_only.get(&x) != Some(&i) {
+                continue;
+            }
+            match out.iter_mut().find(|o| o.0 == x) {
+                Some(o) => o.1.push(run.range),
+                None => out.push((x, vec![run.range])),
+            }
+        }
+        let size = |rs: &[CodeRange]| -> u64 {
+            rs.iter()
+                .map(|r| addr(r.end).saturating_sub(addr(r.start)))
+                .sum()
+        };
+        out.sort_by_key(|o| (size(&o.1), o.0));
+        out
+    }
+
+    /// The DIE of the innermost of `holders` whose code holds all of `ranges` (a concrete
+    /// block copy goes inside it, as gcc nests them), filled first.
+    fn holder(
+        &mut self,
+        u: usize,
+        holders: &[(Handle<crate::ir::Scope>, Vec<CodeRange>)],
+        ranges: &[CodeRange],
+    ) -> Option<UnitEntryId> {
+        let holds = |outer: &[CodeRange], r: &CodeRange| {
+            outer
+                .iter()
+                .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
+        };
+        let x = holders
+            .iter()
+            .filter(|_| !ranges.is_empty())
+            .find(|(_, code)| ranges.iter().all(|r| holds(code, r)))?
+            .0;
+        self.fill(Ref::Scope(x));
+        let &(xu, id) = self.dies.get(&Ref::Scope(x))?;
+        (xu == u).then_some(id)
     }
 
     /// The scope of the call, in the body inlined at `i`, that code inlined at `deeper` comes
@@ -839,7 +1001,10 @@ impl Builder<'_, '_> {
 
     pub(super) fn fill_label(&mut self, d: Die, l: Handle<crate::ir::Label>) {
         let lb = &self.m.labels.get(l);
-        self.set_str(d, dw::DW_AT_name, Some(&lb.name));
+        // A copy names its origin and says only what the origin does not.
+        self.set_ref(d, dw::DW_AT_abstract_origin, lb.origin.map(Ref::Label));
+        let name = Some(lb.name.as_str()).filter(|n| lb.origin.is_none() || !n.is_empty());
+        self.set_str(d, dw::DW_AT_name, name);
         self.set_decl(d, lb.at);
         if let Some(p) = lb.pos {
             self.set(
@@ -939,6 +1104,47 @@ pub(super) fn inlined_only(
         let e = seen.entry(b).or_insert(run.inlined);
         if *e != run.inlined {
             *e = None;
+        }
+    }
+    // A block read from a compiler's DWARF declaring entities of its own (variables, labels
+    // that are no copies) is an abstract block with concrete copies (gcc: a function inlined
+    // into itself), and so is every block around it: its DIE must be where the copies can name
+    // it. (Sources without machine code, and dwarv's DWARF of them, keep such a block's
+    // inlined runs in dwarv's records instead: DW_AT_dwarv_inlined_runs.)
+    let recorded = |b: Handle<crate::ir::Scope>| {
+        super::records::exact(m)
+            || m.scopes
+                .get(b)
+                .extra
+                .iter()
+                .any(|a| a.attr == vendor::DW_AT_DWARV_INLINED_RUNS.0)
+    };
+    let own = m
+        .vars
+        .values()
+        .filter(|v| !matches!(v.kind, VarKind::Inlined { .. }))
+        .filter_map(|v| match v.scope {
+            Some(Ref::Scope(s)) => Some(s),
+            _ => None,
+        })
+        .chain(
+            m.labels
+                .values()
+                .filter(|l| l.origin.is_none())
+                .filter_map(|l| l.scope),
+        );
+    for mut b in own {
+        for _ in 0..256 {
+            if !matches!(m.scopes.get(b).kind, ScopeKind::LexicalBlock { .. })
+                || recorded(b)
+                || seen.insert(b, None) == Some(None)
+            {
+                break;
+            }
+            match m.scopes.get(b).parent {
+                Some(Ref::Scope(p)) => b = p,
+                _ => break,
+            }
         }
     }
     seen.into_iter()

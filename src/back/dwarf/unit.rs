@@ -736,6 +736,15 @@ impl Builder<'_, '_> {
             if let Some(vs) = self.index.vars_in.get(&s) {
                 out.extend(vs.iter().map(|&v| Ref::Var(v)));
             }
+            // Then its labels, as compilers list them (copies go with their code, and those in
+            // inlined code are filled with it).
+            if let Some(ls) = self.index.labels_in.get(&s) {
+                out.extend(
+                    ls.iter()
+                        .map(|&l| Ref::Label(l))
+                        .filter(|&l| self.inlined_at(l).is_none()),
+                );
+            }
             if let Some(kids) = self.index.nested.get(&s) {
                 let mut kids = kids.clone();
                 kids.sort_by_key(&lowest);
@@ -877,13 +886,29 @@ impl Builder<'_, '_> {
                 return;
             }
         }
+        // A block that exists only as inlined code comes after its instance's own variables,
+        // and an instance inside the one it is inlined into (and its block copies).
+        let instance = match r {
+            Ref::Scope(s) => self.inlined_only.get(&s).copied(),
+            Ref::Inlined(i) => self.m.inlined.get(i).parent,
+            _ => None,
+        };
+        if let Some(i) = instance {
+            self.fill(Ref::Inlined(i));
+        }
         // Code of a split function goes under its concrete DIE.
         let code_scope = match r {
             Ref::Inlined(i) if self.m.inlined.get(i).parent.is_none() => {
                 self.m.inlined.get(i).scope
             }
             Ref::CallSite(c) => self.m.call_sites.get(c).scope,
-            Ref::Label(l) => self.m.labels.get(l).scope,
+            // A label's copy goes with the code (clang: the abstract label has no address, each
+            // instance a copy); a label that is no copy stays in its scope's own DIE (gcc gives
+            // the abstract label the out-of-line instance's address and that instance no copy).
+            Ref::Label(l) => {
+                let lb = self.m.labels.get(l);
+                lb.scope.filter(|_| lb.origin.is_some())
+            }
             // A function's static variables go with its code too, as clang writes them; gcc
             // leaves them in the abstract DIE (gdb then lists them in every inlined instance).
             Ref::Var(v) if self.m.vars.get(v).kind == VarKind::Global => {
@@ -894,11 +919,18 @@ impl Builder<'_, '_> {
             }
             _ => None,
         };
-        let parent = match code_scope.and_then(|s| self.code_parent(s)) {
+        let parent = match self.inlined_home(r, d.0) {
             Some(id) => id,
-            None => match self.instance_of(r) {
+            None => match code_scope.and_then(|s| self.code_parent(s)) {
+                // gcc leaves a call site in a block without code in the abstract block.
+                Some(_) if matches!(r, Ref::CallSite(_)) && self.codeless_block(code_scope) => {
+                    self.parent_die(r, d.0)
+                }
                 Some(id) => id,
-                None => self.parent_die(r, d.0),
+                None => match self.instance_of(r) {
+                    Some(id) => id,
+                    None => self.parent_die(r, d.0),
+                },
             },
         };
         let tag = self.tag(r);

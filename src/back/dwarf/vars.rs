@@ -21,6 +21,15 @@ impl Builder<'_, '_> {
             return d;
         }
         match self.code_parent(s) {
+            // A block without code out of line has no concrete copy there, nor have its
+            // variables unless they say where they are (compilers write none).
+            Some(_)
+                if self.codeless_block(Some(s))
+                    && var.location.is_none()
+                    && var.const_value.is_none() =>
+            {
+                d
+            }
             Some(parent) => {
                 let tag = self.tag(Ref::Var(v));
                 let c = self.concrete_die(d.0, parent, tag, Ref::Var(v));

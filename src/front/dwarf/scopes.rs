@@ -9,6 +9,7 @@ use super::walker::{
     binding, function_mut, own_flags, ref_offset, scope_of, take_flag, take_s, take_u, At, DResult,
     Filled, Frame, Plan, Slice, UnitState, Walker,
 };
+use crate::diag::LossKind;
 use crate::dwarf::bytes::Leb128;
 use crate::ir::{
     CallParam, CallSite, CodePos, CodeRange, Flags, FunctionInfo, Handle, Import, InlinedAt, Label,
@@ -339,11 +340,24 @@ impl Walker<'_> {
         let name = self.string(&mut at, dw::DW_AT_name)?;
         let decl_at = self.loc(&mut at);
         let pos = self.address(&mut at, dw::DW_AT_low_pc)?;
+        let origin = match self.reference(&mut at, dw::DW_AT_abstract_origin)? {
+            Some(Ref::Label(o)) => Some(o),
+            Some(_) => {
+                self.diag.push(
+                    LossKind::Dropped,
+                    format!(".debug_info+{:#x}", at.die.off),
+                    "a label's DW_AT_abstract_origin names no label",
+                );
+                None
+            }
+            None => None,
+        };
         *self.m.labels.get_mut(h) = Label {
             name: name.unwrap_or_default(),
             scope: scope_of(at.parent),
             at: decl_at,
             pos: pos.map(CodePos::Addr),
+            origin,
         };
         Ok(Vec::new())
     }
@@ -412,6 +426,13 @@ impl Walker<'_> {
         ranges: Vec<CodeRange>,
         frame: &mut Frame,
     ) -> Filled {
+        // A block matched to its origin by its variables (clang names none).
+        let unnamed = at.die.tag == dw::DW_TAG_lexical_block
+            && !at
+                .die
+                .attrs
+                .iter()
+                .any(|a| a.name() == dw::DW_AT_abstract_origin);
         at.die.mark(dw::DW_AT_abstract_origin);
         let target = self.map.get(&at.die.off).copied();
         match target {
@@ -449,6 +470,9 @@ impl Walker<'_> {
                     let s = self.m.scopes.get_mut(h);
                     if unfilled {
                         s.kind = ScopeKind::LexicalBlock { ranges: Vec::new() };
+                    }
+                    if unnamed {
+                        s.flags = s.flags.with(Flags::COPY_WITHOUT_ORIGIN);
                     }
                     if let ScopeKind::LexicalBlock { ranges: rs } = &mut s.kind {
                         rs.extend(ranges);

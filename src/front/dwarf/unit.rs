@@ -521,6 +521,7 @@ impl Walker<'_> {
                     scope: None,
                     at: None,
                     pos: None,
+                    origin: None,
                 }))),
                 dw::DW_TAG_call_site | dw::DW_TAG_GNU_call_site => {
                     Plan::Own(Ref::CallSite(self.m.call_sites.push(CallSite {

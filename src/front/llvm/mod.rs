@@ -255,6 +255,7 @@ impl<'m> Lower<'m> {
                     scope: None,
                     at: None,
                     pos: None,
+                    origin: None,
                 }))),
                 Some(EntityKind::Import) => Some(Ref::Import(self.ir.imports.push(ir::Import {
                     kind: ir::ImportKind::MODULE,

@@ -829,6 +829,7 @@ impl Record for Label {
         if !w.opts.hide_code {
             w.opt("pos", &self.pos);
         }
+        w.opt("origin", &self.origin);
     }
     fn read(keyword: &str, f: &mut Fields<'_>) -> PResult<Self> {
         if keyword != "label" {
@@ -839,6 +840,7 @@ impl Record for Label {
             scope: f.opt("in")?,
             at: f.opt("at")?,
             pos: f.opt("pos")?,
+            origin: f.opt("origin")?,
         })
     }
 }
