@@ -408,9 +408,7 @@ fn a_block_outside_its_inlined_call_site_is_ledgered() {
 /// as an approximation, not a silent change.
 #[test]
 fn functions_without_a_scope_are_ledgered_when_written_in_a_unit() {
-    let b =
-        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_unscoped_functions.o")).unwrap();
-    let (m, _) = read(&b, "unscoped.o").expect("reads");
+    let m = read_fixture("fuzz_unscoped_functions.o");
     assert!(m.scopes.values().any(|s| s.parent.is_none()));
     assert_written_with_loss(&m, "without a scope: written in a unit");
 }
@@ -421,9 +419,7 @@ fn functions_without_a_scope_are_ledgered_when_written_in_a_unit() {
 /// the placement in the compilation directory.
 #[test]
 fn a_file_without_a_directory_keeps_none_or_is_ledgered() {
-    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_file_without_directory.o"))
-        .unwrap();
-    let (m, _) = read(&b, "nodir.o").expect("reads");
+    let m = read_fixture("fuzz_file_without_directory.o");
     assert!(m.files.values().any(|f| f.directory.is_none()));
     assert_exact_round_trip(&m);
     let opts = dwarv::unstable::back::dwarf::WriteOptions {
@@ -438,9 +434,7 @@ fn a_file_without_a_directory_keeps_none_or_is_ledgered() {
 /// the one form the writer gives it back in.
 #[test]
 fn overlapping_ranges_read_as_the_addresses_they_cover() {
-    let b =
-        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_overlapping_ranges.o")).unwrap();
-    let (m, _) = read(&b, "overlap.o").expect("reads");
+    let m = read_fixture("fuzz_overlapping_ranges.o");
     for pair in m.scope_runs.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         if a.scope == b.scope && a.inlined == b.inlined {
@@ -454,9 +448,7 @@ fn overlapping_ranges_read_as_the_addresses_they_cover() {
 /// dwarf_roundtrip fuzz finding): no place at all, as the writer would give it back.
 #[test]
 fn a_declaration_without_file_or_line_has_no_place() {
-    let b =
-        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_decl_without_file.o")).unwrap();
-    let (m, _) = read(&b, "nofile.o").expect("reads");
+    let m = read_fixture("fuzz_decl_without_file.o");
     let uint32 = m
         .types
         .values()
@@ -471,10 +463,21 @@ fn a_declaration_without_file_or_line_has_no_place() {
 /// File 0 is now the module's first file.
 #[test]
 fn type_units_without_a_file_invent_none() {
-    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_type_units_without_file.o"))
-        .unwrap();
-    let (m, _) = read(&b, "typeunits.o").expect("reads");
+    let m = read_fixture("fuzz_type_units_without_file.o");
     assert!(m.units.values().all(|u| u.file.is_none()));
+    assert_exact_round_trip(&m);
+}
+
+/// A compile unit whose name is damaged (a dwarf_roundtrip fuzz finding, 26 Nov): it has no
+/// file, so the writer listed the module's first file (`<stdin>`, which nothing names) as its
+/// line program's file 0, which the reader takes for a nameless unit's placeholder and drops
+/// unless a row names it: the file was lost, unreported. File 0 is now the file of the unit's
+/// first line row.
+#[test]
+fn a_nameless_unit_keeps_its_unnamed_files() {
+    let m = read_fixture("fuzz_nameless_unit_file0.o");
+    assert!(m.units.values().all(|u| u.file.is_none()));
+    assert!(m.files.values().any(|f| f.name == "<stdin>"));
     assert_exact_round_trip(&m);
 }
 
@@ -484,10 +487,7 @@ fn type_units_without_a_file_invent_none() {
 /// has no place for, was lost unreported): such a type keeps its DIE.
 #[test]
 fn a_signature_with_a_calling_convention_keeps_it() {
-    let b =
-        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_signature_calling_convention.o"))
-            .unwrap();
-    let (m, _) = read(&b, "cc.o").expect("reads");
+    let m = read_fixture("fuzz_signature_calling_convention.o");
     let ccs = m
         .types
         .values()
@@ -509,7 +509,7 @@ fn a_signature_with_a_calling_convention_keeps_it() {
 /// unchecked, a panic where overflow checks are on): a clean error naming both.
 #[test]
 fn a_high_pc_size_that_overflows_is_an_error() {
-    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_high_pc_overflow.o")).unwrap();
+    let b = fixture("fuzz_high_pc_overflow.o");
     let e = read(&b, "overflow.o").expect_err("refused");
     assert!(e.to_string().contains("overflows"), "{e}");
 }
@@ -519,8 +519,7 @@ fn a_high_pc_size_that_overflows_is_an_error() {
 /// allows each attribute once, so the object is refused, naming the DIE and the attribute.
 #[test]
 fn an_attribute_given_twice_is_an_error() {
-    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_roundtrip_accessibility.o"))
-        .unwrap();
+    let b = fixture("fuzz_roundtrip_accessibility.o");
     let e = read(&b, "twice.o").expect_err("refused");
     let text = e.to_string();
     assert!(text.contains("0x118"), "{text}");
@@ -533,8 +532,7 @@ fn an_attribute_given_twice_is_an_error() {
 /// is refused, naming the first DIE inside one.
 #[test]
 fn a_die_inside_a_template_parameter_is_an_error() {
-    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_inside_template_param.o"))
-        .unwrap();
+    let b = fixture("fuzz_inside_template_param.o");
     let e = read(&b, "inside.o").expect_err("refused");
     let text = e.to_string();
     assert!(text.contains("0x2f"), "{text}");
@@ -550,8 +548,7 @@ fn a_die_inside_a_template_parameter_is_an_error() {
 /// and the object comes back exactly.
 #[test]
 fn a_line_row_of_nearly_every_address_is_written_back() {
-    let b = std::fs::read(common::repo_root().join("tests/dwarf/fuzz_long_line_row.o")).unwrap();
-    let (m, _) = read(&b, "long_row.o").expect("reads");
+    let m = read_fixture("fuzz_long_line_row.o");
     assert!(m.lines.iter().any(|r| match (r.range.start, r.range.end) {
         (dwarv::ir::CodePos::Addr(s), dwarv::ir::CodePos::Addr(e)) => e - s > u64::MAX / 256,
         _ => false,
@@ -564,9 +561,7 @@ fn a_line_row_of_nearly_every_address_is_written_back() {
 /// which reads back as another file — reported, not a silent change.
 #[test]
 fn a_nameless_dwarf4_unit_file_is_ledgered() {
-    let b =
-        std::fs::read(common::repo_root().join("tests/dwarf/fuzz_nameless_unit_dwarf4.o")).unwrap();
-    let (m, _) = read(&b, "nameless.o").expect("reads");
+    let m = read_fixture("fuzz_nameless_unit_dwarf4.o");
     assert!(m.files.values().any(|f| f.name.is_empty()));
     assert_written_with_loss(&m, "a file without a name");
 }
@@ -596,6 +591,16 @@ fn an_unknown_accessibility_is_kept_raw() {
         v.extra
     );
     assert_exact_round_trip(&m);
+}
+
+/// The bytes of a fixture in tests/dwarf.
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(common::repo_root().join("tests/dwarf").join(name)).unwrap()
+}
+
+/// A fixture in tests/dwarf, read.
+fn read_fixture(name: &str) -> dwarv::Verified {
+    read(&fixture(name), name).expect("reads").0
 }
 
 fn raw_options() -> dwarv::unstable::back::dwarf::WriteOptions<'static> {

@@ -34,12 +34,26 @@ pub(super) fn new_program(dwarf: &mut Dwarf, m: &Module, u: &Unit, enc: Encoding
             .flatten()
     };
     // A unit with no file and no compile unit to take one from (a damaged input: only type
-    // units left) lists the module's first file as file 0 rather than an invented one, which
-    // would read back as a file of its own.
+    // units left, or a compile unit without a name) lists an existing file as file 0 rather
+    // than an invented one, which would read back as a file of its own: the file of its first
+    // line row, which the reader keeps (it takes a nameless unit's file 0 for a placeholder
+    // unless a row names it), else the module's first file.
+    let in_unit = |a: u64| {
+        u.ranges
+            .iter()
+            .any(|r| addr(r.start) <= a && a < addr(r.end))
+    };
+    let row_file = || {
+        m.lines
+            .iter()
+            .find(|r| in_unit(addr(r.range.start)))
+            .and_then(|r| r.at.file)
+    };
     let first = || m.files.iter().next().map(|(h, _)| h);
     let primary = u
         .file
         .or_else(cu_file)
+        .or_else(row_file)
         .or_else(first)
         .map(|f| m.files.get(f));
     // A primary file without a directory keeps none: an empty directory 0, which the reader
