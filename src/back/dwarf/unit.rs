@@ -515,8 +515,11 @@ impl Builder<'_, '_> {
                 Ref::Type(t) => self.type_parent(t),
                 Ref::Scope(s) => {
                     let sc = &self.m.scopes.get(s);
+                    // A function's unit is where its code is: a definition completing a
+                    // declaration (written at that unit's top) may be of a class another
+                    // unit defines (LTO links units that share the class's DIEs).
                     if let Some(u) = sc.function().and_then(|f| f.unit) {
-                        if sc.parent.is_none() {
+                        if sc.parent.is_none() || scopes::declaration_of(self.m, s).is_some() {
                             return Some(u.index());
                         }
                     }
