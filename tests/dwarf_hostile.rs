@@ -481,6 +481,21 @@ fn a_nameless_unit_keeps_its_unnamed_files() {
     assert_exact_round_trip(&m);
 }
 
+/// A unit of an unknown kind without a name (a dwarf_roundtrip fuzz finding, 26 Nov): the
+/// writer lists the module's first file (`shapes.cpp`) as its file 0 and its DIEs name that
+/// file as index 0; the reader took a nameless unit's file 0 for a placeholder unless a line
+/// row named it, so every declaration of the unit lost its file, unreported. A DIE naming it
+/// makes it a file too.
+#[test]
+fn a_nameless_unit_s_declarations_keep_file_0() {
+    let m = read_fixture("fuzz_nameless_unit_decl_file0.o");
+    assert!(m
+        .units
+        .values()
+        .any(|u| u.file.is_none() && u.kind.0 != 0x02));
+    assert_exact_round_trip(&m);
+}
+
 /// Function types with a calling convention of their own (OpenCL's DW_CC_LLVM_*), each the
 /// signature of one function only (a dwarf_roundtrip fuzz finding, 26 Nov: dwarv's records
 /// damaged, so the writer gave such a type no DIE, and the convention, which a subprogram DIE

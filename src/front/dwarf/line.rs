@@ -7,16 +7,24 @@ use crate::ir::{
     Checksum, ChecksumKind, CodePos, CodeRange, File, Handle, LineFlags, LineRow, Loc, Module,
 };
 
-/// The unit's file table (by DWARF file index) and its line rows appended to `m.lines`.
+/// File 0 of a compile unit without a name, kept aside (name, directory, checksum, source):
+/// a file once a row or a DIE names it.
+pub type PendingFile = (String, Option<String>, Option<Checksum>, Option<String>);
+
+/// A line program's file table by DWARF file index, and its pending file 0.
+pub type FileTable = (HashMap<u64, Handle<File>>, Option<PendingFile>);
+
+/// The unit's file table (by DWARF file index), its file 0 if that is still pending, and its
+/// line rows appended to `m.lines`.
 pub fn read_lines(
     u: &Units<'_>,
     unit: &gimli::Unit<Slice<'_>>,
     m: &mut Module,
     files: &mut Files,
-) -> DResult<HashMap<u64, Handle<File>>> {
+) -> DResult<FileTable> {
     let mut table = HashMap::default();
     let Some(program) = unit.line_program.clone() else {
-        return Ok(table);
+        return Ok((table, None));
     };
     let header = program.header();
     let section_offset = header.offset().0 as u64;
@@ -55,8 +63,8 @@ pub fn read_lines(
             None => None,
         };
         // File 0 of a compile unit without a name is the writer's placeholder for the primary
-        // file the unit lacks (DWARF 5 must list one): a file only if a row names it. (A type
-        // unit has no name, and its file 0 is its compile unit's file.)
+        // file the unit lacks (DWARF 5 must list one): a file only if a row or a DIE names it.
+        // (A type unit has no name, and its file 0 is its compile unit's file.)
         if index == 0
             && unit.name.is_none()
             && matches!(unit.header.type_(), gimli::UnitType::Compilation)
@@ -121,5 +129,5 @@ pub fn read_lines(
         // A sequence without an end: the last row covers nothing.
         m.lines.push(p);
     }
-    Ok(table)
+    Ok((table, placeholder))
 }

@@ -681,6 +681,7 @@ impl Walker<'_> {
             base: uoff,
             version: unit.header.version(),
             files: HashMap::default(),
+            pending_file: None,
             enc: Encoding {
                 address_size: unit.header.address_size(),
                 offset_size: unit.header.format().word_size(),
@@ -842,7 +843,7 @@ impl Walker<'_> {
             .line_program
             .as_ref()
             .map(|p| p.header().offset().0 as u64);
-        at.cur.files = match program.and_then(|o| self.programs.get(&o)) {
+        (at.cur.files, at.cur.pending_file) = match program.and_then(|o| self.programs.get(&o)) {
             Some(table) => table.clone(),
             None => {
                 let table = read_lines(at.u, at.unit, self.m, &mut self.files)?;

@@ -3,6 +3,7 @@
 //! the attribute getters all concerns use, and the reader's error type. It imports none of the
 //! concern modules.
 
+use super::line::{FileTable, PendingFile};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use gimli::constants as dw;
@@ -92,7 +93,7 @@ pub(super) struct Walker<'m> {
     /// Type-unit signatures → the .debug_info offset of the type DIE.
     pub sigs: HashMap<u64, u64>,
     /// File tables of the line programs read, by .debug_line offset.
-    pub programs: HashMap<u64, HashMap<u64, Handle<File>>>,
+    pub programs: HashMap<u64, FileTable>,
     pub encodings: Encodings,
     /// Parameters named by a subprogram's DW_AT_object_pointer.
     pub object_pointers: Vec<Handle<Variable>>,
@@ -272,6 +273,8 @@ pub(super) struct UnitState {
     pub base: u64,
     pub version: u16,
     pub files: HashMap<u64, Handle<File>>,
+    /// File 0 of a nameless compile unit, until a DIE names it (`read_lines`).
+    pub pending_file: Option<PendingFile>,
     pub enc: Encoding,
     pub macros: Option<MacroAt>,
 }
@@ -438,6 +441,20 @@ impl Walker<'_> {
         )
     }
 
+    /// The file of a DWARF file index in the unit (a nameless unit's file 0 once named).
+    fn file_at(&mut self, cur: &mut UnitState, index: u64) -> Option<Handle<File>> {
+        if let Some(&h) = cur.files.get(&index) {
+            return Some(h);
+        }
+        if index != 0 {
+            return None;
+        }
+        let (name, directory, checksum, source) = cur.pending_file.take()?;
+        let h = self.files.get(self.m, name, directory, checksum, source);
+        cur.files.insert(0, h);
+        Some(h)
+    }
+
     pub(super) fn loc_of(
         &mut self,
         at: &mut At,
@@ -448,10 +465,7 @@ impl Walker<'_> {
         if !(at.die.has(file) || at.die.has(line)) {
             return None;
         }
-        let f = at
-            .die
-            .udata(file)
-            .and_then(|i| at.cur.files.get(&i).copied());
+        let f = at.die.udata(file).and_then(|i| self.file_at(at.cur, i));
         let line = at.die.udata(line).unwrap_or(0);
         if f.is_none() && line == 0 {
             // No file (or one out of the table's range) and line 0: no place attr all.
