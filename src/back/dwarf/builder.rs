@@ -119,6 +119,8 @@ pub(super) struct Builder<'m, 'd> {
     /// Lexical blocks that exist only as inlined code (every scope run of theirs is inlined at
     /// the same place): written under that inlined_subroutine, without an abstract origin.
     pub inlined_only: HashMap<Handle<crate::ir::Scope>, Handle<crate::ir::InlinedAt>>,
+    /// Label copies in inlined code, by their call (`label_copies_at`, made once).
+    pub label_copies: Option<HashMap<Handle<crate::ir::InlinedAt>, Vec<LabelCopy>>>,
     pub index: Index,
     /// Functions written as an abstract and a concrete DIE (`split_functions`).
     pub split: FxHashSet<Handle<crate::ir::Scope>>,
@@ -152,6 +154,9 @@ pub(super) struct Builder<'m, 'd> {
     /// copies).
     pub template_owner: HashMap<Handle<Type>, (Ref, bool)>,
 }
+
+/// A label's copy in inlined code and the scope whose code there holds it.
+pub(super) type LabelCopy = (Handle<crate::ir::Scope>, Handle<crate::ir::Label>);
 
 /// A loss at an entity, named by its short name (`v12`).
 pub(super) fn push_loss(
@@ -499,10 +504,8 @@ pub(super) struct Index {
     pub vars_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Variable>>>,
     /// The variables' copies in the code inlined at each call, in arena order.
     pub inlined_vars: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::Variable>>>,
-    /// Labels of each function or block, in arena order: those that are no copies, and the
-    /// copies.
+    /// Labels (not copies) of each function or block, in arena order.
     pub labels_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Label>>>,
-    pub label_copies_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Label>>>,
     /// Lexical blocks inside each scope and the outermost inlined calls made from it.
     pub nested: HashMap<Handle<crate::ir::Scope>, Vec<Ref>>,
     /// Declare/value events of each variable.
@@ -568,12 +571,8 @@ impl Index {
             }
         }
         for (h, l) in m.labels.iter() {
-            let list = match l.origin {
-                None => &mut x.labels_in,
-                Some(_) => &mut x.label_copies_in,
-            };
-            if let Some(s) = l.scope {
-                list.entry(s).or_default().push(h);
+            if let (None, Some(s)) = (l.origin, l.scope) {
+                x.labels_in.entry(s).or_default().push(h);
             }
         }
         for (h, sc) in m.scopes.iter() {

@@ -569,17 +569,9 @@ impl Builder<'_, '_> {
                 self.fill(Ref::Var(v));
             }
         }
-        if let Some(f) = origin {
-            let labels = self
-                .index
-                .label_copies_in
-                .get(&f)
-                .cloned()
-                .unwrap_or_default();
-            for l in labels {
-                if self.inlined_at(Ref::Label(l)) == Some((f, i)) {
-                    self.fill(Ref::Label(l));
-                }
+        for (s, l) in self.label_copies_at(i) {
+            if Some(s) == origin {
+                self.fill(Ref::Label(l));
             }
         }
         self.concrete_blocks(d, i, origin);
@@ -755,10 +747,12 @@ impl Builder<'_, '_> {
     /// function or block around it, and its verifier wants it there).
     pub(super) fn inlined_home(&mut self, r: Ref, u: usize) -> Option<UnitEntryId> {
         let m = self.m;
-        let (s, i) = self.inlined_at(r)?;
-        if matches!(r, Ref::CallSite(_)) && !self.by_gcc(s) {
-            return None;
+        if let Ref::CallSite(c) = r {
+            if !self.by_gcc(m.call_sites.get(c).scope?) {
+                return None;
+            }
         }
+        let (s, i) = self.inlined_at(r)?;
         self.fill(Ref::Inlined(i));
         let &(iu, id) = self.dies.get(&Ref::Inlined(i)).filter(|d| d.0 == u)?;
         match m.scopes.get(s).kind {
@@ -800,6 +794,29 @@ impl Builder<'_, '_> {
             false => holding(a),
         }?;
         Some((s, run.inlined?))
+    }
+
+    /// The label copies in the code inlined at `i`, with their scopes.
+    fn label_copies_at(
+        &mut self,
+        i: Handle<crate::ir::InlinedAt>,
+    ) -> Vec<super::builder::LabelCopy> {
+        if self.label_copies.is_none() {
+            let mut at: HashMap<_, Vec<_>> = HashMap::default();
+            for (l, lb) in self.m.labels.iter() {
+                if lb.origin.is_none() {
+                    continue;
+                }
+                if let Some((s, i)) = self.inlined_at(Ref::Label(l)) {
+                    at.entry(i).or_default().push((s, l));
+                }
+            }
+            self.label_copies = Some(at);
+        }
+        self.label_copies
+            .as_ref()
+            .and_then(|at| at.get(&i).cloned())
+            .unwrap_or_default()
     }
 
     /// A lexical block of a split function that got no concrete copy (it has no code).

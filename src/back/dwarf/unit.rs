@@ -170,6 +170,7 @@ fn fill(
         param_copies: HashMap::default(),
         type_units: Vec::new(),
         inlined_only: scopes::inlined_only(m),
+        label_copies: None,
         index: Index::new(m),
         home: HashMap::default(),
         template_owner: types::template_owners(m),
@@ -889,8 +890,9 @@ impl Builder<'_, '_> {
                 return;
             }
         }
-        // A block that exists only as inlined code comes after its instance's own variables,
-        // and an instance inside the one it is inlined into (and its block copies).
+        // An inlined call's DIE is filled before what goes inside it: the blocks that exist
+        // only as its code (they come after its own variables) and the calls inlined into it
+        // (they may go into its block copies).
         let instance = match r {
             Ref::Scope(s) => self.inlined_only.get(&s).copied(),
             Ref::Inlined(i) => self.m.inlined.get(i).parent,
