@@ -496,6 +496,24 @@ fn a_nameless_unit_s_declarations_keep_file_0() {
     assert_exact_round_trip(&m);
 }
 
+/// A block of inlined code with a block inside it whose code is outside its own (a
+/// dwarf_roundtrip fuzz finding, 26 Nov: damaged ranges of dwarv's DWARF of an OpenCL kernel).
+/// DWARF nests a block's code in its parent's, so the writer grows the outer block's ranges:
+/// that is now reported, where it read back with one more scope run, unreported.
+#[test]
+fn a_nested_block_outside_its_parent_is_reported() {
+    let m = read_fixture("fuzz_nested_block_outside.o");
+    let (_, diags) = dwarv::unstable::back::dwarf::write(&m, &raw_options()).unwrap();
+    assert!(
+        diags
+            .losses
+            .iter()
+            .any(|l| l.message.contains("outside its own ranges")),
+        "{:?}",
+        diags.losses
+    );
+}
+
 /// Function types with a calling convention of their own (OpenCL's DW_CC_LLVM_*), each the
 /// signature of one function only (a dwarf_roundtrip fuzz finding, 26 Nov: dwarv's records
 /// damaged, so the writer gave such a type no DIE, and the convention, which a subprogram DIE

@@ -842,9 +842,10 @@ impl Builder<'_, '_> {
     }
 
     /// The code of a block that exists only as code inlined at `i`: its runs there and those
-    /// of the blocks inside it.
+    /// of the blocks inside it. Read from a compiler's DWARF, a block's runs hold those of the
+    /// blocks inside it; where they do not (damaged input), its ranges grow to cover them.
     fn inlined_block_ranges(
-        &self,
+        &mut self,
         i: Handle<crate::ir::InlinedAt>,
         block: Handle<crate::ir::Scope>,
     ) -> Vec<CodeRange> {
@@ -871,6 +872,26 @@ impl Builder<'_, '_> {
             .filter(|r| r.inlined == Some(i) && matches!(r.scope, Ref::Scope(b) if inside(b)))
             .map(|r| r.range)
             .collect();
+        if !super::records::exact(m) {
+            let mut own: Vec<CodeRange> = self.index.runs_within[&i]
+                .iter()
+                .map(|&k| &m.scope_runs[k])
+                .filter(|r| r.inlined == Some(i) && r.scope == Ref::Scope(block))
+                .map(|r| r.range)
+                .collect();
+            CodeRange::normalize(&mut own);
+            let held = |r: &CodeRange| {
+                own.iter()
+                    .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
+            };
+            if !ranges.iter().all(held) {
+                self.loss(
+                    LossKind::Approximated,
+                    Ref::Scope(block),
+                    "code of a block inside it outside its own ranges: its ranges cover it",
+                );
+            }
+        }
         CodeRange::normalize_in_order(&mut ranges);
         ranges
     }
