@@ -65,6 +65,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         specified: HashSet::default(),
         object_pointer_parts: HashSet::default(),
         flagged: Vec::new(),
+        planned_vars: 0,
     };
     let mut units = Vec::new();
     let mut headers = u.dwarf.units();
@@ -93,6 +94,10 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
             w.sigs.insert(type_signature.0, off + type_offset.0 as u64);
         }
         w.plan(*off, unit)?;
+    }
+    w.m.vars.reserve(w.planned_vars);
+    for _ in 0..std::mem::take(&mut w.planned_vars) {
+        w.m.vars.push(Variable::new(VarKind::Local));
     }
     if !elf.section(".debug_types").is_empty() {
         w.diag.push(
@@ -373,6 +378,14 @@ pub(super) fn last_offset(units: &[(u64, gimli::Unit<Slice<'_>>)]) -> u64 {
 }
 
 impl Walker<'_> {
+    /// A handle for a variable the plan makes (a local for now, filled later); the arena gets
+    /// it once every unit is planned (`planned_vars`).
+    fn planned_var(&mut self) -> Handle<Variable> {
+        let index = self.m.vars.len() + self.planned_vars;
+        self.planned_vars += 1;
+        Handle::new(u32::try_from(index).expect("arena holds at most u32::MAX entities"))
+    }
+
     pub(super) fn plan(&mut self, uoff: u64, unit: &gimli::Unit<Slice<'_>>) -> DResult<()> {
         let mut cursor = unit.entries();
         let mut stack: Vec<PlanFrame> = Vec::new();
@@ -490,7 +503,7 @@ impl Walker<'_> {
                 }
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter if clone => {
                     self.clones.insert(off, origin.unwrap_or(0));
-                    Plan::Own(Ref::Var(self.m.vars.push(Variable::new(VarKind::Local))))
+                    Plan::Own(Ref::Var(self.planned_var()))
                 }
                 dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block if origin.is_some() => {
                     Plan::Alias(origin.unwrap_or(0))
@@ -505,7 +518,7 @@ impl Walker<'_> {
                     Plan::Alias(same_as.unwrap_or(0))
                 }
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter => {
-                    Plan::Own(Ref::Var(self.m.vars.push(Variable::new(VarKind::Local))))
+                    Plan::Own(Ref::Var(self.planned_var()))
                 }
                 dw::DW_TAG_subprogram
                 | dw::DW_TAG_lexical_block

@@ -128,6 +128,10 @@ pub(super) struct Walker<'m> {
     /// pointer): the signature, the parameter's index, its type and the flags
     /// (`flagged_types`, once every type is read).
     pub flagged: Vec<(Handle<Type>, usize, Handle<Type>, u64)>,
+    /// Variables the plan gave handles past the arena's end (`planned_var`), made once every
+    /// unit is planned: the arena is allocated once at its size instead of doubling (a copy
+    /// of 10 MB and 3 500 fresh pages on the linked sqlite program).
+    pub planned_vars: usize,
 }
 
 /// The .debug_info offset of a reference attribute.
