@@ -10,3 +10,48 @@ pub fn drop_later<T: Send + 'static>(value: T) {
         .name("dwarv-drop".into())
         .spawn(move || drop(value));
 }
+
+/// What the allocator does with the pages a phase frees (`set_freed_pages`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FreedPages {
+    /// Kept for the phase's own later allocations: a phase that frees and allocates again
+    /// (the DWARF writer's DIE fill) would otherwise give pages back only to fault them in
+    /// anew.
+    Keep,
+    /// Given back to the system at once, those kept so far included: the next phase's
+    /// allocations should not stack on what the last one freed.
+    Return,
+}
+
+static FREED_PAGES: std::sync::OnceLock<fn(FreedPages)> = std::sync::OnceLock::new();
+
+/// Sets how the allocator treats freed pages, through the function the binary registered
+/// (`register_freed_pages`: dwarv's own allocator's options); nothing for a library user.
+fn set_freed_pages(p: FreedPages) {
+    if let Some(f) = FREED_PAGES.get() {
+        f(p);
+    }
+}
+
+/// Keeps freed pages until the returned guard is dropped, which returns them. The setting is the
+/// process's: conversions on several threads at once (`batch`) may return each other's pages
+/// early, which costs time, never memory.
+pub fn keep_freed_pages() -> KeptPages {
+    set_freed_pages(FreedPages::Keep);
+    KeptPages(())
+}
+
+/// Returns the freed pages when dropped ([`keep_freed_pages`]).
+pub struct KeptPages(());
+
+impl Drop for KeptPages {
+    fn drop(&mut self) {
+        set_freed_pages(FreedPages::Return);
+    }
+}
+
+/// Registers the function [`keep_freed_pages`] and its guard call (once; later calls are
+/// ignored).
+pub fn register_freed_pages(f: fn(FreedPages)) {
+    let _ = FREED_PAGES.set(f);
+}

@@ -432,6 +432,10 @@ impl Marking {
     pub fn slice(&self) -> &[u8] {
         self.out.slice()
     }
+    /// The bytes written, leaving the writer empty (its marks stay).
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::replace(&mut self.out, EndianVec::new(LittleEndian)).into_vec()
+    }
 }
 
 impl Writer for Marking {
