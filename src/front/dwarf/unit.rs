@@ -108,9 +108,14 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
     }
     w.resolve_blocks();
     w.resolve_aliases()?;
+    // Filling the DIEs frees and allocates again all along (grown vectors, each DIE's
+    // scratch): its freed pages are kept for it and returned once it ends (linked sqlite
+    // program: 2 300 fewer page faults, 0.96x the CPU time, 1.4 MB more peak memory).
+    let kept = crate::background::keep_freed_pages();
     for (off, unit) in &units {
         w.fill(&u, *off, unit)?;
     }
+    drop(kept);
     for &(off, t) in &w.template_copies {
         if !matches!(w.m.types.get(t).kind, TypeKind::TemplateParam { .. }) {
             return Err(fail(
