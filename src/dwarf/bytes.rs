@@ -165,6 +165,21 @@ pub(crate) fn put_uleb(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
+/// [`put_uleb`] into a buffer (of 10 bytes: any u64); the number of bytes.
+pub(crate) fn uleb_into(out: &mut [u8; 10], mut v: u64) -> usize {
+    let mut n = 0;
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out[n] = byte;
+            return n + 1;
+        }
+        out[n] = byte | 0x80;
+        n += 1;
+    }
+}
+
 /// A signed LEB128 number, as [`put_uleb`].
 pub(crate) fn put_sleb(out: &mut Vec<u8>, mut v: i64) {
     loop {
@@ -198,6 +213,9 @@ mod tests {
             put_uleb(&mut ours, v);
             gimli::leb128::write::unsigned(&mut theirs, v).expect("a Vec takes any bytes");
             assert_eq!(ours, theirs, "unsigned {v}");
+            let mut buffer = [0u8; 10];
+            let n = uleb_into(&mut buffer, v);
+            assert_eq!(&buffer[..n], &theirs[..], "unsigned {v} into a buffer");
             for s in [v as i64, (v as i64).wrapping_neg()] {
                 let (mut ours, mut theirs) = (Vec::new(), Vec::new());
                 put_sleb(&mut ours, s);
