@@ -47,10 +47,35 @@ fn set_freed_pages(p: FreedPages) {
     }
 }
 
+static KEEPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Inside a phase that keeps freed pages ([`keep_freed_pages`]), returns them at once (those
+/// kept so far included) until the guard is dropped, which keeps them again: for a vector that
+/// grows by doubling, whose old blocks nothing else reuses.
+pub fn return_freed_pages_meanwhile() -> Meanwhile {
+    let keeping = KEEPING.load(std::sync::atomic::Ordering::Relaxed);
+    if keeping {
+        set_freed_pages(FreedPages::Return);
+    }
+    Meanwhile(keeping)
+}
+
+/// Keeps freed pages again when dropped, if they were kept ([`return_freed_pages_meanwhile`]).
+pub struct Meanwhile(bool);
+
+impl Drop for Meanwhile {
+    fn drop(&mut self) {
+        if self.0 {
+            set_freed_pages(FreedPages::Keep);
+        }
+    }
+}
+
 /// Keeps freed pages until the returned guard is dropped, which returns them. The setting is the
 /// process's: conversions on several threads at once (`batch`) may return each other's pages
 /// early, which costs time, never memory.
 pub fn keep_freed_pages() -> KeptPages {
+    KEEPING.store(true, std::sync::atomic::Ordering::Relaxed);
     set_freed_pages(FreedPages::Keep);
     KeptPages(())
 }
@@ -60,6 +85,7 @@ pub struct KeptPages(());
 
 impl Drop for KeptPages {
     fn drop(&mut self) {
+        KEEPING.store(false, std::sync::atomic::Ordering::Relaxed);
         set_freed_pages(FreedPages::Return);
     }
 }

@@ -38,10 +38,11 @@ fn main() {
 }
 
 /// Keeps freed pages (a purge delay no conversion reaches) or returns them at once, those kept
-/// included (purge delay 0 and a forced collection). The DWARF writer keeps them while it
-/// fills its DIEs: that phase frees and allocates again all along, and returning each freed
-/// page at once faulted it in anew (the linked sqlite program `--into` itself: 22 000 → 15 000
-/// page faults, 2 % more peak memory; bench/README.md).
+/// included (purge delay 0 and a forced collection). The DWARF reader's and writer's DIE fills
+/// and the writer's serialisation keep them: those phases free and allocate again all along,
+/// and returning each freed page at once faulted it in anew (the linked sqlite program `--into`
+/// itself: 22 200 → 8 650 page faults with the reader's variables allocated at once, 1.9 MiB
+/// more peak memory; bench/README.md, "The DWARF writer's CPU time").
 fn freed_pages(p: dwarv::unstable::background::FreedPages) {
     use dwarv::unstable::background::FreedPages;
     const KEEP_MS: std::ffi::c_long = 1_000_000;
