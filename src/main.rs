@@ -41,7 +41,7 @@ fn main() {
 /// included (purge delay 0 and a forced collection). The DWARF reader's and writer's DIE fills
 /// and the writer's serialisation keep them: those phases free and allocate again all along,
 /// and returning each freed page at once faulted it in anew (the linked sqlite program `--into`
-/// itself: 22 200 → 8 650 page faults with the reader's variables allocated at once, 1.9 MiB
+/// itself: 22 200 → 10 200 page faults with the reader's variables allocated at once, 1.5 MiB
 /// more peak memory; bench/README.md, "The DWARF writer's CPU time").
 fn freed_pages(p: dwarv::unstable::background::FreedPages) {
     use dwarv::unstable::background::FreedPages;
