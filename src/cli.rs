@@ -452,6 +452,8 @@ fn dispatch(command: Command) -> Result<i32> {
                 durability: Default::default(),
             };
             let mut rep = Report::new(&input, &output);
+            // One conversion, then the process ends: what it is done with need not be freed.
+            crate::background::leave_drops_to_exit();
             let result = convert::convert(&input, &output, &opts, &mut rep);
             // A loss that makes the whole output useless to its consumer is said, not only
             // reported.

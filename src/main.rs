@@ -25,6 +25,7 @@ fn main() {
         libmimalloc_sys::mi_option_set_enabled(libmimalloc_sys::mi_option_large_os_pages, true);
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
     };
+    dwarv::unstable::background::register_freed_pages(freed_pages);
     let code = dwarv::unstable::cli::main();
     // Ends without the allocator's teardown (mimalloc collects and returns every page at exit:
     // about 3 % of a DWARF conversion's CPU time) or anything else registered with atexit;
@@ -34,6 +35,28 @@ fn main() {
     let _ = std::io::stderr().flush();
     // SAFETY: ends the process; nothing runs after it.
     unsafe { libc::_exit(code) }
+}
+
+/// Keeps freed pages (a purge delay no conversion reaches) or returns them at once, those kept
+/// included (purge delay 0 and a forced collection). The DWARF reader's and writer's DIE fills
+/// and the writer's serialisation keep them: those phases free and allocate again all along,
+/// and returning each freed page at once faulted it in anew (the linked sqlite program `--into`
+/// itself: 22 200 → 10 200 page faults with the reader's variables allocated at once, 1.5 MiB
+/// more peak memory; bench/README.md, "The DWARF writer's CPU time").
+fn freed_pages(p: dwarv::unstable::background::FreedPages) {
+    use dwarv::unstable::background::FreedPages;
+    const KEEP_MS: std::ffi::c_long = 1_000_000;
+    // SAFETY: sets an allocator option (read at each use) and collects the calling thread's
+    // heap; mimalloc allows both at any time.
+    unsafe {
+        match p {
+            FreedPages::Keep => libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, KEEP_MS),
+            FreedPages::Return => {
+                libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+                libmimalloc_sys::mi_collect(true);
+            }
+        }
+    }
 }
 
 /// For an LLVM or a SPIR-V input, the time the kernel spends zeroing transparent huge pages

@@ -84,6 +84,10 @@ impl<T> Arena<T> {
         self.items.push(value);
         Handle::new(index)
     }
+    /// Room for `additional` more entities, allocated at once.
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve_exact(additional);
+    }
     pub fn len(&self) -> usize {
         self.items.len()
     }

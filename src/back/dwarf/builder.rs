@@ -92,6 +92,39 @@ impl RefSet {
     }
 }
 
+/// A value per entity of one kind, in a slot per handle (lookups the writer makes per entity,
+/// which hashing made a noticeable share of the run).
+pub(super) struct HandleMap<T, V> {
+    slots: Vec<Option<V>>,
+    kind: std::marker::PhantomData<T>,
+}
+
+impl<T, V> Default for HandleMap<T, V> {
+    fn default() -> Self {
+        HandleMap {
+            slots: Vec::new(),
+            kind: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T, V> HandleMap<T, V> {
+    pub fn get(&self, h: &Handle<T>) -> Option<&V> {
+        self.slots.get(h.index())?.as_ref()
+    }
+
+    pub fn contains_key(&self, h: &Handle<T>) -> bool {
+        self.get(h).is_some()
+    }
+
+    pub fn insert(&mut self, h: Handle<T>, v: V) {
+        if self.slots.len() <= h.index() {
+            self.slots.resize_with(h.index() + 1, || None);
+        }
+        self.slots[h.index()] = Some(v);
+    }
+}
+
 pub(super) struct Builder<'m, 'd> {
     pub m: &'m Module,
     pub s: Settings,
@@ -148,7 +181,7 @@ pub(super) struct Builder<'m, 'd> {
     pub runs_of: HashMap<Ref, Vec<usize>>,
     /// Types without a scope chain to a unit (base, pointer, array… types): the unit of their
     /// first user, so that a unit's DIEs refer inside the unit where they can.
-    pub home: HashMap<Handle<Type>, usize>,
+    pub home: HandleMap<Type, usize>,
     /// Template parameters without a scope (LLVM shares them between templates): the first
     /// composite, function or pack that lists each, and whether others list it too (they get
     /// copies).

@@ -260,7 +260,25 @@ impl<'a> Base<'a> {
                 .and_then(|(a, b)| self.bytes.get(a..b))
                 .ok_or_else(|| bad("a section runs past the end of the file"))
         };
-        let mut out = piece(0, cut)?.to_vec();
+        // Allocated once at its final size (give or take the alignment padding): growing it
+        // copied the binary and faulted in fresh pages at each doubling.
+        let moved: u64 = (self.shdrs.iter().enumerate())
+            .filter(|&(i, s)| moves(i, s))
+            .map(|(_, s)| s.size + s.align.min(4096))
+            .sum();
+        let names: usize = (self.shdrs.iter().map(|s| s.name.len() + 1))
+            .chain(sections.iter().map(|(n, _)| n.len() + 1))
+            .sum();
+        let headers = (self.shdrs.len() + sections.len()) * 64 + 16;
+        let new_bytes: usize = sections.iter().map(|(_, d)| d.len()).sum();
+        // (A damaged header's sizes are caught below, where each piece is taken: the estimate
+        // stays within twice the binary.)
+        let kept = cut.saturating_add(moved).min(2 * self.bytes.len() as u64);
+        let size = usize::try_from(kept)
+            .unwrap_or(0)
+            .saturating_add(new_bytes + names + headers);
+        let mut out = Vec::with_capacity(size);
+        out.extend_from_slice(piece(0, cut)?);
         let mut shdrs = self.shdrs.clone();
         for (i, s) in shdrs.iter_mut().enumerate() {
             if moves(i, &*s) {

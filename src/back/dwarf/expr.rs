@@ -77,6 +77,35 @@ fn encoded(
     place: Ref,
     in_list: bool,
 ) -> Option<(usize, Handle<Expr>, bool)> {
+    // Optimised code uses each expression many times (101 132 list entries, 3 308 encodings
+    // on the linked sqlite program): an expression met before passed the checks below then.
+    let key = (u, e, in_list);
+    let done = match b.encoded.get(&key) {
+        Some(done) => done,
+        None => {
+            let done = first_encoding(b, u, e, place, in_list)?;
+            b.encoded.entry(key).or_insert(done)
+        }
+    };
+    match done {
+        Ok(_) => Some(key),
+        Err(err) => {
+            let msg = format!("expression e{}: {err}", e.index());
+            b.loss(LossKind::Dropped, place, msg);
+            None
+        }
+    }
+}
+
+/// [`encoded`] of an expression not met before in unit `u`: its encoding, or None (with a
+/// loss) when its operations cannot be written at all.
+fn first_encoding(
+    b: &mut Builder,
+    u: usize,
+    e: Handle<Expr>,
+    place: Ref,
+    in_list: bool,
+) -> Option<std::result::Result<super::loclists::Data, String>> {
     let ops = &b.m.exprs.get(e).ops;
     if !b.s.amd && ops.iter().any(is_amd_op) {
         b.loss(
@@ -102,19 +131,7 @@ fn encoded(
         OpEncoding::Raw => AmdOps::Raw,
         OpEncoding::User => AmdOps::User,
     };
-    let key = (u, e, in_list);
-    if !b.encoded.contains_key(&key) {
-        let done = encode(b, u, ops, amd, in_list);
-        b.encoded.insert(key, done);
-    }
-    match &b.encoded[&key] {
-        Ok(_) => Some(key),
-        Err(err) => {
-            let msg = format!("expression e{}: {err}", e.index());
-            b.loss(LossKind::Dropped, place, msg);
-            None
-        }
-    }
+    Some(encode(b, u, ops, amd, in_list))
 }
 
 /// Encodes operations for unit `u`. Those naming DIEs go through gimli's typed operations where

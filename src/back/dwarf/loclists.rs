@@ -432,6 +432,10 @@ impl Marking {
     pub fn slice(&self) -> &[u8] {
         self.out.slice()
     }
+    /// The bytes written, leaving the writer empty (its marks stay).
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::replace(&mut self.out, EndianVec::new(LittleEndian)).into_vec()
+    }
 }
 
 impl Writer for Marking {
@@ -447,6 +451,13 @@ impl Writer for Marking {
     }
     fn write_at(&mut self, offset: usize, bytes: &[u8]) -> gimli::write::Result<()> {
         self.out.write_at(offset, bytes)
+    }
+    // gimli's LEB128 writers build each number in a buffer first: dwarv's pushes its bytes
+    // (the same bytes: `dwarf::bytes`' test), 1 % of a DWARF conversion's instructions.
+    fn write_uleb128(&mut self, val: u64) -> gimli::write::Result<()> {
+        let mut b = [0u8; 10];
+        let n = crate::dwarf::bytes::uleb_into(&mut b, val);
+        self.out.write(&b[..n])
     }
     fn write_offset(
         &mut self,

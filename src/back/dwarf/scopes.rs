@@ -1221,7 +1221,7 @@ pub(super) fn run_ranges(m: &Module) -> HashMap<Handle<crate::ir::Scope>, Vec<Co
             }
             i = ia.parent;
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FxHashSet::default();
         for s0 in starts {
             let mut cur = Some(s0);
             for _ in 0..256 {

@@ -9,7 +9,9 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use gimli::write::{AttributeValue, Dwarf, Sections, UnitEntryId, UnitId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
-use super::builder::{Builder, Die, DieMap, Index, Offsets, SectionList, Settings};
+use super::builder::{
+    Builder, Die, DieMap, HandleMap, Index, Offsets, RefSet, SectionList, Settings,
+};
 use super::{frame, line, loclists, macros, records, rows, scopes, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
@@ -66,6 +68,9 @@ pub(super) fn build(m: Source, s: &Settings, diags: &mut Diagnostics) -> Result<
     let mut offsets: Option<Offsets> = None;
     for _ in 0..6 {
         let mut pass_diags = Diagnostics::default();
+        // The fill frees and allocates again all along: its freed pages are kept for it, and
+        // returned (with the module's, last pass) before serialising allocates the sections.
+        let kept = crate::background::keep_freed_pages();
         let filled = fill(
             m.module(),
             s,
@@ -77,13 +82,19 @@ pub(super) fn build(m: Source, s: &Settings, diags: &mut Diagnostics) -> Result<
         if !filled.used_refs {
             // No expression took an offset from a previous pass: this pass is the last, and
             // nothing after the DIEs reads the module.
-            if let Source::Owned(module) = m {
-                crate::background::drop_later(module);
-            }
+            // Freed here rather than on another thread: its pages are then returned with the
+            // fill's (`kept`), before serialising allocates, and no block is freed across
+            // threads (15 paired runs: 0.98× the CPU time, the same wall time).
+            drop(m);
+            drop(kept);
+            // Serialising grows its sections by doubling: what it frees is kept for it too,
+            // well below the fill's peak now that the module is gone (1 000 fewer faults).
+            let _serialising = crate::background::keep_freed_pages();
             let (out, _) = serialise(filled)?;
             diags.losses.extend(pass_diags.losses);
             return done(out, &mut frames);
         }
+        drop(kept);
         let (out, next) = serialise(filled)?;
         match next {
             Some((prev, now)) if prev.as_ref() != Some(&now) => offsets = Some(now),
@@ -172,7 +183,7 @@ fn fill(
         inlined_only: scopes::inlined_only(m),
         label_copies: None,
         index: Index::new(m),
-        home: HashMap::default(),
+        home: HandleMap::default(),
         template_owner: types::template_owners(m),
     };
     for (h, u) in m.units.iter() {
@@ -290,8 +301,9 @@ fn serialise(mut b: Filled) -> Result<(SectionList, Passes)> {
     b.dwarf
         .write(&mut sections)
         .map_err(|e| Error::unwritable("DWARF", e.to_string()))?;
-    let mut line_sec = sections.debug_line.slice().to_vec();
-    let mut info_sec = sections.debug_info.slice().to_vec();
+    // The sections' bytes are taken from gimli's writers, not copied.
+    let mut line_sec = sections.debug_line.take();
+    let mut info_sec = sections.debug_info.take();
     let (loc_sec, loclists_sec) = lists
         .finish(
             sections.debug_loc.slice(),
@@ -301,7 +313,7 @@ fn serialise(mut b: Filled) -> Result<(SectionList, Passes)> {
             &have_base,
         )
         .map_err(|e| Error::unwritable("DWARF", e))?;
-    let abbrev_sec = sections.debug_abbrev.slice().to_vec();
+    let abbrev_sec = sections.debug_abbrev.take();
     let units_stmt_lists = line::stmt_lists_of(&info_sec, &abbrev_sec, true).map_err(fail)?;
     let line_rows = std::mem::take(&mut b.line_rows);
     rows::splice(&mut line_sec, &mut info_sec, &units_stmt_lists, &line_rows).map_err(fail)?;
@@ -321,16 +333,16 @@ fn serialise(mut b: Filled) -> Result<(SectionList, Passes)> {
         (".debug_line", line_sec),
     ];
     let named = [
-        (".debug_str", sections.debug_str.slice()),
-        (".debug_line_str", sections.debug_line_str.slice()),
-        (".debug_loclists", &loclists_sec),
-        (".debug_rnglists", sections.debug_rnglists.slice()),
-        (".debug_loc", &loc_sec),
-        (".debug_ranges", sections.debug_ranges.slice()),
+        (".debug_str", sections.debug_str.take()),
+        (".debug_line_str", sections.debug_line_str.take()),
+        (".debug_loclists", loclists_sec),
+        (".debug_rnglists", sections.debug_rnglists.take()),
+        (".debug_loc", loc_sec),
+        (".debug_ranges", sections.debug_ranges.take()),
     ];
     for (name, data) in named {
         if !data.is_empty() {
-            out.push((name, data.to_vec()));
+            out.push((name, data));
         }
     }
     if let Some(mac) = &mut b.macro_section {
@@ -462,8 +474,8 @@ impl Builder<'_, '_> {
 
     /// Homes of the types [`Self::scoped_owner`] cannot place, found by walking the references of
     /// placed entities in arena order. Only needed with more than one unit.
-    pub(super) fn home_units(&self) -> HashMap<Handle<Type>, usize> {
-        let mut home = HashMap::default();
+    pub(super) fn home_units(&self) -> HandleMap<Type, usize> {
+        let mut home = HandleMap::default();
         if self.units.len() < 2 {
             return home;
         }
@@ -471,7 +483,7 @@ impl Builder<'_, '_> {
         // Expressions and location lists are walked too (once each): the base types of typed
         // operations are often named nowhere else, and a unit-relative operand needs its
         // type in the unit of the expression.
-        let mut walked: FxHashSet<Ref> = FxHashSet::default();
+        let mut walked = RefSet::default();
         let mut walker = crate::ir::RefWalker::default();
         let mut stack = Vec::new();
         for r in self.die_refs() {

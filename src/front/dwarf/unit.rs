@@ -65,6 +65,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         specified: HashSet::default(),
         object_pointer_parts: HashSet::default(),
         flagged: Vec::new(),
+        planned_vars: 0,
     };
     let mut units = Vec::new();
     let mut headers = u.dwarf.units();
@@ -94,6 +95,10 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         }
         w.plan(*off, unit)?;
     }
+    w.m.vars.reserve(w.planned_vars);
+    for _ in 0..std::mem::take(&mut w.planned_vars) {
+        w.m.vars.push(Variable::new(VarKind::Local));
+    }
     if !elf.section(".debug_types").is_empty() {
         w.diag.push(
             LossKind::Dropped,
@@ -103,9 +108,15 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
     }
     w.resolve_blocks();
     w.resolve_aliases()?;
+    // Filling the DIEs frees and allocates again all along (grown vectors, each DIE's
+    // scratch): its freed pages are kept for it and returned once it ends, but for the line
+    // rows' (`fill_unit`). Linked sqlite program: 700 fewer page faults, 0.975x the CPU time,
+    // 1 MiB more peak memory.
+    let kept = crate::background::keep_freed_pages();
     for (off, unit) in &units {
         w.fill(&u, *off, unit)?;
     }
+    drop(kept);
     for &(off, t) in &w.template_copies {
         if !matches!(w.m.types.get(t).kind, TypeKind::TemplateParam { .. }) {
             return Err(fail(
@@ -373,6 +384,14 @@ pub(super) fn last_offset(units: &[(u64, gimli::Unit<Slice<'_>>)]) -> u64 {
 }
 
 impl Walker<'_> {
+    /// A handle for a variable the plan makes (a local for now, filled later); the arena gets
+    /// it once every unit is planned (`planned_vars`).
+    fn planned_var(&mut self) -> Handle<Variable> {
+        let index = self.m.vars.len() + self.planned_vars;
+        self.planned_vars += 1;
+        Handle::new(u32::try_from(index).expect("arena holds at most u32::MAX entities"))
+    }
+
     pub(super) fn plan(&mut self, uoff: u64, unit: &gimli::Unit<Slice<'_>>) -> DResult<()> {
         let mut cursor = unit.entries();
         let mut stack: Vec<PlanFrame> = Vec::new();
@@ -490,7 +509,7 @@ impl Walker<'_> {
                 }
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter if clone => {
                     self.clones.insert(off, origin.unwrap_or(0));
-                    Plan::Own(Ref::Var(self.m.vars.push(Variable::new(VarKind::Local))))
+                    Plan::Own(Ref::Var(self.planned_var()))
                 }
                 dw::DW_TAG_subprogram | dw::DW_TAG_lexical_block if origin.is_some() => {
                     Plan::Alias(origin.unwrap_or(0))
@@ -505,7 +524,7 @@ impl Walker<'_> {
                     Plan::Alias(same_as.unwrap_or(0))
                 }
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter => {
-                    Plan::Own(Ref::Var(self.m.vars.push(Variable::new(VarKind::Local))))
+                    Plan::Own(Ref::Var(self.planned_var()))
                 }
                 dw::DW_TAG_subprogram
                 | dw::DW_TAG_lexical_block
@@ -846,7 +865,13 @@ impl Walker<'_> {
         (at.cur.files, at.cur.pending_file) = match program.and_then(|o| self.programs.get(&o)) {
             Some(table) => table.clone(),
             None => {
-                let table = read_lines(at.u, at.unit, self.m, &mut self.files)?;
+                // The line rows' vector grows by doubling: the blocks it leaves are returned
+                // at once, not kept with the fill's (`read_units`), which nothing reuses
+                // (`validate` of the sqlite object peaked 14 MB higher).
+                let returning = crate::background::return_freed_pages_meanwhile();
+                let table = read_lines(at.u, at.unit, self.m, &mut self.files);
+                drop(returning);
+                let table = table?;
                 if let Some(o) = program {
                     self.programs.insert(o, table.clone());
                 }

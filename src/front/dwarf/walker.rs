@@ -129,6 +129,10 @@ pub(super) struct Walker<'m> {
     /// pointer): the signature, the parameter's index, its type and the flags
     /// (`flagged_types`, once every type is read).
     pub flagged: Vec<(Handle<Type>, usize, Handle<Type>, u64)>,
+    /// Variables the plan gave handles past the arena's end (`planned_var`), made once every
+    /// unit is planned: the arena is allocated once at its size instead of doubling (a copy
+    /// of 10 MB and 3 500 fresh pages on the linked sqlite program).
+    pub planned_vars: usize,
 }
 
 /// The .debug_info offset of a reference attribute.
@@ -481,9 +485,20 @@ impl Walker<'_> {
 
     pub(super) fn flags(&mut self, die: &mut Die<'_>) -> Flags {
         let mut f = Flags::default();
-        for (at, flag) in FLAG_ATTRS {
-            if die.flag(*at) {
-                f = f.with(*flag);
+        // One pass over the DIE's attributes (a `take` of each flag attribute scanned them
+        // all 16 times): the first of each flag attribute is used, set when it is true.
+        let mut seen = 0u32;
+        for (i, a) in die.attrs.iter().enumerate() {
+            let Some(k) = FLAG_ATTRS.iter().position(|(at, _)| *at == a.name()) else {
+                continue;
+            };
+            if seen & (1 << k) != 0 {
+                continue;
+            }
+            seen |= 1 << k;
+            die.used[i] = true;
+            if matches!(a.value(), AttrValue::Flag(true)) {
+                f = f.with(FLAG_ATTRS[k].1);
             }
         }
         // A value no DW_ACCESS names stays a raw attribute, written back as read.

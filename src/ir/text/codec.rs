@@ -63,14 +63,16 @@ impl<'a> ValueWriter<'a> {
         }
     }
     pub(super) fn sep(&mut self) {
-        if !self.first {
+        if !self.first && !self.refs_only {
             self.out.push(' ');
         }
         self.first = false;
     }
     pub fn word(&mut self, w: &str) {
         self.sep();
-        self.out.push_str(w);
+        if !self.refs_only {
+            self.out.push_str(w);
+        }
     }
     pub fn int(&mut self, n: impl Into<i128>) {
         use std::fmt::Write;
@@ -129,26 +131,32 @@ impl<'a> ValueWriter<'a> {
     /// `name(items)`.
     pub fn call(&mut self, name: &str, f: impl FnOnce(&mut Self)) {
         self.sep();
-        self.out.push_str(name);
-        self.out.push('(');
+        self.punct(name);
+        self.punct("(");
         self.first = true;
         f(self);
-        self.out.push(')');
+        self.punct(")");
         self.first = false;
     }
     /// `[a, b, …]`, each element written by `f`.
     pub fn list<T>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, &T)) {
         self.sep();
-        self.out.push('[');
+        self.punct("[");
         for (i, item) in items.iter().enumerate() {
             if i > 0 {
-                self.out.push_str(", ");
+                self.punct(", ");
             }
             self.first = true;
             f(self, item);
         }
-        self.out.push(']');
+        self.punct("]");
         self.first = false;
+    }
+    /// Text around values (keys, brackets), which a refs-only writer leaves out.
+    fn punct(&mut self, s: &str) {
+        if !self.refs_only {
+            self.out.push_str(s);
+        }
     }
     pub fn value<T: Codec>(&mut self, v: &T) {
         v.encode(self)
@@ -156,8 +164,8 @@ impl<'a> ValueWriter<'a> {
     /// `key=value`.
     pub fn key<T: Codec>(&mut self, key: &str, v: &T) {
         self.sep();
-        self.out.push_str(key);
-        self.out.push('=');
+        self.punct(key);
+        self.punct("=");
         self.first = true;
         v.encode(self);
         self.first = false;
@@ -173,8 +181,8 @@ impl<'a> ValueWriter<'a> {
             return;
         }
         self.sep();
-        self.out.push_str(key);
-        self.out.push('=');
+        self.punct(key);
+        self.punct("=");
         self.first = true;
         self.list(items, |w, item| item.encode(w));
     }
