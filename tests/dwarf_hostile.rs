@@ -514,6 +514,20 @@ fn a_nested_block_outside_its_parent_is_reported() {
     );
 }
 
+/// A variable's LLVM binding with NUL bytes in it (a dwarf_roundtrip fuzz finding, 26 Nov: a
+/// damaged dwarv attribute): a DWARF string ends at its first NUL, so the writer writes it
+/// without them, which is now reported (it read back shorter, unreported).
+#[test]
+fn a_string_with_nul_bytes_is_reported() {
+    let m = read_fixture("fuzz_nul_in_binding.o");
+    let (_, diags) = dwarv::unstable::back::dwarf::write(&m, &raw_options()).unwrap();
+    assert!(
+        diags.losses.iter().any(|l| l.message.contains("NUL bytes")),
+        "{:?}",
+        diags.losses
+    );
+}
+
 /// Function types with a calling convention of their own (OpenCL's DW_CC_LLVM_*), each the
 /// signature of one function only (a dwarf_roundtrip fuzz finding, 26 Nov: dwarv's records
 /// damaged, so the writer gave such a type no DIE, and the convention, which a subprogram DIE

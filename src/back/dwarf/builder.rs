@@ -300,6 +300,14 @@ impl Builder<'_, '_> {
 
     pub(super) fn set_str(&mut self, d: Die, at: DwAt, s: Option<&str>) {
         if let Some(s) = s {
+            if s.contains('\0') {
+                // A DWARF string ends at its first NUL.
+                self.diags.push(
+                    LossKind::Approximated,
+                    format!("{at} in unit {}", d.0),
+                    format!("a string with NUL bytes, written without them: {s:?}"),
+                );
+            }
             let id = self.dwarf.strings.add(nul_free(s));
             self.set(d, at, AttributeValue::StringRef(id));
         }

@@ -127,6 +127,19 @@ pub(super) fn rows(b: &mut Builder) -> Result<(bool, Vec<Vec<u8>>), String> {
             );
         }
     }
+    // A DWARF string ends at its first NUL (names, directories and sources are written
+    // without theirs).
+    for (h, f) in m.files.iter() {
+        let source = f.source.map(|t| m.texts.get(t).text.as_str());
+        let texts = [Some(f.name.as_str()), f.directory.as_deref(), source];
+        if texts.into_iter().flatten().any(|t| t.contains('\0')) {
+            b.loss(
+                LossKind::Approximated,
+                Ref::File(h),
+                "a file name, directory or source with NUL bytes, written without them",
+            );
+        }
+    }
     if fileless > 0 {
         // A DWARF row always names a file: the reader cannot tell it was not said.
         b.diags.push(
