@@ -524,12 +524,7 @@ impl Builder<'_, '_> {
         CodeRange::normalize(&mut own);
         // An empty run (gcc's view points: a nested call at an address its caller's code
         // does not hold) adds no code to cover.
-        let covered = |r: &CodeRange| {
-            r.start == r.end
-                || own
-                    .iter()
-                    .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
-        };
+        let covered = |r: &CodeRange| r.start == r.end || held_by(&own, r);
         if !own.is_empty() && !runs.iter().all(|r| covered(&r.range)) {
             self.loss(
                 LossKind::Approximated,
@@ -862,7 +857,7 @@ impl Builder<'_, '_> {
             }
             false
         };
-        let mut ranges: Vec<CodeRange> = self
+        let runs: Vec<&crate::ir::ScopeRun> = self
             .index
             .runs_within
             .get(&i)
@@ -870,21 +865,16 @@ impl Builder<'_, '_> {
             .iter()
             .map(|&k| &m.scope_runs[k])
             .filter(|r| r.inlined == Some(i) && matches!(r.scope, Ref::Scope(b) if inside(b)))
-            .map(|r| r.range)
             .collect();
+        let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
         if !super::records::exact(m) {
-            let mut own: Vec<CodeRange> = self.index.runs_within[&i]
+            let mut own: Vec<CodeRange> = runs
                 .iter()
-                .map(|&k| &m.scope_runs[k])
-                .filter(|r| r.inlined == Some(i) && r.scope == Ref::Scope(block))
+                .filter(|r| r.scope == Ref::Scope(block))
                 .map(|r| r.range)
                 .collect();
             CodeRange::normalize(&mut own);
-            let held = |r: &CodeRange| {
-                own.iter()
-                    .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
-            };
-            if !ranges.iter().all(held) {
+            if !ranges.iter().all(|r| held_by(&own, r)) {
                 self.loss(
                     LossKind::Approximated,
                     Ref::Scope(block),
@@ -948,7 +938,8 @@ impl Builder<'_, '_> {
             }
         }
         blocks.sort_by_key(|x| (x.0, x.1));
-        let holders = self.inlined_only_at(i);
+        // The blocks without origin that may hold the copies, found once a copy needs one.
+        let mut holders = None;
         for (_, b, mut ranges) in blocks {
             let parent = match m.scopes.get(b).parent {
                 Some(Ref::Scope(p)) => self.concrete.get(&(i, p)).copied(),
@@ -956,7 +947,10 @@ impl Builder<'_, '_> {
             };
             let parent = match parent {
                 Some(p) => p,
-                None => self.holder(d.0, &holders, &ranges).unwrap_or(d.1),
+                None => {
+                    let hs = holders.get_or_insert_with(|| self.inlined_only_at(i));
+                    self.holder(d.0, hs, &ranges).unwrap_or(d.1)
+                }
             };
             let id = self.unit_mut(d.0).add(parent, dw::DW_TAG_lexical_block);
             self.concrete.insert((i, b), id);
@@ -1005,15 +999,12 @@ impl Builder<'_, '_> {
         holders: &[(Handle<crate::ir::Scope>, Vec<CodeRange>)],
         ranges: &[CodeRange],
     ) -> Option<UnitEntryId> {
-        let holds = |outer: &[CodeRange], r: &CodeRange| {
-            outer
-                .iter()
-                .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
-        };
+        if ranges.is_empty() {
+            return None;
+        }
         let x = holders
             .iter()
-            .filter(|_| !ranges.is_empty())
-            .find(|(_, code)| ranges.iter().all(|r| holds(code, r)))?
+            .find(|(_, code)| ranges.iter().all(|r| held_by(code, r)))?
             .0;
         self.fill(Ref::Scope(x));
         let &(xu, id) = self.dies.get(&Ref::Scope(x))?;
@@ -1127,6 +1118,13 @@ const CALL_ATTRS: &[gimli::DwAt] = &[
 /// What a concrete instance says of itself besides its code: its own symbol (gcc gives each
 /// instance of a constructor or destructor its linkage name, C1/C2 of the declaration's C4).
 const INSTANCE_ATTRS: &[gimli::DwAt] = &[dw::DW_AT_linkage_name, dw::DW_AT_MIPS_linkage_name];
+
+/// Whether one of `outer` holds all of `r`.
+fn held_by(outer: &[CodeRange], r: &CodeRange) -> bool {
+    outer
+        .iter()
+        .any(|o| addr(o.start) <= addr(r.start) && addr(r.end) <= addr(o.end))
+}
 
 /// See `Builder::inlined_only`.
 pub(super) fn inlined_only(
