@@ -34,16 +34,9 @@ spirv_opt="$PWD/.tools/bin/spirv-opt"
 dpcpp="$PWD/.tools/bin/llvm-spirv-dpcpp"
 wants() { [[ " $only " == *" $1 "* ]]; }
 
-# time_run CMD… → "wall-s user-s sys-s peak-KiB" (stdout discarded; GNU time counts waited-for
-# children, e.g. dwarv's LLVM child). time writes to its own file so that the command's stderr
-# can be silenced.
-time_run() {
-  local t
-  t=$(mktemp)
-  /usr/bin/time -o "$t" -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null || echo "failed: $*" >&2
-  tail -n1 "$t"
-  rm -f "$t"
-}
+# time_run CMD… → "wall-s user-s sys-s peak-KiB" (output discarded; children CMD waited for,
+# e.g. dwarv's LLVM child, counted), to the microsecond (bench/time_run.py).
+time_run() { python3 bench/time_run.py "$@"; }
 
 # row LABEL BYTES CMD… → wall seconds, input MB/s by wall time, CPU seconds (user + sys, steadier
 # on a shared machine), input MB/s by CPU time, peak resident MiB: the run of median wall time
@@ -59,7 +52,7 @@ row() {
   read -r secs user sys kib < <(sed -n "$(((reps + 1) / 2))p" <<<"$runs")
   cpu=$(echo "$user + $sys" | bc -l)
   last_wall="$secs" last_cpu="$cpu" last_kib="$kib"
-  printf '%-46s %8s %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
+  printf '%-46s %8.2f %8.0f %8.2f %8.0f %9d\n' "$label" "$secs" \
     "$(echo "$bytes / 1000000 / ($secs + 0.0001)" | bc -l)" "$cpu" \
     "$(echo "$bytes / 1000000 / ($cpu + 0.0001)" | bc -l)" $((kib / 1024))
 }
