@@ -21,10 +21,9 @@ pub fn decode_cfa(bytes: &[u8], enc: &Encoding, refs: &mut dyn Refs) -> CodecRes
     while !c.at_end() {
         let start = c.pos;
         let byte = c.u8("DW_CFA opcode")?;
-        let (code, mut args) = match byte & 0xc0 {
-            0 => (u16::from(byte), Vec::new()),
-            high => (u16::from(high), vec![Arg::Int(i128::from(byte & 0x3f))]),
-        };
+        // DW_CFA_advance_loc, _offset and _restore hold their operand in the low six bits.
+        let compact = byte & 0xc0 != 0;
+        let code = u16::from(if compact { byte & 0xc0 } else { byte });
         let Some(r) = row(CFAS, u32::from(code)).filter(|_| code != CfaCode::RAW.0) else {
             ops.push(CfaOp::new(
                 CfaCode::RAW,
@@ -32,6 +31,12 @@ pub fn decode_cfa(bytes: &[u8], enc: &Encoding, refs: &mut dyn Refs) -> CodecRes
             ));
             return Ok(ops);
         };
+        // At its size: a vector grown from empty holds four operands (a linked program's CFI
+        // is tens of thousands of instructions).
+        let mut args = Vec::with_capacity(r.2.len());
+        if compact {
+            args.push(Arg::Int(i128::from(byte & 0x3f)));
+        }
         let what = r.1;
         for kind in &r.2[args.len()..] {
             let at = c.pos;

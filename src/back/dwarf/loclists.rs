@@ -16,9 +16,7 @@
 //!
 //! Lists are shared as gimli shares them (its table is a set: equal lists, one offset).
 
-use gimli::write::{
-    Address, AttributeValue, EndianVec, Expression, Location, LocationList, Writer,
-};
+use gimli::write::{Address, AttributeValue, Expression, Location, LocationList, Writer};
 use gimli::{constants as dw, LittleEndian, SectionId};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -417,24 +415,29 @@ impl UnitLists {
 /// A `.debug_info` writer that notes where each location-list placeholder goes.
 #[derive(Clone)]
 pub(super) struct Marking {
-    pub out: EndianVec<LittleEndian>,
+    pub out: Vec<u8>,
     /// (position, placeholder value) of each `DebugMacinfoRef` written.
     pub marks: Vec<(usize, usize)>,
 }
 
 impl Marking {
     pub fn new() -> Marking {
+        Marking::with_capacity(0)
+    }
+    /// A writer with room for `bytes`: a section grown by doubling copied itself at each step
+    /// into pages never touched before.
+    pub fn with_capacity(bytes: usize) -> Marking {
         Marking {
-            out: EndianVec::new(LittleEndian),
+            out: Vec::with_capacity(bytes),
             marks: Vec::new(),
         }
     }
     pub fn slice(&self) -> &[u8] {
-        self.out.slice()
+        &self.out
     }
     /// The bytes written, leaving the writer empty (its marks stay).
     pub fn take(&mut self) -> Vec<u8> {
-        std::mem::replace(&mut self.out, EndianVec::new(LittleEndian)).into_vec()
+        std::mem::take(&mut self.out)
     }
 }
 
@@ -447,17 +450,28 @@ impl Writer for Marking {
         self.out.len()
     }
     fn write(&mut self, bytes: &[u8]) -> gimli::write::Result<()> {
-        self.out.write(bytes)
+        self.out.extend_from_slice(bytes);
+        Ok(())
     }
     fn write_at(&mut self, offset: usize, bytes: &[u8]) -> gimli::write::Result<()> {
-        self.out.write_at(offset, bytes)
+        // EndianVec's checks.
+        let Some(to) = self.out.get_mut(offset..) else {
+            return Err(gimli::write::Error::OffsetOutOfBounds);
+        };
+        match to.get_mut(..bytes.len()) {
+            Some(place) => {
+                place.copy_from_slice(bytes);
+                Ok(())
+            }
+            None => Err(gimli::write::Error::LengthOutOfBounds),
+        }
     }
     // gimli's LEB128 writers build each number in a buffer first: dwarv's pushes its bytes
     // (the same bytes: `dwarf::bytes`' test), 1 % of a DWARF conversion's instructions.
     fn write_uleb128(&mut self, val: u64) -> gimli::write::Result<()> {
         let mut b = [0u8; 10];
         let n = crate::dwarf::bytes::uleb_into(&mut b, val);
-        self.out.write(&b[..n])
+        self.write(&b[..n])
     }
     fn write_offset(
         &mut self,
@@ -467,8 +481,8 @@ impl Writer for Marking {
     ) -> gimli::write::Result<()> {
         if section == SectionId::DebugMacinfo {
             self.marks.push((self.out.len(), val));
-            return self.out.write_udata(0, size);
+            return self.write_udata(0, size);
         }
-        self.out.write_udata(val as u64, size)
+        self.write_udata(val as u64, size)
     }
 }
