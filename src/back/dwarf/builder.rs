@@ -526,107 +526,155 @@ impl Builder<'_, '_> {
     }
 }
 
+/// Values grouped by the handle they belong to, in one vector (a map to a vector per key held
+/// a heap block per key, grown value by value: 600 page faults of a linked program's
+/// conversion).
+pub(super) struct Groups<K, V> {
+    /// Key `i`'s values are `values[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    values: Vec<V>,
+    key: std::marker::PhantomData<K>,
+}
+
+impl<K, V> Default for Groups<K, V> {
+    fn default() -> Self {
+        Groups {
+            starts: Vec::new(),
+            values: Vec::new(),
+            key: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<K, V> Groups<K, V> {
+    /// The values of `pairs` by key, each key's in the order `pairs` lists them.
+    pub fn new(mut pairs: Vec<(Handle<K>, V)>) -> Self {
+        pairs.sort_by_key(|(k, _)| k.index());
+        let keys = pairs.last().map_or(0, |(k, _)| k.index() + 1);
+        let mut starts = vec![0u32; keys + 1];
+        for (k, _) in &pairs {
+            starts[k.index() + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        Groups {
+            starts,
+            values: pairs.into_iter().map(|(_, v)| v).collect(),
+            key: std::marker::PhantomData,
+        }
+    }
+
+    /// The values of key `k`, if it has any.
+    pub fn get(&self, k: &Handle<K>) -> Option<&[V]> {
+        let i = k.index();
+        let (&from, &to) = (self.starts.get(i)?, self.starts.get(i + 1)?);
+        (from < to).then(|| &self.values[from as usize..to as usize])
+    }
+}
+
 /// Lookups the DIE fill needs per entity, built once per pass (they would be scans otherwise).
 #[derive(Default)]
 pub(super) struct Index {
     /// Parameters of each function, by number.
-    pub params: HashMap<Handle<crate::ir::Scope>, Vec<(u32, Handle<crate::ir::Variable>)>>,
+    pub params: Groups<crate::ir::Scope, (u32, Handle<crate::ir::Variable>)>,
     /// Functions whose parameter variables are inside a type of theirs (gcc's
     /// DW_TAG_GNU_formal_parameter_pack), not their direct children.
     pub packed_params: FxHashSet<Handle<crate::ir::Scope>>,
     /// Scope runs inlined at each link or deeper (indexes into `scope_runs`).
-    pub runs_within: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
+    pub runs_within: Groups<crate::ir::InlinedAt, usize>,
     /// The inlined scope runs of each function or block (indexes into `scope_runs`): where
     /// its call sites and labels in inlined code are.
-    pub inlined_runs: HashMap<Handle<crate::ir::Scope>, Vec<usize>>,
+    pub inlined_runs: Groups<crate::ir::Scope, usize>,
     /// Inlined-at links by their parent link.
-    pub children: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::InlinedAt>>>,
+    pub children: Groups<crate::ir::InlinedAt, Handle<crate::ir::InlinedAt>>,
     /// Variables (not inlined copies) scoped in each function or block, in arena order.
-    pub vars_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Variable>>>,
+    pub vars_in: Groups<crate::ir::Scope, Handle<crate::ir::Variable>>,
     /// The variables' copies in the code inlined at each call, in arena order.
-    pub inlined_vars: HashMap<Handle<crate::ir::InlinedAt>, Vec<Handle<crate::ir::Variable>>>,
+    pub inlined_vars: Groups<crate::ir::InlinedAt, Handle<crate::ir::Variable>>,
     /// Labels (not copies) of each function or block, in arena order.
-    pub labels_in: HashMap<Handle<crate::ir::Scope>, Vec<Handle<crate::ir::Label>>>,
+    pub labels_in: Groups<crate::ir::Scope, Handle<crate::ir::Label>>,
     /// Lexical blocks inside each scope and the outermost inlined calls made from it.
-    pub nested: HashMap<Handle<crate::ir::Scope>, Vec<Ref>>,
+    pub nested: Groups<crate::ir::Scope, Ref>,
     /// Declare/value events of each variable.
-    pub events: HashMap<Handle<crate::ir::Variable>, Vec<usize>>,
+    pub events: Groups<crate::ir::Variable, usize>,
     /// The retained lists each entity is on: (the owner, its place from 1).
     pub retained: HashMap<Ref, Vec<(Ref, u64)>>,
     /// Declare/value events inlined at each call (indexes into `events`).
-    pub events_at: HashMap<Handle<crate::ir::InlinedAt>, Vec<usize>>,
+    pub events_at: Groups<crate::ir::InlinedAt, usize>,
 }
 
 impl Index {
     pub(super) fn new(m: &Module) -> Index {
-        let mut x = Index::default();
+        let mut params = Vec::new();
+        let mut packed_params = FxHashSet::default();
         for (h, v) in m.vars.iter() {
             match (&v.kind, v.scope) {
-                (VarKind::Param(n), Some(Ref::Scope(s))) => {
-                    x.params.entry(s).or_default().push((*n, h));
-                }
+                (VarKind::Param(n), Some(Ref::Scope(s))) => params.push((s, (*n, h))),
                 (VarKind::Param(_), Some(Ref::Type(t))) => {
                     if let Some(Ref::Scope(s)) = m.types.get(t).scope {
-                        x.packed_params.insert(s);
+                        packed_params.insert(s);
                     }
                 }
                 _ => {}
             }
         }
-        for list in x.params.values_mut() {
-            list.sort();
-        }
+        // By number within each function.
+        params.sort_by_key(|&(s, p)| (s.index(), p));
+        let (mut inlined_runs, mut runs_within) = (Vec::new(), Vec::new());
         for (k, run) in m.scope_runs.iter().enumerate() {
             if let (Ref::Scope(s), Some(_)) = (run.scope, run.inlined) {
-                x.inlined_runs.entry(s).or_default().push(k);
+                inlined_runs.push((s, k));
             }
             let mut i = run.inlined;
             for _ in 0..256 {
                 let Some(h) = i else { break };
-                x.runs_within.entry(h).or_default().push(k);
+                runs_within.push((h, k));
                 i = m.inlined.get(h).parent;
             }
         }
+        let (mut children, mut nested) = (Vec::new(), Vec::new());
         for (h, ia) in m.inlined.iter() {
             match (ia.parent, ia.scope) {
-                (Some(p), _) => x.children.entry(p).or_default().push(h),
-                (None, Some(s)) => x.nested.entry(s).or_default().push(Ref::Inlined(h)),
+                (Some(p), _) => children.push((p, h)),
+                (None, Some(s)) => nested.push((s, Ref::Inlined(h))),
                 (None, None) => {}
             }
         }
+        let (mut vars_in, mut inlined_vars) = (Vec::new(), Vec::new());
         for (h, v) in m.vars.iter() {
-            if let (false, Some(Ref::Scope(s))) =
-                (matches!(v.kind, VarKind::Inlined { .. }), v.scope)
-            {
-                if matches!(
-                    m.scopes.get(s).kind,
-                    ScopeKind::Function(_) | ScopeKind::LexicalBlock { .. }
-                ) {
-                    x.vars_in.entry(s).or_default().push(h);
+            match (&v.kind, v.scope) {
+                (VarKind::Inlined { inlined, .. }, _) => inlined_vars.push((*inlined, h)),
+                (_, Some(Ref::Scope(s)))
+                    if matches!(
+                        m.scopes.get(s).kind,
+                        ScopeKind::Function(_) | ScopeKind::LexicalBlock { .. }
+                    ) =>
+                {
+                    vars_in.push((s, h))
                 }
+                _ => {}
             }
         }
-        for (h, v) in m.vars.iter() {
-            if let VarKind::Inlined { inlined, .. } = v.kind {
-                x.inlined_vars.entry(inlined).or_default().push(h);
-            }
-        }
-        for (h, l) in m.labels.iter() {
-            if let (None, Some(s)) = (l.origin, l.scope) {
-                x.labels_in.entry(s).or_default().push(h);
-            }
-        }
+        let labels_in = (m.labels.iter())
+            .filter_map(|(h, l)| match (l.origin, l.scope) {
+                (None, Some(s)) => Some((s, h)),
+                _ => None,
+            })
+            .collect();
         for (h, sc) in m.scopes.iter() {
             if let (ScopeKind::LexicalBlock { .. }, Some(Ref::Scope(p))) = (&sc.kind, sc.parent) {
-                x.nested.entry(p).or_default().push(Ref::Scope(h));
+                nested.push((p, Ref::Scope(h)));
             }
         }
+        let (mut events, mut events_at) = (Vec::new(), Vec::new());
         for (k, e) in m.events.iter().enumerate() {
-            x.events.entry(e.var).or_default().push(k);
+            events.push((e.var, k));
             if let Some(i) = e.inlined {
-                x.events_at.entry(i).or_default().push(k);
+                events_at.push((i, k));
             }
         }
+        let mut retained: HashMap<Ref, Vec<(Ref, u64)>> = HashMap::default();
         let lists = m
             .units
             .iter()
@@ -637,13 +685,23 @@ impl Index {
             }));
         for (owner, list) in lists {
             for (k, r) in list.iter().enumerate() {
-                x.retained
-                    .entry(*r)
-                    .or_default()
-                    .push((owner, k as u64 + 1));
+                retained.entry(*r).or_default().push((owner, k as u64 + 1));
             }
         }
-        x
+        Index {
+            params: Groups::new(params),
+            packed_params,
+            runs_within: Groups::new(runs_within),
+            inlined_runs: Groups::new(inlined_runs),
+            children: Groups::new(children),
+            vars_in: Groups::new(vars_in),
+            inlined_vars: Groups::new(inlined_vars),
+            labels_in: Groups::new(labels_in),
+            nested: Groups::new(nested),
+            events: Groups::new(events),
+            retained,
+            events_at: Groups::new(events_at),
+        }
     }
 }
 

@@ -345,7 +345,7 @@ pub(super) fn events(b: &mut Builder, d: Die, v: Handle<Variable>) {
     if !exact(m) {
         return;
     }
-    let Some(list) = b.index.events.get(&v).cloned() else {
+    let Some(list) = b.index.events.get(&v).map(<[_]>::to_vec) else {
         return;
     };
     let var = m.vars.get(v);

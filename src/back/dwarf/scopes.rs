@@ -422,7 +422,7 @@ impl Builder<'_, '_> {
         for t in f.templates.clone() {
             self.fill_template(Ref::Scope(s), d, t);
         }
-        let params = self.index.params.get(&s).cloned().unwrap_or_default();
+        let params = self.index.params.get(&s).unwrap_or_default().to_vec();
         // A declaration with an instance states its signature; the variables are the
         // instance's.
         let instance = self.instances.contains(&s);
@@ -506,7 +506,7 @@ impl Builder<'_, '_> {
             .index
             .runs_within
             .get(&i)
-            .map_or(&[][..], |v| v.as_slice())
+            .unwrap_or_default()
             .iter()
             .map(|&k| &m.scope_runs[k])
             .collect();
@@ -551,7 +551,7 @@ impl Builder<'_, '_> {
         );
         // The copies of the function's own parameters and variables come first, then its
         // blocks, as compilers list them (copies of a block's variables go in that block).
-        let copies = self.index.inlined_vars.get(&i).cloned().unwrap_or_default();
+        let copies = self.index.inlined_vars.get(&i).unwrap_or_default().to_vec();
         for v in copies {
             let var = m.vars.get(v);
             let VarKind::Inlined { origin: o, .. } = var.kind else {
@@ -581,11 +581,7 @@ impl Builder<'_, '_> {
         i: Handle<crate::ir::InlinedAt>,
     ) -> Option<Handle<crate::ir::Scope>> {
         let m = self.m;
-        let runs = self
-            .index
-            .runs_within
-            .get(&i)
-            .map_or(&[][..], |v| v.as_slice());
+        let runs = self.index.runs_within.get(&i).unwrap_or_default();
         m.inlined
             .get(i)
             .origin
@@ -861,7 +857,7 @@ impl Builder<'_, '_> {
             .index
             .runs_within
             .get(&i)
-            .map_or(&[][..], |v| v.as_slice())
+            .unwrap_or_default()
             .iter()
             .map(|&k| &m.scope_runs[k])
             .filter(|r| r.inlined == Some(i) && matches!(r.scope, Ref::Scope(b) if inside(b)))
@@ -896,7 +892,7 @@ impl Builder<'_, '_> {
     ) {
         let m = self.m;
         let mut blocks: Vec<(usize, Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
-        let mine: Vec<usize> = self.index.runs_within.get(&i).cloned().unwrap_or_default();
+        let mine: Vec<usize> = self.index.runs_within.get(&i).unwrap_or_default().to_vec();
         // Code inlined deeper counts for the blocks around its call in this body (exact
         // sources: a block whose code there is all in a call still gets its copy).
         let exact = super::records::exact(m);
@@ -971,7 +967,7 @@ impl Builder<'_, '_> {
     ) -> Vec<(Handle<crate::ir::Scope>, Vec<CodeRange>)> {
         let m = self.m;
         let mut out: Vec<(Handle<crate::ir::Scope>, Vec<CodeRange>)> = Vec::new();
-        let runs = self.index.runs_within.get(&i).map_or(&[][..], |v| v);
+        let runs = self.index.runs_within.get(&i).unwrap_or_default();
         for run in runs.iter().map(|&k| &m.scope_runs[k]) {
             let Ref::Scope(x) = run.scope else { continue };
             if run.inlined != Some(i) || self.inlined_only.get(&x) != Some(&i) {

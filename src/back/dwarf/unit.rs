@@ -714,11 +714,7 @@ impl Builder<'_, '_> {
                     _ => self.run_ranges.get(&s).map_or(&[], |v| v.as_slice()),
                 },
                 Ref::Inlined(i) => {
-                    let runs = self
-                        .index
-                        .runs_within
-                        .get(&i)
-                        .map_or(&[][..], |v| v.as_slice());
+                    let runs = self.index.runs_within.get(&i).unwrap_or_default();
                     return runs
                         .iter()
                         .map(|&k| super::builder::addr(m.scope_runs[k].range.start))
@@ -769,7 +765,7 @@ impl Builder<'_, '_> {
                 );
             }
             if let Some(kids) = self.index.nested.get(&s) {
-                let mut kids = kids.clone();
+                let mut kids = kids.to_vec();
                 kids.sort_by_key(&lowest);
                 stack.extend(kids.into_iter().rev());
             }
