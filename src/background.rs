@@ -49,11 +49,36 @@ fn set_freed_pages(p: FreedPages) {
 
 static KEEPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+static HOLDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Until the guard is dropped, phases that end ([`keep_freed_pages`]'s guard) or step aside
+/// ([`return_freed_pages_meanwhile`]) keep their freed pages rather than return them: for a
+/// reader whose pages the next phase reuses (a DWARF to DWARF conversion: what the DWARF
+/// reader frees, the writer's DIE fill takes again, whose own guard returns them all when it
+/// ends). Dropping the guard returns nothing: the next phase's guard decides.
+pub fn hold_freed_pages() -> Held {
+    HOLDING.store(true, std::sync::atomic::Ordering::Relaxed);
+    Held(())
+}
+
+/// Lets phases return their freed pages again when dropped ([`hold_freed_pages`]).
+pub struct Held(());
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        HOLDING.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+fn holding() -> bool {
+    HOLDING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Inside a phase that keeps freed pages ([`keep_freed_pages`]), returns them at once (those
 /// kept so far included) until the guard is dropped, which keeps them again: for a vector that
 /// grows by doubling, whose old blocks nothing else reuses.
 pub fn return_freed_pages_meanwhile() -> Meanwhile {
-    let keeping = KEEPING.load(std::sync::atomic::Ordering::Relaxed);
+    let keeping = KEEPING.load(std::sync::atomic::Ordering::Relaxed) && !holding();
     if keeping {
         set_freed_pages(FreedPages::Return);
     }
@@ -86,7 +111,9 @@ pub struct KeptPages(());
 impl Drop for KeptPages {
     fn drop(&mut self) {
         KEEPING.store(false, std::sync::atomic::Ordering::Relaxed);
-        set_freed_pages(FreedPages::Return);
+        if !holding() {
+            set_freed_pages(FreedPages::Return);
+        }
     }
 }
 
