@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::input;
 use crate::ir::verify::Verified;
 use crate::ir::{Module, SourceFormat};
-use crate::output::{write_file, write_file_with, Durability};
+use crate::output::{write_file_with, Durability};
 use crate::spec::spirv::Flavour;
 
 /// What `convert` writes.
@@ -354,11 +354,14 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
     };
     // The input is in the IR now: its pages (mapped or read) are not needed by any writer.
     inp.bytes = Default::default();
-    let bytes = match target {
+    // The binary a DWARF output replaces the debug sections of (`--into`): the output is
+    // written from its pages.
+    let into_base;
+    let bytes: crate::output::Parts = match target {
         Target::Ir => {
             let bytes = crate::ir::text::print(&module).into_bytes();
             crate::background::drop_later(module);
-            bytes
+            bytes.into()
         }
         Target::Spirv => {
             let flavour = opts.flavour.unwrap_or_else(|| default_flavour(&module));
@@ -413,11 +416,11 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 unloadable(&bytes, flavour, &mut diagnostics);
             }
             crate::background::drop_later(module);
-            bytes
+            bytes.into()
         }
         Target::Dwarf => {
             let mut into_part = String::new();
-            let base = match (&opts.into, &into_container) {
+            into_base = match (&opts.into, &into_container) {
                 (_, Some(c)) => {
                     let image = input::one(input::read(&c.name)?, opts.part.as_deref())?;
                     // The part's own name (`FILE [PART]`), for the write-back.
@@ -436,7 +439,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 dwarf_version: opts.dwarf.version,
                 amd_ext: opts.dwarf.amd_ext,
                 op_encoding: opts.dwarf.op_encoding,
-                into: base.as_deref(),
+                into: into_base.as_deref(),
             };
             // The writer's refusals (no compile unit, DIE offsets that do not settle) concern
             // this input: say which. It takes the module, to free it once the DIEs are built.
@@ -444,7 +447,10 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 .map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
             match &into_container {
-                Some(c) => crate::container::replace(&c.bytes, &c.name, &into_part, &bytes)?,
+                Some(c) => {
+                    let image = bytes.into_vec();
+                    crate::container::replace(&c.bytes, &c.name, &into_part, &image)?.into()
+                }
                 None => bytes,
             }
         }
@@ -453,13 +459,13 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
                 crate::back::visa::write(&module).map_err(|e| e.of_input(&inp.name))?;
             diagnostics.losses.extend(diags.losses);
             crate::background::drop_later(module);
-            bytes
+            bytes.into()
         }
     };
     drop(words);
     report.diagnostics = diagnostics;
     refuse_if_strict(opts, report)?;
-    write_file(output, &bytes, opts.durability)?;
+    write_file_with(output, opts.durability, |out| bytes.write_to(out))?;
     if let (Target::Dwarf, Some(base)) = (target, &opts.into) {
         // A binary with its debug sections replaced keeps the base's mode (executable bits).
         if let Ok(meta) = std::fs::metadata(base) {

@@ -20,6 +20,64 @@ pub enum Durability {
     Deferred,
 }
 
+/// A file's contents as parts written one after another: a binary with its debug sections
+/// replaced is mostly the input's own bytes, written from where they are (mapped) rather than
+/// copied into one buffer first.
+#[derive(Debug, Default)]
+pub struct Parts<'a> {
+    parts: Vec<std::borrow::Cow<'a, [u8]>>,
+    len: usize,
+}
+
+impl<'a> Parts<'a> {
+    pub fn push(&mut self, part: impl Into<std::borrow::Cow<'a, [u8]>>) {
+        let part = part.into();
+        self.len += part.len();
+        self.parts.push(part);
+    }
+
+    /// Zero bytes up to a multiple of `align`.
+    pub fn pad_to(&mut self, align: u64) {
+        let pad = (align.max(1) - self.len as u64 % align.max(1)) % align.max(1);
+        if pad > 0 {
+            self.push(vec![0u8; pad as usize]);
+        }
+    }
+
+    /// The bytes of the whole, counted.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Part `i` as a buffer of its own, to patch.
+    pub fn part_mut(&mut self, i: usize) -> Option<&mut Vec<u8>> {
+        self.parts.get_mut(i).map(std::borrow::Cow::to_mut)
+    }
+
+    pub fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        self.parts.iter().try_for_each(|p| out.write_all(p))
+    }
+
+    pub fn into_vec(self) -> Vec<u8> {
+        match <[_; 1]>::try_from(self.parts) {
+            Ok([only]) => only.into_owned(),
+            Err(parts) => parts.concat(),
+        }
+    }
+}
+
+impl From<Vec<u8>> for Parts<'_> {
+    fn from(bytes: Vec<u8>) -> Self {
+        let mut p = Parts::default();
+        p.push(bytes);
+        p
+    }
+}
+
 /// Writes `bytes` to `path` (stdout for `-`), durably.
 pub fn write_atomic(path: &str, bytes: &[u8]) -> Result<()> {
     write_file(path, bytes, Durability::Now)

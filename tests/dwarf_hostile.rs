@@ -369,6 +369,32 @@ fn cli_exits_2_and_writes_nothing() {
     }
 }
 
+/// `--into` a binary whose section after the debug sections has an alignment of 2^57 (a
+/// damaged object among the fuzz fixtures): a clear error, not a padding that runs out of
+/// memory, and no output.
+#[test]
+fn into_a_binary_with_an_impossible_alignment_exits_2() {
+    let input = common::repo_root().join("tests/dwarf/fuzz_nameless_unit_file0.o");
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.o");
+    let o = Command::new(env!("CARGO_BIN_EXE_dwarv"))
+        .arg("convert")
+        .arg(&input)
+        .arg("--into")
+        .arg(&input)
+        .arg("-o")
+        .arg(&target)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("alignment 0x200000000000008 (a power of two up to 0x10000 expected)"),
+        "{err}"
+    );
+    assert!(!target.exists(), "output written");
+}
+
 /// A lexical block inside inlined code whose range reaches past its call site's (a
 /// dwarf_roundtrip fuzz finding): DWARF cannot nest it so, and the writer's call site grows to
 /// cover it — reported as an approximation, not a silent change.

@@ -9,6 +9,7 @@ use object::write::elf::{FileHeader, SectionHeader, Writer};
 
 use super::builder::{SectionList, Settings};
 use crate::error::{Error, Result};
+use crate::output::Parts;
 
 /// ELFOSABI_AMDGPU_HSA (object names 64 only as ELFOSABI_ARM_AEABI).
 const ELFOSABI_AMDGPU_HSA: u8 = 64;
@@ -233,7 +234,10 @@ impl<'a> Base<'a> {
     /// sections that came after the old debug sections and are not loaded (a linked
     /// program's .symtab and .strtab) move down, unchanged, to where those began; the new
     /// debug sections follow. The old debug bytes are gone, not left behind.
-    pub(super) fn replace_debug(&self, sections: &SectionList) -> Result<Vec<u8>> {
+    pub(super) fn replace_debug(&self, sections: SectionList) -> Result<Parts<'a>> {
+        // The largest alignment of a section that moves (one that is not loaded: a symbol or
+        // string table is aligned to 8 bytes at most).
+        const MAX_ALIGN: u64 = 1 << 16;
         let content = |i: usize, s: &Shdr| i != self.shstrndx && s.sh_type != 0 && s.sh_type != 8;
         let first_debug = self
             .shdrs
@@ -246,58 +250,51 @@ impl<'a> Base<'a> {
         let moves = |i: usize, s: &Shdr| {
             content(i, s) && !is_debug(&s.name) && s.flags & 2 == 0 && s.offset >= first_debug
         };
-        let mut cut = if self.is_64 { 64 } else { 52 };
+        let header = if self.is_64 { 64 } else { 52 };
+        let mut cut = header;
         cut = cut.max(self.phoff + self.phnum * self.phentsize);
         for (i, s) in self.shdrs.iter().enumerate() {
             if content(i, s) && !is_debug(&s.name) && !moves(i, s) {
                 cut = cut.max(s.offset + s.size);
             }
         }
-        let piece = |from: u64, len: u64| -> Result<&[u8]> {
+        let bytes: &'a [u8] = self.bytes;
+        let piece = |from: u64, len: u64| -> Result<&'a [u8]> {
             usize::try_from(from)
                 .ok()
                 .zip(usize::try_from(from.saturating_add(len)).ok())
-                .and_then(|(a, b)| self.bytes.get(a..b))
+                .and_then(|(a, b)| bytes.get(a..b))
                 .ok_or_else(|| bad("a section runs past the end of the file"))
         };
-        // Allocated once at its final size (give or take the alignment padding): growing it
-        // copied the binary and faulted in fresh pages at each doubling.
-        let moved: u64 = (self.shdrs.iter().enumerate())
-            .filter(|&(i, s)| moves(i, s))
-            .map(|(_, s)| s.size + s.align.min(4096))
-            .sum();
-        let names: usize = (self.shdrs.iter().map(|s| s.name.len() + 1))
-            .chain(sections.iter().map(|(n, _)| n.len() + 1))
-            .sum();
-        let headers = (self.shdrs.len() + sections.len()) * 64 + 16;
-        let new_bytes: usize = sections.iter().map(|(_, d)| d.len()).sum();
-        // (A damaged header's sizes are caught below, where each piece is taken: the estimate
-        // stays within twice the binary.)
-        let kept = cut.saturating_add(moved).min(2 * self.bytes.len() as u64);
-        let size = usize::try_from(kept)
-            .unwrap_or(0)
-            .saturating_add(new_bytes + names + headers);
-        let mut out = Vec::with_capacity(size);
-        out.extend_from_slice(piece(0, cut)?);
+        // The binary's bytes are written from where they are; only the ELF header (part 0,
+        // patched below) and what is new are buffers of their own.
+        let mut out = Parts::default();
+        out.push(piece(0, header)?.to_vec());
+        out.push(piece(header, cut - header)?);
         let mut shdrs = self.shdrs.clone();
         for (i, s) in shdrs.iter_mut().enumerate() {
             if moves(i, &*s) {
                 let data = piece(s.offset, s.size)?;
-                while out.len() as u64 % s.align.max(1) != 0 {
-                    out.push(0);
+                // ELF alignments are powers of two; a section moved keeps its own.
+                if s.align > 1 && (!s.align.is_power_of_two() || s.align > MAX_ALIGN) {
+                    return Err(bad(format!(
+                        "section {}: alignment {:#x} (a power of two up to {MAX_ALIGN:#x} expected)",
+                        s.name, s.align
+                    )));
                 }
+                out.pad_to(s.align);
                 s.offset = out.len() as u64;
-                out.extend_from_slice(data);
+                out.push(data);
             }
         }
-        let mut new: Vec<(usize, &[u8])> = Vec::new(); // (slot, data)
+        let mut new: Vec<(usize, Vec<u8>)> = Vec::new(); // (slot, data)
         for s in shdrs.iter_mut().filter(|s| is_debug(&s.name)) {
             // Emptied slot; reused below when a new section has the same name.
             s.sh_type = 0;
             s.size = 0;
         }
         for (name, data) in sections {
-            let slot = match shdrs.iter().position(|s| s.name == *name && s.sh_type == 0) {
+            let slot = match shdrs.iter().position(|s| s.name == name && s.sh_type == 0) {
                 Some(i) => i,
                 None => {
                     shdrs.push(Shdr {
@@ -320,7 +317,7 @@ impl<'a> Base<'a> {
                 align: 1,
                 ..Shdr::default()
             };
-            out.extend_from_slice(data);
+            out.push(data);
         }
         for s in shdrs.iter_mut().filter(|s| s.sh_type == 0) {
             *s = Shdr::default();
@@ -339,14 +336,13 @@ impl<'a> Base<'a> {
         }
         shdrs[self.shstrndx].offset = out.len() as u64;
         shdrs[self.shstrndx].size = names.len() as u64;
-        out.extend_from_slice(&names);
+        out.push(names);
         let w = if self.is_64 { 8 } else { 4 };
-        while out.len() % w != 0 {
-            out.push(0);
-        }
+        out.pad_to(w as u64);
         let shoff = out.len() as u64;
+        let mut table = Vec::with_capacity(shdrs.len() * 64);
         for (s, n) in shdrs.iter().zip(name_offs) {
-            let mut put = |v: u64, size: usize| out.extend_from_slice(&v.to_le_bytes()[..size]);
+            let mut put = |v: u64, size: usize| table.extend_from_slice(&v.to_le_bytes()[..size]);
             put(n.into(), 4);
             put(s.sh_type.into(), 4);
             put(s.flags, w);
@@ -358,12 +354,14 @@ impl<'a> Base<'a> {
             put(s.align, w);
             put(s.entsize, w);
         }
+        out.push(table);
         // Header: e_shoff and e_shnum.
+        let head = out.part_mut(0).ok_or_else(|| bad("no ELF header"))?;
         let shoff_at = 24 + 2 * w;
-        out[shoff_at..shoff_at + w].copy_from_slice(&shoff.to_le_bytes()[..w]);
+        head[shoff_at..shoff_at + w].copy_from_slice(&shoff.to_le_bytes()[..w]);
         let h = 24 + 3 * w + 4;
         let shnum = u16::try_from(shdrs.len()).map_err(|_| bad("too many sections"))?;
-        out[h + 8..h + 10].copy_from_slice(&shnum.to_le_bytes());
+        head[h + 8..h + 10].copy_from_slice(&shnum.to_le_bytes());
         Ok(out)
     }
 }

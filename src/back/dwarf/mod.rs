@@ -32,6 +32,7 @@ use crate::diag::Diagnostics;
 use crate::error::Result;
 use crate::ir::verify::Verified;
 use crate::ir::{Module, SourceFormat};
+use crate::output::Parts;
 pub use builder::OpEncoding;
 use builder::Settings;
 
@@ -48,16 +49,18 @@ pub struct WriteOptions<'a> {
 
 /// Writes the module's debug info as an ELF object; returns the bytes and the losses.
 pub fn write(m: &Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
-    write_from(unit::Source::Borrowed(m), opts)
+    let (parts, diags) = write_from(unit::Source::Borrowed(m), opts)?;
+    Ok((parts.into_vec(), diags))
 }
 
 /// [`write()`], taking the module: it is freed once the DIEs are built, before they are
-/// serialised, which lowers the writer's peak memory.
-pub fn write_owned(m: Verified, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
+/// serialised, which lowers the writer's peak memory. The output comes in parts, the
+/// `--into` binary's own bytes among them, to be written out without joining them first.
+pub fn write_owned<'a>(m: Verified, opts: &WriteOptions<'a>) -> Result<(Parts<'a>, Diagnostics)> {
     write_from(unit::Source::Owned(Box::new(m.into_inner())), opts)
 }
 
-fn write_from(src: unit::Source, opts: &WriteOptions) -> Result<(Vec<u8>, Diagnostics)> {
+fn write_from<'a>(src: unit::Source, opts: &WriteOptions<'a>) -> Result<(Parts<'a>, Diagnostics)> {
     let m = src.module();
     let base = match opts.into {
         Some(bytes) => Some(elf::Base::parse(bytes)?),
@@ -120,8 +123,8 @@ fn write_from(src: unit::Source, opts: &WriteOptions) -> Result<(Vec<u8>, Diagno
         );
     }
     let bytes = match base {
-        Some(b) => b.replace_debug(&sections)?,
-        None => elf::standalone(&settings, &sections)?,
+        Some(b) => b.replace_debug(sections)?,
+        None => elf::standalone(&settings, &sections)?.into(),
     };
     Ok((bytes, diags))
 }
