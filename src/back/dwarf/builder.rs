@@ -546,11 +546,11 @@ impl<K, V> Default for Groups<K, V> {
     }
 }
 
-impl<K, V> Groups<K, V> {
-    /// The values of `pairs` by key, each key's in the order `pairs` lists them.
-    pub fn new(mut pairs: Vec<(Handle<K>, V)>) -> Self {
-        pairs.sort_by_key(|(k, _)| k.index());
-        let keys = pairs.last().map_or(0, |(k, _)| k.index() + 1);
+impl<K, V: Copy> Groups<K, V> {
+    /// The values of `pairs` by key, each key's in the order `pairs` lists them (a counting
+    /// sort: one pass to count, one to place).
+    pub fn new(pairs: Vec<(Handle<K>, V)>) -> Self {
+        let keys = pairs.iter().map(|(k, _)| k.index() + 1).max().unwrap_or(0);
         let mut starts = vec![0u32; keys + 1];
         for (k, _) in &pairs {
             starts[k.index() + 1] += 1;
@@ -558,9 +558,19 @@ impl<K, V> Groups<K, V> {
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
+        let mut next = starts.clone();
+        let mut values = match pairs.first() {
+            Some(&(_, v)) => vec![v; pairs.len()],
+            None => Vec::new(),
+        };
+        for (k, v) in pairs {
+            let at = &mut next[k.index()];
+            values[*at as usize] = v;
+            *at += 1;
+        }
         Groups {
             starts,
-            values: pairs.into_iter().map(|(_, v)| v).collect(),
+            values,
             key: std::marker::PhantomData,
         }
     }
@@ -620,7 +630,7 @@ impl Index {
             }
         }
         // By number within each function.
-        params.sort_by_key(|&(s, p)| (s.index(), p));
+        params.sort_by_key(|&(_, p)| p);
         let (mut inlined_runs, mut runs_within) = (Vec::new(), Vec::new());
         for (k, run) in m.scope_runs.iter().enumerate() {
             if let (Ref::Scope(s), Some(_)) = (run.scope, run.inlined) {
