@@ -78,10 +78,12 @@ fn small_module_fills_every_table() {
     assert_eq!(g.binding, Some(Value::Llvm("@g".into())));
     assert!(g.location.is_some());
 
+    // The llvm.dbg.label (i5) marks the code after it: the `add` (i6), as DWARF gives a label
+    // the address of the instruction that follows it.
     let label = m.labels.values().next().unwrap();
     assert_eq!(
         (label.name.as_str(), label.pos),
-        ("again", Some(CodePos::Llvm(5)))
+        ("again", Some(CodePos::Llvm(6)))
     );
 
     // Lines: `add` (i6) at 3:7, `mul` (i7) inlined from helper at 9:2, `ret` (i8) at 1:5;
@@ -404,4 +406,76 @@ fn dbg_assign_is_read_with_its_address_and_expression() {
         .unwrap()
         .contains("DW_OP_plus_uconst, 0"));
     assert!(assignments_read(&own) >= 4);
+}
+
+/// A label of a function inlined in several places (corpus/src/linked.c's `scan`, always_inline
+/// with its address taken, clang-14 -O2): LLVM clones its llvm.dbg.label into each inlined
+/// body. The out-of-line one is the label's own; each inlined one a copy naming it, at the code
+/// after it; written as DWARF, each copy is a DW_TAG_label inside its instance's
+/// DW_TAG_inlined_subroutine, as clang's own object has them. (The reader kept only the last
+/// place before.)
+#[test]
+fn an_inlined_label_has_a_copy_in_each_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let ll = dir.path().join("linked.ll");
+    common::run_ok(
+        Command::new(common::tool("clang-14"))
+            .args(["-O2", "-g", "-S", "-emit-llvm", "-o"])
+            .arg(&ll)
+            .arg(common::repo_root().join("corpus/src/linked.c")),
+    );
+    let (m, _) = lower(&ll);
+    let done: Vec<_> = m.labels.iter().filter(|(_, l)| l.name == "done").collect();
+    let [(own, label)] = done.as_slice() else {
+        panic!("one label `done`: {done:?}")
+    };
+    assert!(label.pos.is_some(), "the out-of-line one has its place");
+    let copies: Vec<_> = (m.labels.values())
+        .filter(|l| l.origin == Some(*own))
+        .collect();
+    assert_eq!(copies.len(), 2, "a copy per inlined call: {copies:?}");
+    assert!(copies.iter().all(|c| c.name.is_empty() && c.pos.is_some()));
+    assert_ne!(copies[0].pos, copies[1].pos);
+
+    let obj = dir.path().join("linked.o");
+    let o = common::dwarv(&[
+        "convert",
+        ll.to_str().unwrap(),
+        "--to",
+        "dwarf",
+        "-o",
+        obj.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dump = common::tool_output(
+        "llvm-dwarfdump-14",
+        &["--debug-info", obj.to_str().unwrap()],
+    );
+    // Each label copy's parent: the DIE one level up in the dump's indentation.
+    let lines: Vec<&str> = dump
+        .lines()
+        .filter(|l| l.contains(": ") && l.contains("DW_TAG_"))
+        .collect();
+    let depth = |l: &str| {
+        l.split(": ")
+            .nth(1)
+            .map_or(0, |t| t.len() - t.trim_start().len())
+    };
+    let mut parents = Vec::new();
+    for (k, l) in lines.iter().enumerate() {
+        if !l.contains("DW_TAG_label") {
+            continue;
+        }
+        let parent = lines[..k]
+            .iter()
+            .rev()
+            .find(|p| depth(p) < depth(l))
+            .unwrap();
+        parents.push(parent.split_whitespace().nth(1).unwrap().to_string());
+    }
+    let inlined = parents
+        .iter()
+        .filter(|p| *p == "DW_TAG_inlined_subroutine")
+        .count();
+    assert_eq!(inlined, 2, "label parents: {parents:?}\n{dump}");
 }

@@ -773,7 +773,7 @@ impl Builder<'_, '_> {
         if self.inlined_only.contains_key(&s) {
             return None;
         }
-        let runs = self.index.inlined_runs.get(&s)?;
+        let runs = self.index.inlined_runs.get(&s).unwrap_or_default();
         let holding = |a: u64| {
             runs.iter()
                 .map(|&k| &m.scope_runs[k])
@@ -783,8 +783,39 @@ impl Builder<'_, '_> {
         let run = match return_pc {
             true => a.checked_sub(1).and_then(holding).or_else(|| holding(a)),
             false => holding(a),
-        }?;
-        Some((s, run.inlined?))
+        };
+        match run {
+            Some(run) => Some((s, run.inlined?)),
+            // A label whose code is in a block of the function's instance, or is a call
+            // inlined there in turn (the code after `done:` is an inlined `use(r)`): the
+            // instance its code is in, or the one its call chain passes through.
+            None if matches!(r, Ref::Label(_)) => {
+                let function = enclosing_function(m, s);
+                let of_function = |x: Option<Handle<crate::ir::Scope>>| {
+                    x.and_then(|x| enclosing_function(m, x)) == function
+                };
+                let at_a = (m.scope_runs.iter())
+                    .filter(|run| addr(run.range.start) <= a && a < addr(run.range.end));
+                let mut inner = None;
+                for run in at_a {
+                    let Some(l) = run.inlined else { continue };
+                    match run.scope {
+                        Ref::Scope(x) if of_function(Some(x)) => return Some((s, l)),
+                        _ => inner = inner.or(Some(l)),
+                    }
+                }
+                let mut link = inner?;
+                for _ in 0..256 {
+                    let ia = m.inlined.get(link);
+                    if of_function(ia.scope) {
+                        return ia.parent.map(|p| (s, p));
+                    }
+                    link = ia.parent?;
+                }
+                None
+            }
+            None => None,
+        }
     }
 
     /// The label copies in the code inlined at `i`, with their scopes.

@@ -97,11 +97,26 @@ impl Lower<'_> {
         }
     }
 
+    /// The instruction a llvm.dbg.label at `inst` marks: the first from it on with a
+    /// location, in its function (the intrinsic is no code; DWARF gives a label the address of
+    /// the code after it, which is also where the code of an inlined call is found).
+    fn marked_code(&self, inst: u32) -> u32 {
+        let end = (self.m.functions.iter())
+            .find(|f| f.first_inst <= inst && inst - f.first_inst < f.inst_count)
+            .map(|f| f.first_inst + f.inst_count);
+        let locs = &self.m.locations;
+        match (locs.get(locs.partition_point(|l| l.inst < inst)), end) {
+            (Some(l), Some(end)) if l.inst < end => l.inst,
+            _ => inst,
+        }
+    }
+
     fn intrinsics(&mut self) {
         self.ir.events.reserve(self.m.intrinsics.len());
         for x in &self.m.intrinsics {
             let pos = CodePos::Llvm(x.inst);
             if x.kind == IntrinsicKind::Label {
+                let pos = CodePos::Llvm(self.marked_code(x.inst));
                 match x
                     .args
                     .first()
@@ -109,7 +124,28 @@ impl Lower<'_> {
                     .flatten()
                     .and_then(|l| self.slot[l as usize])
                 {
-                    Some(Ref::Label(h)) => self.ir.labels.get_mut(h).pos = Some(pos),
+                    Some(Ref::Label(h)) => {
+                        // A label of a function inlined (or code duplicated) is met at each
+                        // of its places: the out-of-line one is the label's own; every other
+                        // is a copy naming it, as DWARF's concrete label DIEs do (an only
+                        // inlined function's label has no place of its own).
+                        let inlined = x
+                            .loc
+                            .is_some_and(|l| self.node(l).node(Key::inlinedAt).is_some());
+                        let label = self.ir.labels.get(h);
+                        if !inlined && label.pos.is_none() {
+                            self.ir.labels.get_mut(h).pos = Some(pos);
+                        } else {
+                            let copy = crate::ir::Label {
+                                name: String::new(),
+                                scope: label.scope,
+                                at: None,
+                                pos: Some(pos),
+                                origin: Some(h),
+                            };
+                            self.ir.labels.push(copy);
+                        }
+                    }
                     _ => self.d.push(
                         LossKind::Unknown,
                         format!("instruction i{}", x.inst),
