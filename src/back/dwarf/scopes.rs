@@ -791,6 +791,14 @@ impl Builder<'_, '_> {
             // instance its code is in, or the one its call chain passes through.
             None if matches!(r, Ref::Label(_)) => {
                 let function = enclosing_function(m, s);
+                // In the function's own out-of-line code: no instance (most labels; the scan
+                // below is for the few in inlined code).
+                let own = function.and_then(|f| m.scopes.get(f).function());
+                if (own.map_or(&[][..], |f| f.ranges.as_slice()).iter())
+                    .any(|r| addr(r.start) <= a && a < addr(r.end))
+                {
+                    return None;
+                }
                 let of_function = |x: Option<Handle<crate::ir::Scope>>| {
                     x.and_then(|x| enclosing_function(m, x)) == function
                 };
