@@ -641,3 +641,43 @@ fn unknown_vendor_ops_survive_raw() {
     );
     assert!(!diag.is_empty(), "kept raw bytes are reported");
 }
+
+/// gcc lists empty address ranges in DW_AT_ranges (its location views' points: `[a, a)`),
+/// which gimli's iterator leaves out and the IR has no place for: the ledger says how many, as
+/// many as llvm-dwarfdump lists (corpus/src/linked.c, gcc-12 -O2, one unit).
+#[test]
+fn gcc_s_empty_ranges_are_ledgered() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("linked.o");
+    common::run_ok(
+        Command::new(common::tool("gcc-12"))
+            .args(["-O2", "-g", "-c", "-o"])
+            .arg(&obj)
+            .arg(common::repo_root().join("corpus/src/linked.c")),
+    );
+    let lists = common::tool_output(
+        "llvm-dwarfdump-14",
+        &["--debug-rnglists", obj.to_str().unwrap()],
+    );
+    let empty = (lists.lines())
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix('[')?
+                .strip_suffix(')')?
+                .split_once(", ")
+        })
+        .filter(|(a, b)| a == b)
+        .count();
+    assert!(empty > 0, "gcc wrote no empty range:\n{lists}");
+    let report = common::convert_report(&obj, &dir.path().join("linked.dwir"), &["--to", "ir"]);
+    let losses = report["diagnostics"]["losses"].as_array().unwrap();
+    let said: Vec<_> = (losses.iter())
+        .filter_map(|l| l["message"].as_str())
+        .filter(|m| m.contains("address range(s) of DW_AT_ranges lists empty"))
+        .collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with(&format!("{empty} address range(s)")),
+        "{said:?}"
+    );
+}

@@ -39,11 +39,59 @@ impl Refs for DieRefs<'_> {
     }
 }
 
+/// Entries of DW_AT_ranges lists that gimli's iterator leaves out and the IR does not hold:
+/// empty ones (gcc lists its location views' points so; gdb and LLVM's tools read none) and
+/// backwards ones (a compiler's bug). Tombstones (code a linker dropped) are not counted: no
+/// code is lost with them.
+#[derive(Default)]
+pub(super) struct SkippedRanges {
+    pub empty: u64,
+    pub backwards: u64,
+}
+
+impl SkippedRanges {
+    /// Counts a raw entry that gimli's conversion skipped.
+    fn count(&mut self, raw: &gimli::RawRngListEntry<usize>) {
+        use gimli::RawRngListEntry as Raw;
+        let (empty, backwards) = match *raw {
+            Raw::AddressOrOffsetPair { begin, end }
+            | Raw::OffsetPair { begin, end }
+            | Raw::StartEnd { begin, end } => (begin == end, begin > end),
+            Raw::StartxEndx { begin, end } => (begin == end, false),
+            Raw::StartLength { length, .. } | Raw::StartxLength { length, .. } => {
+                (length == 0, false)
+            }
+            Raw::BaseAddress { .. } | Raw::BaseAddressx { .. } => (false, false),
+        };
+        self.empty += u64::from(empty);
+        self.backwards += u64::from(backwards);
+    }
+
+    /// The ledger's lines for what was counted.
+    pub fn report(&self, diag: &mut crate::diag::Diagnostics) {
+        let lines = [
+            (
+                self.empty,
+                "empty (gcc's location-view points; gdb and LLVM's tools read none)",
+            ),
+            (self.backwards, "ending before they begin"),
+        ];
+        for (n, what) in lines.into_iter().filter(|(n, _)| *n > 0) {
+            diag.push(
+                LossKind::Dropped,
+                ".debug_rnglists/.debug_ranges",
+                format!("{n} address range(s) of DW_AT_ranges lists {what}"),
+            );
+        }
+    }
+}
+
 pub(super) fn ranges_of<'a>(
     u: &Units<'a>,
     unit: &gimli::Unit<Slice<'a>>,
     entry: &gimli::DebuggingInformationEntry<Slice<'a>>,
     off: u64,
+    skipped: &mut SkippedRanges,
 ) -> DResult<Vec<CodeRange>> {
     let err = |e: gimli::Error| fail(".debug_info", off, format!("address ranges: {e}"));
     // gimli adds a DW_AT_high_pc size to DW_AT_low_pc unchecked.
@@ -64,9 +112,32 @@ pub(super) fn ranges_of<'a>(
             ));
         }
     }
-    let mut it = u.dwarf.die_ranges(unit, entry).map_err(err)?;
     let mut out = Vec::new();
-    while let Some(r) = it.next().map_err(err)? {
+    let list = match entry.attr_value(gimli::DW_AT_ranges) {
+        Some(v) => u.dwarf.attr_ranges_offset(unit, v).map_err(err)?,
+        None => None,
+    };
+    let mut raw_list = match list {
+        Some(o) => Some(u.dwarf.ranges(unit, o).map_err(err)?),
+        None => None,
+    };
+    let mut it = u.dwarf.die_ranges(unit, entry).map_err(err)?;
+    loop {
+        // A list's entries one by one, to count what gimli's conversion leaves out.
+        let next = match &mut raw_list {
+            Some(l) => match l.next_raw().map_err(err)? {
+                Some(raw) => match l.convert_raw(raw.clone()).map_err(err)? {
+                    Some(r) => Some(r),
+                    None => {
+                        skipped.count(&raw);
+                        continue;
+                    }
+                },
+                None => None,
+            },
+            None => it.next().map_err(err)?,
+        };
+        let Some(r) = next else { break };
         if out.len() >= 1 << 20 {
             return Err(fail(
                 ".debug_info",

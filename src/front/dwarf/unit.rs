@@ -53,6 +53,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         programs: HashMap::default(),
         sigs: HashMap::default(),
         encodings: Vec::new(),
+        skipped_ranges: Default::default(),
         object_pointers: Vec::new(),
         exprs: HashMap::default(),
         pending: Default::default(),
@@ -117,6 +118,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         w.fill(&u, *off, unit)?;
     }
     drop(kept);
+    w.skipped_ranges.report(w.diag);
     for &(off, t) in &w.template_copies {
         if !matches!(w.m.types.get(t).kind, TypeKind::TemplateParam { .. }) {
             return Err(fail(
@@ -747,7 +749,9 @@ impl Walker<'_> {
                 | dw::DW_TAG_skeleton_unit
                 | dw::DW_TAG_subprogram
                 | dw::DW_TAG_lexical_block
-                | dw::DW_TAG_inlined_subroutine => ranges_of(u, unit, entry, off)?,
+                | dw::DW_TAG_inlined_subroutine => {
+                    ranges_of(u, unit, entry, off, &mut self.skipped_ranges)?
+                }
                 _ => Vec::new(),
             };
             let (mut attrs, mut used) = std::mem::take(&mut buffers);

@@ -95,6 +95,8 @@ pub(super) struct Walker<'m> {
     /// File tables of the line programs read, by .debug_line offset.
     pub programs: HashMap<u64, FileTable>,
     pub encodings: Encodings,
+    /// Entries of DW_AT_ranges lists gimli's iterator leaves out, said once in the ledger.
+    pub skipped_ranges: super::expr::SkippedRanges,
     /// Parameters named by a subprogram's DW_AT_object_pointer.
     pub object_pointers: Vec<Handle<Variable>>,
     /// Expressions read so far, by unit offset and bytes: an optimised program repeats a few
