@@ -154,7 +154,10 @@ pub(super) fn ranges_of<'a>(
         });
     }
     // In the listed order: the first range is the entry (gcc: the hot part before the .cold).
-    CodeRange::normalize_in_order(&mut out);
+    // One range (most DIEs) is normal already.
+    if out.len() > 1 {
+        CodeRange::normalize_in_order(&mut out);
+    }
     Ok(out)
 }
 
@@ -170,7 +173,7 @@ impl Walker<'_> {
         off: u64,
         section: &str,
     ) -> DResult<Handle<Expr>> {
-        if let Some(&h) = self.exprs.get(&cur.base).and_then(|m| m.get(bytes)) {
+        if let Some(&h) = cur.exprs.get(bytes) {
             return Ok(h);
         }
         let mut refs = DieRefs {
@@ -214,10 +217,7 @@ impl Walker<'_> {
             );
         }
         let h = self.m.exprs.push(Expr { ops });
-        self.exprs
-            .entry(cur.base)
-            .or_default()
-            .insert(bytes.to_vec(), h);
+        cur.exprs.insert(bytes.to_vec(), h);
         Ok(h)
     }
 
@@ -267,7 +267,10 @@ impl Walker<'_> {
                     base: unit.low_pc,
                     address_size: unit.encoding().address_size,
                 };
-                let mut entries = Vec::new();
+                // Entries gather in the walker's scratch vector and move to a list of their
+                // exact size: growing each list from empty reallocated 150 000 times.
+                let mut entries = std::mem::take(&mut self.loc_entries);
+                entries.clear();
                 while let Some((begin, end, data)) = it.next(&u.dwarf, unit).map_err(err)? {
                     if entries.len() >= 1 << 20 {
                         return Err(fail(
@@ -285,8 +288,11 @@ impl Walker<'_> {
                         expr,
                     });
                 }
+                let mut list = Vec::with_capacity(entries.len());
+                list.append(&mut entries);
+                self.loc_entries = entries;
                 Ok(Some(Location::List(
-                    self.m.loclists.push(LocList { entries }),
+                    self.m.loclists.push(LocList { entries: list }),
                 )))
             }
         }

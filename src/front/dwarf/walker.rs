@@ -14,8 +14,8 @@ use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::bytes::{put_sleb, put_uleb, sleb_exact, uleb_exact};
 use crate::dwarf::Encoding;
 use crate::ir::{
-    Checksum, Expr, File, Flags, FunctionInfo, Handle, InlinedAt, Loc, Module, RawAttr, Ref, Scope,
-    ScopeKind, Text, Type, Unit, Value, Variable,
+    Checksum, Expr, File, Flags, FunctionInfo, Handle, InlinedAt, Loc, LocEntry, Module, RawAttr,
+    Ref, Scope, ScopeKind, Text, Type, Unit, Value, Variable,
 };
 use crate::spec::dwarf_vendor as vendor;
 
@@ -99,10 +99,6 @@ pub(super) struct Walker<'m> {
     pub skipped_ranges: super::expr::SkippedRanges,
     /// Parameters named by a subprogram's DW_AT_object_pointer.
     pub object_pointers: Vec<Handle<Variable>>,
-    /// Expressions read so far, by unit offset and bytes: an optimised program repeats a few
-    /// thousand distinct expressions across its location lists (sqlite: 3 148 of 150 129), and
-    /// one entity per distinct expression is what LLVM and SPIR-V modules hold too.
-    pub exprs: HashMap<u64, HashMap<Vec<u8>, Handle<Expr>>>,
     pub pending: PendingBlocks,
     /// Inlined subroutines by the number dwarv's records name them by (`DW_AT_dwarv_inlined`).
     pub numbered_inlined: Vec<(u64, Handle<InlinedAt>)>,
@@ -135,6 +131,8 @@ pub(super) struct Walker<'m> {
     /// unit is planned: the arena is allocated once at its size instead of doubling (a copy
     /// of 10 MB and 3 500 fresh pages on the linked sqlite program).
     pub planned_vars: usize,
+    /// Scratch for the entries of the location list being read (`location`).
+    pub loc_entries: Vec<LocEntry>,
 }
 
 /// The .debug_info offset of a reference attribute.
@@ -283,6 +281,11 @@ pub(super) struct UnitState {
     pub pending_file: Option<PendingFile>,
     pub enc: Encoding,
     pub macros: Option<MacroAt>,
+    /// The unit's expressions read so far, by their bytes: an optimised program repeats a few
+    /// thousand distinct expressions across its location lists (sqlite: 3 148 of 150 129), and
+    /// one entity per distinct expression is what LLVM and SPIR-V modules hold too. (Operands
+    /// naming DIEs are unit-relative: one unit's bytes mean nothing in another.)
+    pub exprs: HashMap<Vec<u8>, Handle<Expr>>,
 }
 
 /// A raw attribute's value bytes: little-endian at the form's size for fixed data, LEB128 as
