@@ -557,6 +557,10 @@ pub(super) fn own_attributes(m: &mut crate::ir::Module) {
     let mut sig_flags = Vec::new();
     for s in m.scopes.values_mut() {
         let e = &mut s.extra;
+        // Nothing to look for in a scope without raw attributes.
+        if e.is_empty() {
+            continue;
+        }
         own_flags(e, &mut s.flags);
         let no_unit = take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE);
         if take_flag(e, vendor::DW_AT_DWARV_NOT_FWD_DECL) {

@@ -12,8 +12,8 @@ use super::expr::ranges_of;
 use super::line::read_lines;
 use super::macros::read_macros;
 use super::walker::{
-    fail, function_mut, own_flags, raw_attr, ref_offset, take_str, take_u, At, DErr, DResult, Die,
-    Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker,
+    fail, function_mut, name_bit, own_flags, raw_attr, ref_offset, take_str, take_u, At, DErr,
+    DResult, Die, Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker,
     MAX_ALIAS_HOPS, MAX_DEPTH,
 };
 use crate::diag::{Diagnostics, LossKind};
@@ -43,12 +43,16 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         loc: elf.section(".debug_loc"),
         loclists: elf.section(".debug_loclists"),
     };
+    // A DIE takes 9 bytes of .debug_info in a linked clang -O2 program, 8 or more in general:
+    // the DIE map and plans sized for that once, rather than grown (rehashing the map 10
+    // times cost 6.5 M instructions there).
+    let dies = elf.section(".debug_info").len() / 8;
     let mut w = Walker {
         machine: elf.machine,
         m,
         diag,
-        map: HashMap::default(),
-        plans: Vec::new(),
+        map: HashMap::with_capacity_and_hasher(dies, Default::default()),
+        plans: Vec::with_capacity(dies),
         files: Files::default(),
         programs: HashMap::default(),
         sigs: HashMap::default(),
@@ -365,9 +369,15 @@ const TEMPLATE_PARAMS: [dw::DwTag; 5] = [
 
 /// A DIE may carry each attribute once (DWARF 5 §2.2; `llvm-dwarfdump --verify` calls a repeat an
 /// error): with two, which one a reader takes is arbitrary, and no writer can keep both.
-fn refuse_repeated_attribute(attrs: &[gimli::Attribute<Slice<'_>>], off: u64) -> DResult<()> {
+/// Gives the DIE's attribute name bits (`Die::names`): a name whose bit is not set yet is no
+/// repeat.
+fn refuse_repeated_attribute(attrs: &[gimli::Attribute<Slice<'_>>], off: u64) -> DResult<u64> {
+    let mut names = 0;
     for (i, a) in attrs.iter().enumerate() {
-        if attrs[..i].iter().any(|b| b.name() == a.name()) {
+        let bit = name_bit(a.name());
+        let seen = names & bit != 0;
+        names |= bit;
+        if seen && attrs[..i].iter().any(|b| b.name() == a.name()) {
             return Err(fail(
                 ".debug_info",
                 off,
@@ -378,7 +388,7 @@ fn refuse_repeated_attribute(attrs: &[gimli::Attribute<Slice<'_>>], off: u64) ->
             ));
         }
     }
-    Ok(())
+    Ok(names)
 }
 
 pub(super) fn last_offset(units: &[(u64, gimli::Unit<Slice<'_>>)]) -> u64 {
@@ -710,6 +720,7 @@ impl Walker<'_> {
             },
             macros: None,
             exprs: HashMap::default(),
+            short_exprs: HashMap::default(),
         };
         let start = self.plans.partition_point(|p| p.0 < uoff);
         let mut next = start;
@@ -729,7 +740,7 @@ impl Walker<'_> {
                 return Err(fail(".debug_info", off, "DIE tree changed between passes"));
             };
             next += 1;
-            refuse_repeated_attribute(entry.attrs(), off)?;
+            let names = refuse_repeated_attribute(entry.attrs(), off)?;
             let depth = entry.depth();
             while stack.last().is_some_and(|f| f.depth >= depth) {
                 stack.pop();
@@ -767,6 +778,7 @@ impl Walker<'_> {
                 tag: entry.tag(),
                 attrs,
                 used,
+                names,
             };
             if !ranges.is_empty() {
                 for at in [dw::DW_AT_low_pc, dw::DW_AT_high_pc, dw::DW_AT_ranges] {
@@ -776,7 +788,7 @@ impl Walker<'_> {
             // A pointer past the DIE's children, for a reader's skipping: layout, not meaning.
             die.mark(dw::DW_AT_sibling);
             // A clone's origin is read once every DIE is filled (`complete_clones`).
-            if self.clones.contains_key(&off) {
+            if !self.clones.is_empty() && self.clones.contains_key(&off) {
                 if let Some(i) = die
                     .attrs
                     .iter()
@@ -789,7 +801,11 @@ impl Walker<'_> {
             let mut frame = Frame {
                 depth,
                 tag: die.tag,
-                ent: self.map.get(&off).copied(),
+                // An own entity is the one the plan names (`plan` mapped it so).
+                ent: match plan {
+                    Plan::Own(r) => Some(r),
+                    _ => self.map.get(&off).copied(),
+                },
                 inlined: parent.and_then(|p| p.inlined),
                 sig: None,
                 params: 0,
