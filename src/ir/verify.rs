@@ -169,12 +169,23 @@ impl Verifier<'_> {
         }
     }
 
+    /// Inlined, the report out of line: a module notes a position per line row and range.
+    #[inline]
     fn note_pos(&mut self, p: CodePos) {
         let kind = match p {
             CodePos::Spirv(_) => 0,
             CodePos::Addr(_) => 1,
             CodePos::Llvm(_) => 2,
         };
+        match self.first_pos {
+            Some((first, _)) if first == kind => {}
+            _ => self.note_other_pos(kind),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_other_pos(&mut self, kind: u8) {
         match self.first_pos {
             None => self.first_pos = Some((kind, self.subject)),
             Some((first, where_)) if first != kind => {
@@ -289,9 +300,7 @@ impl Verifier<'_> {
     fn expr_ops(&mut self, field: &str, ops: &[Op]) {
         // Each named operation has the operands its row says (what the text form can say back).
         for op in ops {
-            let Some((_, name, kinds)) =
-                crate::spec::dwarf::row(crate::spec::dwarf::OPS, op.code.0)
-            else {
+            let Some((_, name, kinds)) = op_row(op.code.0) else {
                 continue;
             };
             let fits = kinds.len() == op.args.len()
@@ -896,6 +905,29 @@ fn event_name(k: EventKind) -> &'static str {
         EventKind::Declare => "declare",
         EventKind::Value => "value",
         EventKind::Addr => "addr",
+    }
+}
+
+/// The row of a location-expression operation (`spec::dwarf::OPS`), by an index of the codes
+/// below 256 (a search of the table for each operation cost 4 M instructions on a linked
+/// program).
+fn op_row(code: u32) -> Option<&'static crate::spec::dwarf::Row> {
+    use crate::spec::dwarf::{row, OPS};
+    static INDEX: std::sync::OnceLock<[u16; 256]> = std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = [0u16; 256];
+        // Kept as `row` finds them: the first row of a code.
+        for (i, r) in OPS.iter().enumerate().rev() {
+            if let Some(slot) = usize::try_from(r.0).ok().and_then(|c| index.get_mut(c)) {
+                *slot = u16::try_from(i + 1).unwrap_or(0);
+            }
+        }
+        index
+    });
+    match usize::try_from(code).ok().and_then(|c| index.get(c)) {
+        Some(0) => None,
+        Some(&i) => OPS.get(usize::from(i) - 1),
+        None => row(OPS, code),
     }
 }
 
