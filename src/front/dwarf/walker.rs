@@ -456,12 +456,12 @@ impl Walker<'_> {
             AttrValue::DebugTypesRef(sig) => self.sigs.get(&sig.0).copied(),
             _ => None,
         };
-        let Some(o) = ref_offset(at.unit, &v).or(sig) else {
-            return Err(at.fail(format!("{attr}: not a DIE reference")));
-        };
-        match self.map.get(&o) {
-            Some(r) => Ok(Some(*r)),
-            None => Err(at.fail(format!("{attr} refers to {o:#x}, where no DIE starts"))),
+        match ref_offset(at.unit, &v).or(sig) {
+            Some(o) => match self.map.get(&o) {
+                Some(r) => Ok(Some(*r)),
+                None => Err(bad_reference(at, attr, Some(o))),
+            },
+            None => Err(bad_reference(at, attr, None)),
         }
     }
 
@@ -555,6 +555,17 @@ impl Walker<'_> {
             f = f.with(a);
         }
         f
+    }
+}
+
+/// The failure of a reference attribute: not a reference, or (`Some` offset) to no DIE. Out of
+/// line: its formatting made every `Walker::reference` set up a larger frame.
+#[cold]
+#[inline(never)]
+fn bad_reference(at: &At, attr: DwAt, offset: Option<u64>) -> DErr {
+    match offset {
+        None => at.fail(format!("{attr}: not a DIE reference")),
+        Some(o) => at.fail(format!("{attr} refers to {o:#x}, where no DIE starts")),
     }
 }
 
