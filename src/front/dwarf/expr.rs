@@ -446,7 +446,7 @@ pub(super) fn resolve_addrx(
 /// (a dead base address or start) and reversed ranges are skipped, as gimli does.
 struct LocEntries<'a> {
     raw: gimli::RawLocListIter<Slice<'a>>,
-    /// `.debug_loclists` and the offset of the next entry, while `FastLle` reads the list.
+    /// `.debug_loclists` and the offset of the next entry, while `fast_lle` reads the list.
     fast: Option<(&'a [u8], usize)>,
     /// `fast_lle` read the list's end.
     ended: bool,
@@ -473,7 +473,7 @@ fn uleb_below_10_bytes(bytes: &[u8], at: &mut usize) -> Option<u64> {
     }
 }
 
-/// Where `FastLle` reads a DWARF 5 location list: `.debug_loclists` from the list's offset
+/// Where `fast_lle` reads a DWARF 5 location list: `.debug_loclists` from the list's offset
 /// (gimli reads the others: `.debug_loc`, split units).
 fn fast_lle_start<'a>(
     u: &Units<'a>,
