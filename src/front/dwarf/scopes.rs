@@ -308,8 +308,7 @@ impl Walker<'_> {
             )
             .unwrap_or_default();
         // An address entry pc (a constant one, an offset in DWARF 5, stays raw).
-        let form = at.die.attrs.iter().find(|a| a.name() == dw::DW_AT_entry_pc);
-        let entry_pc = match form.map(|a| a.value()) {
+        let entry_pc = match at.die.peek_value(dw::DW_AT_entry_pc) {
             Some(AttrValue::Addr(_) | AttrValue::DebugAddrIndex(_)) => self
                 .address(&mut at, dw::DW_AT_entry_pc)?
                 .map(CodePos::Addr),

@@ -434,13 +434,22 @@ impl Walker<'_> {
             let parent_tag = stack.last().map(|f| f.1);
             let in_inlined =
                 stack.last().is_some_and(|f| f.2) || entry.tag() == dw::DW_TAG_inlined_subroutine;
-            let origin = entry
-                .attr_value(dw::DW_AT_abstract_origin)
-                .and_then(|v| ref_offset(unit, &v));
+            // The first DW_AT_abstract_origin and DW_AT_dwarv_same_as, in one pass.
+            let (mut origin_value, mut same_as_value) = (None, None);
+            for a in entry.attrs() {
+                match a.name() {
+                    dw::DW_AT_abstract_origin if origin_value.is_none() => {
+                        origin_value = Some(a.value())
+                    }
+                    vendor::DW_AT_DWARV_SAME_AS if same_as_value.is_none() => {
+                        same_as_value = Some(a.value())
+                    }
+                    _ => {}
+                }
+            }
+            let origin = origin_value.and_then(|v| ref_offset(unit, &v));
             let tag = entry.tag();
-            let same_as = entry
-                .attr_value(vendor::DW_AT_DWARV_SAME_AS)
-                .and_then(|v| ref_offset(unit, &v));
+            let same_as = same_as_value.and_then(|v| ref_offset(unit, &v));
             let in_concrete = stack.last().is_some_and(|f| f.4)
                 || (tag == dw::DW_TAG_subprogram && origin.is_some());
             let parent_off = stack.last().map_or(uoff, |f| f.5);
