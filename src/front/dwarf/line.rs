@@ -75,8 +75,10 @@ pub fn read_lines(
         table.insert(index, files.get(m, name, directory, checksum, source));
     }
     // A row takes 2 bytes of a line program at least (clang -O2: 4): the rows' room once,
-    // not grown by doubling.
-    m.lines.reserve(header.raw_program_buf().len() / 2);
+    // not grown by doubling; at most a million rows' (a program of a few huge opcodes
+    // reserves no more than that, and one of more rows grows from there).
+    m.lines
+        .reserve((header.raw_program_buf().len() / 2).min(1 << 20));
     let mut rows = program.rows();
     let mut prev: Option<LineRow> = None;
     // The file of the last row's index: rows run in one file for long stretches.
