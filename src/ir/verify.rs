@@ -169,12 +169,23 @@ impl Verifier<'_> {
         }
     }
 
+    /// Inlined, the report out of line: a module notes a position per line row and range.
+    #[inline]
     fn note_pos(&mut self, p: CodePos) {
         let kind = match p {
             CodePos::Spirv(_) => 0,
             CodePos::Addr(_) => 1,
             CodePos::Llvm(_) => 2,
         };
+        match self.first_pos {
+            Some((first, _)) if first == kind => {}
+            _ => self.note_other_pos(kind),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_other_pos(&mut self, kind: u8) {
         match self.first_pos {
             None => self.first_pos = Some((kind, self.subject)),
             Some((first, where_)) if first != kind => {
@@ -210,8 +221,19 @@ impl Verifier<'_> {
         self.subject = Subject::Row(table, index);
     }
 
-    /// A reference in `field` must resolve and be of one of `allowed` kinds.
+    /// A reference in `field` must resolve and be of one of `allowed` kinds. Inlined, with the
+    /// report out of line: a module holds a million references, and the formatting's stack
+    /// frame set up for each was most of the cost (20 M instructions on a linked program).
+    #[inline]
     fn reference(&mut self, field: &str, r: Ref, allowed: &[K]) {
+        if !self.m.resolves(r) || !allowed.contains(&r.kind()) {
+            self.bad_reference(field, r, allowed);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_reference(&mut self, field: &str, r: Ref, allowed: &[K]) {
         if !self.m.resolves(r) {
             let target = format!("{}{}", r.kind().prefix(), r.index());
             self.report(format!(
@@ -278,9 +300,7 @@ impl Verifier<'_> {
     fn expr_ops(&mut self, field: &str, ops: &[Op]) {
         // Each named operation has the operands its row says (what the text form can say back).
         for op in ops {
-            let Some((_, name, kinds)) =
-                crate::spec::dwarf::row(crate::spec::dwarf::OPS, op.code.0)
-            else {
+            let Some((_, name, kinds)) = op_row(op.code.0) else {
                 continue;
             };
             let fits = kinds.len() == op.args.len()
@@ -599,13 +619,16 @@ impl Verifier<'_> {
 
     /// Follows `next` from every start; reports each cycle once, at its smallest member.
     fn chains(&mut self, message: &str, starts: &[Ref], next: impl Fn(Ref) -> Option<Ref>) {
-        // 0 = unseen, 1 = on the current path, 2 = known to end.
-        let mut state: rustc_hash::FxHashMap<Ref, u8> = Default::default();
+        // 0 = unseen, 1 = on the current path, 2 = known to end; by kind and index (the
+        // references resolve: `verify` checks cycles only then), one path vector reused.
+        let mut state: Vec<Vec<u8>> = vec![Vec::new(); EntityKind::TABLE.len()];
+        let m = self.m;
+        let mut path = Vec::new();
         for &start in starts {
-            let mut path = Vec::new();
+            path.clear();
             let mut cur = Some(start);
             while let Some(r) = cur {
-                match state.get(&r).copied().unwrap_or(0) {
+                match *mark(&mut state, m, r) {
                     2 => break,
                     1 => {
                         // r is on the path: the cycle is path[pos..].
@@ -626,14 +649,14 @@ impl Verifier<'_> {
                         break;
                     }
                     _ => {
-                        state.insert(r, 1);
+                        *mark(&mut state, m, r) = 1;
                         path.push(r);
                         cur = next(r);
                     }
                 }
             }
-            for r in path {
-                state.insert(r, 2);
+            for &r in &path {
+                *mark(&mut state, m, r) = 2;
             }
         }
     }
@@ -883,6 +906,38 @@ fn event_name(k: EventKind) -> &'static str {
         EventKind::Value => "value",
         EventKind::Addr => "addr",
     }
+}
+
+/// The row of a location-expression operation (`spec::dwarf::OPS`), by an index of the codes
+/// below 256 (a search of the table for each operation cost 4 M instructions on a linked
+/// program).
+fn op_row(code: u32) -> Option<&'static crate::spec::dwarf::Row> {
+    use crate::spec::dwarf::{row, OPS};
+    static INDEX: std::sync::OnceLock<[u16; 256]> = std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = [0u16; 256];
+        // Kept as `row` finds them: the first row of a code.
+        for (i, r) in OPS.iter().enumerate().rev() {
+            if let Some(slot) = usize::try_from(r.0).ok().and_then(|c| index.get_mut(c)) {
+                *slot = u16::try_from(i + 1).unwrap_or(0);
+            }
+        }
+        index
+    });
+    match usize::try_from(code).ok().and_then(|c| index.get(c)) {
+        Some(0) => None,
+        Some(&i) => OPS.get(usize::from(i) - 1),
+        None => row(OPS, code),
+    }
+}
+
+/// The mark of `r` in `chains`' state, its kind's marks made at the kind's count when first used.
+fn mark<'s>(state: &'s mut [Vec<u8>], m: &Module, r: Ref) -> &'s mut u8 {
+    let marks = &mut state[r.kind() as usize];
+    if marks.is_empty() {
+        marks.resize(m.count(r.kind()), 0);
+    }
+    &mut marks[r.index()]
 }
 
 fn plural(k: EntityKind) -> String {

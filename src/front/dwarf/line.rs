@@ -74,8 +74,15 @@ pub fn read_lines(
         }
         table.insert(index, files.get(m, name, directory, checksum, source));
     }
+    // A row takes 2 bytes of a line program at least (clang -O2: 4): the rows' room once,
+    // not grown by doubling; at most a million rows' (a program of a few huge opcodes
+    // reserves no more than that, and one of more rows grows from there).
+    m.lines
+        .reserve((header.raw_program_buf().len() / 2).min(1 << 20));
     let mut rows = program.rows();
     let mut prev: Option<LineRow> = None;
+    // The file of the last row's index: rows run in one file for long stretches.
+    let mut last_file: Option<(u64, Option<Handle<File>>)> = None;
     while let Some((_, row)) = rows.next_row().map_err(err)? {
         let addr = CodePos::Addr(row.address());
         if let Some(mut p) = prev.take() {
@@ -96,8 +103,17 @@ pub fn read_lines(
         if row.file_index() == 0 {
             if let Some((name, directory, checksum, source)) = placeholder.take() {
                 table.insert(0, files.get(m, name, directory, checksum, source));
+                last_file = None;
             }
         }
+        let file = match last_file {
+            Some((index, h)) if index == row.file_index() => h,
+            _ => {
+                let h = table.get(&row.file_index()).copied();
+                last_file = Some((row.file_index(), h));
+                h
+            }
+        };
         let line = u32::try_from(row.line().map_or(0, |l| l.get())).unwrap_or(u32::MAX);
         let column = match row.column() {
             gimli::ColumnType::LeftEdge => 0,
@@ -108,11 +124,7 @@ pub fn read_lines(
                 start: addr,
                 end: addr,
             },
-            at: Loc {
-                file: table.get(&row.file_index()).copied(),
-                line,
-                column,
-            },
+            at: Loc { file, line, column },
             end_line: None,
             end_column: None,
             flags: LineFlags {

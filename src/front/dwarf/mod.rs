@@ -1,7 +1,9 @@
 //! The DWARF reader: DWARF 4 and 5 in ELF relocatable objects and executables (x86-64, AMDGPU)
-//! → IR. gimli parses units, DIEs, line programs, location/range lists and macros; dwarv's own
-//! codec (`crate::dwarf`) decodes expressions (AMD's vendor ops, both encodings) and
-//! `.debug_frame` (AMD's aspace CFA rules), which gimli cannot.
+//! → IR. gimli parses units, DIEs, line programs, location/range lists and macros (but the
+//! entries of DWARF 5 location lists, which `expr::fast_lle` reads as gimli does without its
+//! call per LEB128 number, leaving to gimli whatever it does not know); dwarv's own codec
+//! (`crate::dwarf`) decodes expressions (AMD's vendor ops, both encodings) and `.debug_frame`
+//! (AMD's aspace CFA rules), which gimli cannot.
 //!
 //! Reading runs in passes over each unit's DIE tree, iteratively (no recursion on input depth):
 //! 1. plan: what each DIE becomes (an entity, an alias of its abstract origin, a part of its

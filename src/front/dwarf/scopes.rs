@@ -308,8 +308,7 @@ impl Walker<'_> {
             )
             .unwrap_or_default();
         // An address entry pc (a constant one, an offset in DWARF 5, stays raw).
-        let form = at.die.attrs.iter().find(|a| a.name() == dw::DW_AT_entry_pc);
-        let entry_pc = match form.map(|a| a.value()) {
+        let entry_pc = match at.die.peek_value(dw::DW_AT_entry_pc) {
             Some(AttrValue::Addr(_) | AttrValue::DebugAddrIndex(_)) => self
                 .address(&mut at, dw::DW_AT_entry_pc)?
                 .map(CodePos::Addr),
@@ -557,6 +556,10 @@ pub(super) fn own_attributes(m: &mut crate::ir::Module) {
     let mut sig_flags = Vec::new();
     for s in m.scopes.values_mut() {
         let e = &mut s.extra;
+        // Nothing to look for in a scope without raw attributes.
+        if e.is_empty() {
+            continue;
+        }
         own_flags(e, &mut s.flags);
         let no_unit = take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE);
         if take_flag(e, vendor::DW_AT_DWARV_NOT_FWD_DECL) {

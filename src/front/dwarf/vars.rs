@@ -25,18 +25,11 @@ impl Walker<'_> {
     /// list that does not end where the location list starts, or does not read as whole pairs,
     /// stays the raw attribute it was.
     pub(super) fn locviews(&mut self, at: &mut At<'_, '_>) -> Option<RawAttr> {
-        let value = |a: dw::DwAt| {
-            at.die
-                .attrs
-                .iter()
-                .find(|x| x.name() == a)
-                .map(|x| x.value())
-        };
-        let views = match value(dw::DW_AT_GNU_locviews)? {
+        let views = match at.die.peek_value(dw::DW_AT_GNU_locviews)? {
             gimli::AttributeValue::SecOffset(o) => o,
             _ => return None,
         };
-        let list = match value(dw::DW_AT_location)? {
+        let list = match at.die.peek_value(dw::DW_AT_location)? {
             gimli::AttributeValue::LocationListsRef(o) => o.0,
             _ => return None,
         };
@@ -150,6 +143,11 @@ impl Walker<'_> {
 pub(super) fn own_attributes(m: &mut crate::ir::Module) {
     for var in m.vars.values_mut() {
         let e = &mut var.extra;
+        // Most variables keep no raw attribute: nothing to look for (7.5 M instructions of
+        // searches on the linked clang -O2 program).
+        if e.is_empty() {
+            continue;
+        }
         own_flags(e, &mut var.flags);
         if take_flag(e, vendor::DW_AT_DWARV_NO_SCOPE) {
             var.scope = None;
