@@ -479,3 +479,22 @@ fn an_inlined_label_has_a_copy_in_each_instance() {
         .count();
     assert_eq!(inlined, 2, "label parents: {parents:?}\n{dump}");
 }
+
+/// LLVM gives each instruction its own scope, so an inlined call's blocks are runs of their
+/// own, not of the inlined function: the call site's ranges are their union, nothing
+/// approximated (the writer said so of every such call: shapes.O2.ll twice, kernel.gfx900.ll
+/// once).
+#[test]
+fn inlined_calls_with_blocks_are_written_without_a_ledger_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["shapes.O2.ll", "kernel.gfx900.ll", "frag.O2.ll"] {
+        let out = dir.path().join(format!("{name}.o"));
+        let report = common::convert_report(&common::corpus().join(name), &out, &["--to", "dwarf"]);
+        let losses = report["diagnostics"]["losses"].as_array().unwrap();
+        let said: Vec<_> = (losses.iter())
+            .filter_map(|l| l["message"].as_str())
+            .filter(|m| m.contains("call site's own ranges"))
+            .collect();
+        assert!(said.is_empty(), "{name}: {said:?}");
+    }
+}

@@ -515,7 +515,9 @@ impl Builder<'_, '_> {
         let mut ranges: Vec<CodeRange> = runs.iter().map(|r| r.range).collect();
         CodeRange::normalize_in_order(&mut ranges);
         // DWARF nests a block's code inside its call site's: where the inlined function's own
-        // runs do not cover a nested run (only damaged input has that), the call site grows.
+        // runs do not cover a nested run (only damaged DWARF has that), the call site grows.
+        // SPIR-V and LLVM runs are per instruction (a block's code is no run of its function)
+        // and their records keep them: nothing to say there.
         let mut own: Vec<CodeRange> = runs
             .iter()
             .filter(|r| r.inlined == Some(i) && origin.is_some_and(|o| r.scope == Ref::Scope(o)))
@@ -525,7 +527,7 @@ impl Builder<'_, '_> {
         // An empty run (gcc's view points: a nested call at an address its caller's code
         // does not hold) adds no code to cover.
         let covered = |r: &CodeRange| r.start == r.end || held_by(&own, r);
-        if !own.is_empty() && !runs.iter().all(|r| covered(&r.range)) {
+        if !super::records::exact(m) && !own.is_empty() && !runs.iter().all(|r| covered(&r.range)) {
             self.loss(
                 LossKind::Approximated,
                 Ref::Inlined(i),
