@@ -507,6 +507,20 @@ fn a_nameless_unit_keeps_its_unnamed_files() {
     assert_exact_round_trip(&m);
 }
 
+/// A function's type with an attribute the IR keeps raw (a dwarf_roundtrip fuzz finding, 27
+/// Nov: DW_AT_base_types on frag.cl's `advance` signature): the writer leaves a type that is
+/// only a subprogram's signature to the subprogram (readers rebuild it from its DW_AT_type and
+/// parameters), so the raw attribute was lost, unreported. Such a type keeps its DIE.
+#[test]
+fn a_signature_type_with_a_raw_attribute_keeps_it() {
+    let m = read_fixture("fuzz_signature_type_raw_attr.o");
+    assert!(m
+        .types
+        .values()
+        .any(|t| matches!(t.kind, dwarv::ir::TypeKind::Function { .. }) && !t.extra.is_empty()));
+    assert_exact_round_trip(&m);
+}
+
 /// A unit of an unknown kind without a name (a dwarf_roundtrip fuzz finding, 26 Nov): the
 /// writer lists the module's first file (`shapes.cpp`) as its file 0 and its DIEs name that
 /// file as index 0; the reader took a nameless unit's file 0 for a placeholder unless a line

@@ -664,15 +664,18 @@ pub(super) fn signature_only(m: &Module) -> FxHashSet<Handle<Type>> {
         .values()
         .filter_map(|s| s.function().and_then(|f| f.ty))
         // A calling convention of the type's own has no place on a subprogram DIE (its
-        // DW_AT_calling_convention is the function's): such a type keeps its DIE.
+        // DW_AT_calling_convention is the function's), nor attributes the IR keeps raw: such
+        // a type keeps its DIE.
         .filter(|t| {
-            matches!(
-                m.types.get(*t).kind,
-                TypeKind::Function {
-                    calling_convention: 0,
-                    ..
-                }
-            )
+            let t = m.types.get(*t);
+            t.extra.is_empty()
+                && matches!(
+                    t.kind,
+                    TypeKind::Function {
+                        calling_convention: 0,
+                        ..
+                    }
+                )
         })
         .collect();
     let mut drop = |h: Option<Handle<Type>>| {
