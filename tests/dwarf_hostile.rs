@@ -507,6 +507,19 @@ fn a_nameless_unit_keeps_its_unnamed_files() {
     assert_exact_round_trip(&m);
 }
 
+/// An FDE whose instructions end in bytes the codec cannot decode (kept raw; a dwarf_roundtrip
+/// fuzz finding, 27 Nov): the DW_CFA_nop padding after them reads back as part of the raw
+/// bytes, so the program grows by the padding, which was not said. Now reported.
+#[test]
+fn cfa_padding_after_undecodable_bytes_is_reported() {
+    let m = read_fixture("fuzz_cfa_raw_tail_padding.o");
+    assert!(m.fdes.values().any(|f| f
+        .ops
+        .last()
+        .is_some_and(|op| op.code == dwarv::ir::CfaCode::RAW)));
+    assert_written_with_loss(&m, "DW_CFA_nop padding after them");
+}
+
 /// A function's type with an attribute the IR keeps raw (a dwarf_roundtrip fuzz finding, 27
 /// Nov: DW_AT_base_types on frag.cl's `advance` signature): the writer leaves a type that is
 /// only a subprogram's signature to the subprogram (readers rebuild it from its DW_AT_type and

@@ -16,7 +16,7 @@ use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::bytes::{put_fixed, put_sleb, put_uleb};
 use crate::dwarf::{encode_cfa, AmdOps, OffsetRefs};
 use crate::error::Result;
-use crate::ir::{CfaOp, Cie, Fde, Handle, Module, RawAttr, Ref};
+use crate::ir::{CfaCode, CfaOp, Cie, Fde, Handle, Module, RawAttr, Ref};
 
 pub(super) struct Frames {
     debug_frame: Option<Vec<u8>>,
@@ -143,16 +143,30 @@ fn section(b: &mut Cx, eh: bool) -> Vec<u8> {
 
 /// Appends one entry: the length, then `body` (which writes from the CIE id or pointer on),
 /// padded with DW_CFA_nop to a multiple of `align` bytes (the address size, as compilers pad).
+/// A program ending in bytes the codec keeps raw (undecodable) takes that padding in when read
+/// back: said as approximated at `place`.
 fn entry(
+    b: &mut Cx,
     out: &mut Vec<u8>,
-    align: u8,
+    (ops, place): (&[CfaOp], Ref),
     body: impl FnOnce(&mut Vec<u8>) -> Result<(), String>,
 ) -> Result<(), String> {
     let start = out.len();
     out.extend_from_slice(&[0; 4]);
     body(out)?;
-    while (out.len() - start) % usize::from(align.max(4)) != 0 {
+    let body_end = out.len();
+    while (out.len() - start) % usize::from(b.s.address_size.max(4)) != 0 {
         out.push(0);
+    }
+    if out.len() > body_end && ops.last().is_some_and(|op| op.code == CfaCode::RAW) {
+        b.loss(
+            LossKind::Approximated,
+            place,
+            format!(
+                "a program ending in undecodable bytes: the {} byte(s) of DW_CFA_nop padding after them read back as part of them",
+                out.len() - body_end
+            ),
+        );
     }
     let len = u32::try_from(out.len() - start - 4).map_err(|_| "longer than 4 GiB")?;
     out[start..start + 4].copy_from_slice(&len.to_le_bytes());
@@ -190,7 +204,7 @@ fn cie(b: &mut Cx, c: &Cie, h: Handle<Cie>, eh: bool, out: &mut Vec<u8>) -> Resu
         4 => c.address_size,
         _ => b.s.address_size,
     };
-    entry(out, b.s.address_size, |out| {
+    entry(b, out, (&c.initial, Ref::Cie(h)), |out| {
         put_fixed(out, if eh { 0 } else { 0xffff_ffff }, 4);
         out.push(version);
         out.extend_from_slice(augmentation.as_bytes());
@@ -261,7 +275,7 @@ fn fde(
     if !z && !f.extra.is_empty() {
         b.loss(LossKind::Dropped, Ref::Fde(h), "FDE augmentation data");
     }
-    entry(out, b.s.address_size, |out| {
+    entry(b, out, (&f.ops, Ref::Fde(h)), |out| {
         let id = match eh {
             true => out.len() - cie_at,
             false => cie_at,
