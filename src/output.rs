@@ -38,7 +38,8 @@ impl<'a> Parts<'a> {
 
     /// Zero bytes up to a multiple of `align`.
     pub fn pad_to(&mut self, align: u64) {
-        let pad = (align.max(1) - self.len as u64 % align.max(1)) % align.max(1);
+        let align = align.max(1);
+        let pad = (align - self.len as u64 % align) % align;
         if pad > 0 {
             self.push(vec![0u8; pad as usize]);
         }

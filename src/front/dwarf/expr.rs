@@ -95,7 +95,7 @@ pub(super) fn ranges_of<'a>(
 ) -> DResult<Vec<CodeRange>> {
     let err = |e: gimli::Error| fail(".debug_info", off, format!("address ranges: {e}"));
     // gimli adds a DW_AT_high_pc size to DW_AT_low_pc unchecked.
-    let (mut low, mut size) = (None, None);
+    let (mut low, mut size, mut list) = (None, None, None);
     for a in entry.attrs() {
         // The name first: gimli's `value` of every attribute cost 3.5 M instructions.
         match a.name() {
@@ -105,6 +105,7 @@ pub(super) fn ranges_of<'a>(
                     size = Some(n);
                 }
             }
+            gimli::DW_AT_ranges if list.is_none() => list = Some(a.value()),
             _ => {}
         }
     }
@@ -118,19 +119,19 @@ pub(super) fn ranges_of<'a>(
         }
     }
     let mut out = Vec::new();
-    let list = match entry.attr_value(gimli::DW_AT_ranges) {
+    let list = match list {
         Some(v) => u.dwarf.attr_ranges_offset(unit, v).map_err(err)?,
         None => None,
     };
-    let mut raw_list = match list {
-        Some(o) => Some(u.dwarf.ranges(unit, o).map_err(err)?),
-        None => None,
+    // A list is read entry by entry, to count what gimli's conversion leaves out; a DIE
+    // without one has its DW_AT_low_pc/high_pc range (gimli's `die_ranges`).
+    let (mut raw_list, mut single) = match list {
+        Some(o) => (Some(u.dwarf.ranges(unit, o).map_err(err)?), None),
+        None => (None, Some(u.dwarf.die_ranges(unit, entry).map_err(err)?)),
     };
-    let mut it = u.dwarf.die_ranges(unit, entry).map_err(err)?;
     loop {
-        // A list's entries one by one, to count what gimli's conversion leaves out.
-        let next = match &mut raw_list {
-            Some(l) => match l.next_raw().map_err(err)? {
+        let next = match (&mut raw_list, &mut single) {
+            (Some(l), _) => match l.next_raw().map_err(err)? {
                 Some(raw) => match l.convert_raw(raw.clone()).map_err(err)? {
                     Some(r) => Some(r),
                     None => {
@@ -140,7 +141,8 @@ pub(super) fn ranges_of<'a>(
                 },
                 None => None,
             },
-            None => it.next().map_err(err)?,
+            (None, Some(it)) => it.next().map_err(err)?,
+            (None, None) => None,
         };
         let Some(r) = next else { break };
         if out.len() >= 1 << 20 {
