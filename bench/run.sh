@@ -260,7 +260,7 @@ if wants dwarf; then
   echo "   debug bytes: dwarv $(debug_bytes "$out/sqlite3.dwarv.o"), clang-14 $(debug_bytes "$obj") ($(ratio "$(debug_bytes "$out/sqlite3.dwarv.o")" "$(debug_bytes "$obj")")×)"
 
   # A linked program: corpus/src prog.c, optimized.c and linked.c with the sqlite object, as
-  # tests/dwarf_linked.rs builds it (clang-14 -g -O2, DWARF 5); its debug sections replaced
+  # tests/judges/dwarf/linked.rs builds it (clang-14 -g -O2, DWARF 5); its debug sections replaced
   # (`--into`), against clang's.
   prog="$out/linked.O2"
   if [ ! -f "$prog" ]; then

@@ -79,9 +79,9 @@ seed_files() {
     dwarf_*) ls "$seeds"/*.o "$seeds"/prog.O2 2>/dev/null ;;
     llvm_*) ls "$seeds"/*.bc "$seeds"/*.ll ;;
     visa_*)
-      # The tables tests/visa_gen generates (no vISA sample files exist to copy).
+      # The tables tests/support/visa_gen.rs generates (no vISA sample files exist to copy).
       [ -d "$seeds/visa" ] || (cd "$repo" &&
-        DWARV_VISA_SAMPLES="$seeds/visa" cargo test -q --test visa write_samples >/dev/null)
+        DWARV_VISA_SAMPLES="$seeds/visa" cargo test -q --test all visa::tables::write_samples >/dev/null)
       ls "$seeds"/visa/*.bin ;;
   esac
 }

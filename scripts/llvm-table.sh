@@ -34,7 +34,7 @@ while IFS= read -r f; do
         llvm-spirv-14 -r "$spv" -o "$spv.bc" 2>"$spv.val" && v=yes
       else
         # The writer makes Kernel modules SPIR-V 1.0 and Shader ones 1.3 (back/spirv/module.rs):
-        # judge each in its environment, as tests/spirv_conformance.rs does.
+        # judge each in its environment, as tests/judges/spirv/conformance.rs does.
         env=vulkan1.2
         [ "$(od -An -tx4 -j4 -N4 "$spv" | tr -d ' ')" = 00010000 ] && env=opencl2.2
         "$val" --target-env "$env" "$spv" >"$spv.val" 2>&1 && v=yes

@@ -27,7 +27,8 @@ inputs="$out/inputs"
 rm -rf "$out/results"
 mkdir -p "$inputs" "$out/results"
 OUT="$inputs" bash "$repo/corpus/build.sh" >/dev/null
-cp "$repo"/corpus/ir/*.dwir "$repo"/tests/spirv/*.spv "$repo"/tests/dwarf/*.o "$repo"/tests/llvm/*.ll "$inputs/"
+cp "$repo"/corpus/ir/*.dwir "$repo"/tests/regressions/spirv/*.spv "$repo"/tests/regressions/dwarf/*.o \
+  "$repo"/tests/llvm/*.ll "$inputs/"
 
 if [ "${PEER:-0}" = 1 ]; then
   peer="$repo/../shared/corpus/llvm-spirv-debuginfo"

@@ -23,10 +23,10 @@ log() { echo "[setup $(date +%H:%M:%S)] $*"; }
 # --- 1. Debian packages ----------------------------------------------------
 # llvm gives the unversioned opt/llvm-as/llvm-dwarfdump/llvm-dis (all LLVM 14
 # on bookworm); llvm-14-dev gives llvm-config for llvm-bridge, g++ compiles its C++ shim;
-# strace watches the files dwarv opens (tests/input_paths.rs); time is GNU time for bench/run.sh;
+# strace watches the files dwarv opens (tests/all/cli/input_paths.rs); time is GNU time for bench/run.sh;
 # spirv-headers has the grammars src/spec/spirv_grammar.rs is generated from (scripts/habits.sh);
 # Mesa's lavapipe (mesa-vulkan-drivers), the loader and the validation layer run shader outputs
-# (tests/vulkan_shaders.rs).
+# (tests/judges/vulkan/shaders.rs).
 apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm llvm-14-dev lld-14 gdb g++ strace time
           mesa-vulkan-drivers libvulkan1 vulkan-validationlayers)
 # llvm-bridge carries one reader per LLVM in llvm-bridge/LLVM_VERSIONS (its build fails under
@@ -36,7 +36,7 @@ apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm ll
 read -r -a llvm_versions < "$repo/llvm-bridge/LLVM_VERSIONS"
 for v in "${llvm_versions[@]}"; do apt_pkgs+=("llvm-$v-dev" "clang-$v"); done
 apt_pkgs+=(llvm-spirv-15)
-# Device code inside GPU toolchains' containers (tests/offload.rs): Debian's hipcc (5.2.3, on
+# Device code inside GPU toolchains' containers (tests/{all,judges}/container/offload.rs): Debian's hipcc (5.2.3, on
 # clang-15; pulls rocm-device-libs and libamdhip64-dev, enough to compile for gfx90a without a GPU),
 # clang-19 with lld-19 for `-x hip --offload-arch=gfx90a` (old and new offload driver), and
 # clang-tools-19 for clang-offload-bundler-19 / clang-offload-packager-19.

@@ -31,7 +31,7 @@ fi
 # gives cargo's own exit code.
 set +e
 # With the `inkwell` feature: the build-step API on an in-memory module is tested too
-# (tests/inkwell_step.rs, examples/inkwell_step.rs).
+# (tests/{all,judges}/llvm/inkwell_step.rs, examples/inkwell_step.rs).
 cargo test --workspace --features dwarv/inkwell --no-fail-fast "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e

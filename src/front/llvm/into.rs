@@ -169,7 +169,7 @@ impl Layout {
 
 /// How much tying looked at: the instructions it tied and the probes it made of per-module
 /// lists (row and range lookups, the instructions a range scan passed over). Linear tying
-/// keeps probes per instruction constant as the module grows (tests/llvm_into.rs).
+/// keeps probes per instruction constant as the module grows (tests/{all,judges}/llvm/into.rs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Effort {
     pub instructions: u64,

@@ -30,7 +30,7 @@ pub enum FlagMeaning {
 
 use FlagMeaning::*;
 
-/// Every DIFlag LLVM 14–19 define (the same list in each; `tests/llvm_flags.rs` checks it against
+/// Every DIFlag LLVM 14–19 define (the same list in each; `tests/all/llvm/flags.rs` checks it against
 /// the installed LLVMs' DebugInfoFlags.def and reads each from a module), with what the reader
 /// makes of it.
 pub const DI_FLAGS: &[(&str, u32, FlagMeaning)] = &[

@@ -1,0 +1,7 @@
+mod batch;
+mod contract;
+mod hostile_inputs;
+mod huge_input;
+mod input_paths;
+mod output_files;
+mod strip_attach;

@@ -1,0 +1,4 @@
+mod cfi;
+mod hostile;
+mod read;
+mod write;

@@ -1,0 +1,287 @@
+//! Covers src/front/dwarf/, src/dwarf/. What real consumers judge of it:
+//! tests/judges/dwarf/read.rs.
+//!
+//! The DWARF reader on real objects (clang-14: x86-64 C and C++, DWARF 4 and 5, -O0 and -O2;
+//! AMDGPU gfx900/gfx90a/gfx1030): every object reads and validates, spot checks of what it holds,
+//! and vendor operations it does not know kept raw.
+
+use std::process::Command;
+
+use dwarv::ir::{self, Arg, Location, Module, Op, OpCode, ScopeKind, TypeKind};
+use dwarv::unstable::front::dwarf::read;
+
+/// Every ELF object and executable of the corpus.
+const OBJECTS: &[&str] = &[
+    "prog.dwarf5.o",
+    "prog.dwarf4.o",
+    "prog.dwarf5.O2.o",
+    "prog.dwarf4.O2.o",
+    "prog.embed.o",
+    "prog.O2",
+    "shapes.dwarf5.o",
+    "shapes.dwarf4.O2.o",
+    "shapes.types.o",
+    "kernel.gfx900.o",
+    "kernel.gfx900.O0.o",
+    "kernel.gfx900.dwarf4.o",
+    "kernel.gfx90a.o",
+    "kernel.gfx1030.o",
+];
+
+fn dwarv() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_dwarv"))
+}
+
+fn path(name: &str) -> std::path::PathBuf {
+    crate::support::corpus().join(name)
+}
+
+/// Reads a corpus object; it must read, validate and print back to itself.
+fn load(name: &str) -> Module {
+    let bytes = std::fs::read(path(name)).unwrap();
+    let (m, _) = read(&bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let m = m.into_inner();
+    let text = ir::text::print(&m);
+    let back = ir::text::parse(&text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(back == m, "{name}: the printed IR does not read back");
+    m
+}
+
+#[test]
+fn every_object_reads_and_validates() {
+    for name in OBJECTS {
+        let m = load(name);
+        assert!(!m.units.is_empty(), "{name}: no units");
+        assert!(!m.lines.is_empty(), "{name}: no line rows");
+        let o = dwarv().arg("validate").arg(path(name)).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+/// Spot checks of the mapping on prog.c and shapes.cpp.
+#[test]
+fn spot_checks() {
+    let m = load("prog.dwarf5.o");
+    let shape = m
+        .types
+        .values()
+        .find(|t| t.name.as_deref() == Some("shape"))
+        .unwrap();
+    let TypeKind::Composite { elements, .. } = &shape.kind else {
+        panic!("shape")
+    };
+    assert_eq!(elements.len(), 5);
+    assert_eq!(shape.size, Some(ir::Bound::Const(384)));
+    let z = m
+        .types
+        .values()
+        .find(|t| t.name.as_deref() == Some("z"))
+        .unwrap();
+    assert!(z.flags.has(dwarv::ir::Flags::BIT_FIELD));
+    assert_eq!(z.size, Some(ir::Bound::Const(10)));
+    let kind = m
+        .types
+        .values()
+        .find(|t| t.name.as_deref() == Some("shape_kind"))
+        .unwrap();
+    let TypeKind::Enum { enumerators, .. } = &kind.kind else {
+        panic!()
+    };
+    assert_eq!(
+        enumerators.last().map(|e| (e.name.as_str(), e.value)),
+        Some(("SHAPE_TRI", 5))
+    );
+    // DWARF 5 file checksums and the unit's language.
+    assert!(m.files.values().any(|f| f.checksum.is_some()));
+    assert_eq!(m.units.values().next().unwrap().dwarf_version, Some(5));
+
+    // Embedded source (DW_LNCT_LLVM_source) is the file's text.
+    let m = load("prog.embed.o");
+    let f = m
+        .files
+        .values()
+        .find(|f| f.name.ends_with("prog.c"))
+        .unwrap();
+    let text = &m.texts.get(f.source.expect("embedded source")).text;
+    assert!(text.contains("enum shape_kind"), "{text}");
+
+    // -O2: inlining, location lists, call sites, macros.
+    let m = load("prog.dwarf5.O2.o");
+    assert!(!m.inlined.is_empty(), "inlined subroutines");
+    assert!(m.scope_runs.iter().any(|r| r.inlined.is_some()));
+    assert!(!m.loclists.is_empty(), "location lists");
+    assert!(!m.call_sites.is_empty(), "call sites");
+    assert!(m
+        .vars
+        .values()
+        .any(|v| matches!(v.kind, ir::VarKind::Inlined { .. })));
+    assert!(m
+        .macros
+        .values()
+        .any(|x| x.name.as_deref() == Some("_STDIO_H")));
+    let m4 = load("prog.dwarf4.O2.o");
+    assert_eq!(
+        m4.macros.len(),
+        m.macros.len(),
+        ".debug_macinfo and .debug_macro agree"
+    );
+
+    // C++: namespaces, inheritance, templates, virtual methods.
+    let m = load("shapes.dwarf5.o");
+    assert!(
+        m.scopes
+            .values()
+            .any(|s| matches!(s.kind, ScopeKind::Namespace { .. })
+                && s.name.as_deref() == Some("geo"))
+    );
+    assert!(m
+        .types
+        .values()
+        .any(|t| matches!(t.kind, TypeKind::Inheritance { .. })));
+    assert!(m
+        .types
+        .values()
+        .any(|t| matches!(t.kind, TypeKind::TemplateParam { .. })));
+    assert!(m
+        .scopes
+        .values()
+        .any(|s| s.function().is_some_and(|f| f.virtuality.is_some())));
+    assert!(!m.imports.is_empty(), "using-declarations");
+
+    // An executable's DW_OP_addrx resolves to the symbol's address.
+    let m = load("prog.O2");
+    let nm =
+        crate::support::run_ok(Command::new(crate::support::tool("llvm-nm")).arg(path("prog.O2")));
+    let nm = String::from_utf8_lossy(&nm.stdout);
+    let sym = nm
+        .lines()
+        .find(|l| l.ends_with(" next_id.counter"))
+        .unwrap();
+    let addr = i128::from_str_radix(sym.split_whitespace().next().unwrap(), 16).unwrap();
+    let counter = m
+        .vars
+        .values()
+        .find(|v| v.name.as_deref() == Some("counter"))
+        .unwrap();
+    let Some(Location::Expr(e)) = counter.location else {
+        panic!("counter")
+    };
+    assert_eq!(
+        m.exprs.get(e).ops,
+        vec![Op::new(OpCode(0x03), vec![Arg::Int(addr)])]
+    );
+
+    // AMDGPU: address classes on pointers, .debug_frame.
+    let m = load("kernel.gfx900.o");
+    assert_eq!(m.info.machine, Some(224));
+    assert!(m.types.values().any(|t| matches!(t.kind,
+        TypeKind::Pointer { space, .. } if space.address_class == Some(1) && space.memory == ir::Memory::GLOBAL)));
+    assert!(!m.fdes.is_empty());
+}
+
+/// An ELF object (EM_AMDGPU when `amdgpu`) with one DWARF 5 unit holding a variable located by
+/// `location`, and a `.debug_frame` with the given CIE instructions.
+fn object(producer: &str, location: Vec<u8>, frame: Option<Vec<u8>>, amdgpu: bool) -> Vec<u8> {
+    use gimli::write::{AttributeValue, DwarfUnit, EndianVec, Expression, Sections};
+    let encoding = gimli::Encoding {
+        format: gimli::Format::Dwarf32,
+        version: 5,
+        address_size: 8,
+    };
+    let mut dwarf = DwarfUnit::new(encoding);
+    let root = dwarf.unit.root();
+    let e = dwarf.unit.get_mut(root);
+    e.set(
+        gimli::DW_AT_producer,
+        AttributeValue::String(producer.as_bytes().to_vec()),
+    );
+    e.set(gimli::DW_AT_name, AttributeValue::String(b"k.cl".to_vec()));
+    e.set(gimli::DW_AT_language, AttributeValue::Udata(0x8100));
+    e.set(
+        gimli::DwAt(0x3e09),
+        AttributeValue::String(b"[llvm:v0.0]".to_vec()),
+    );
+    let f = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
+    let e = dwarf.unit.get_mut(f);
+    e.set(gimli::DW_AT_name, AttributeValue::String(b"k".to_vec()));
+    e.set(
+        gimli::DW_AT_low_pc,
+        AttributeValue::Address(gimli::write::Address::Constant(0x100)),
+    );
+    e.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x40));
+    e.set(gimli::DwAt(0x3e0a), AttributeValue::Udata(64));
+    e.set(
+        gimli::DwAt(0x3e0b),
+        AttributeValue::Exprloc(Expression::raw(location.clone())),
+    );
+    // A float4 base type (DW_AT_LLVM_vector_size) and a global-memory pointer to it.
+    let vt = dwarf.unit.add(root, gimli::DW_TAG_base_type);
+    let e = dwarf.unit.get_mut(vt);
+    e.set(
+        gimli::DW_AT_name,
+        AttributeValue::String(b"float4".to_vec()),
+    );
+    e.set(
+        gimli::DW_AT_encoding,
+        AttributeValue::Encoding(gimli::DW_ATE_float),
+    );
+    e.set(gimli::DW_AT_byte_size, AttributeValue::Udata(16));
+    e.set(gimli::DwAt(0x3e0c), AttributeValue::Udata(4));
+    let pt = dwarf.unit.add(root, gimli::DW_TAG_pointer_type);
+    let e = dwarf.unit.get_mut(pt);
+    e.set(gimli::DW_AT_type, AttributeValue::UnitRef(vt));
+    e.set(
+        gimli::DW_AT_address_class,
+        AttributeValue::AddressClass(gimli::DwAddr(1)),
+    );
+    let v = dwarf.unit.add(f, gimli::DW_TAG_variable);
+    dwarf
+        .unit
+        .get_mut(v)
+        .set(gimli::DW_AT_type, AttributeValue::UnitRef(pt));
+    let e = dwarf.unit.get_mut(v);
+    e.set(gimli::DW_AT_name, AttributeValue::String(b"x".to_vec()));
+    e.set(
+        gimli::DW_AT_location,
+        AttributeValue::Exprloc(Expression::raw(location)),
+    );
+    let mut sections = Sections::new(EndianVec::new(gimli::LittleEndian));
+    dwarf.write(&mut sections).unwrap();
+    let extra: Vec<(&str, &[u8])> = frame.iter().map(|f| (".debug_frame", &f[..])).collect();
+    let mut bytes = crate::support::elf_of_dwarf(&sections, &extra);
+    if amdgpu {
+        bytes[18..20].copy_from_slice(&224u16.to_le_bytes());
+    }
+    bytes
+}
+
+fn var_ops(m: &Module, name: &str) -> Vec<Op> {
+    let v = m
+        .vars
+        .values()
+        .find(|v| v.name.as_deref() == Some(name))
+        .unwrap();
+    let Some(Location::Expr(e)) = v.location else {
+        panic!("{name}: no expression")
+    };
+    m.exprs.get(e).ops.clone()
+}
+
+#[test]
+fn unknown_vendor_ops_survive_raw() {
+    // 0xfe is no operation dwarv knows: the expression keeps it and the rest as raw bytes.
+    let bytes = vec![0x50, 0xfe, 0x01, 0x02];
+    let obj = object("clang", bytes, None, false);
+    let (m, diag) = read(&obj, "raw.o").unwrap();
+    let ops = var_ops(&m, "x");
+    assert_eq!(ops[0], Op::new(OpCode(0x50), vec![]));
+    assert_eq!(
+        ops[1],
+        Op::new(OpCode::RAW, vec![Arg::Bytes(vec![0xfe, 1, 2])])
+    );
+    assert!(!diag.is_empty(), "kept raw bytes are reported");
+}

@@ -1,0 +1,4 @@
+mod corpus_coverage;
+mod merge;
+mod text;
+mod text_hostile;

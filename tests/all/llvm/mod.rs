@@ -1,0 +1,7 @@
+mod corpus;
+mod crosscheck;
+mod flags;
+mod inkwell_step;
+mod into;
+mod read;
+mod versions;

@@ -1,0 +1,12 @@
+#[path = "../support/mod.rs"]
+mod support;
+
+mod cli;
+mod container;
+mod dwarf;
+mod ir;
+mod llvm;
+mod snapshots;
+mod spirv;
+mod tools;
+mod visa;

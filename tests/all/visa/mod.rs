@@ -1,0 +1,2 @@
+mod hostile;
+mod tables;

@@ -1,0 +1,3 @@
+mod batch;
+mod every_verb;
+mod strip_attach;

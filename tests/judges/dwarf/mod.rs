@@ -1,0 +1,5 @@
+mod cfi;
+mod linked;
+mod read;
+mod spirv_roundtrip;
+mod write;

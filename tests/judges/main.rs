@@ -1,0 +1,12 @@
+#[path = "../support/mod.rs"]
+mod support;
+
+mod cli;
+mod container;
+mod dwarf;
+mod ir;
+mod llvm;
+mod spirv;
+mod tools;
+mod visa;
+mod vulkan;
