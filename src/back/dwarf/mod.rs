@@ -2,8 +2,8 @@
 //! debug sections of a copy of a given binary replaced (`--into`).
 //!
 //! One file per concern, named as the reader's (`front::dwarf`): `unit` (the writing pass, the
-//! unit DIE and where every DIE goes), `types`, `scopes` (functions, blocks, inlined
-//! subroutines, call sites), `vars`, `expr` (expressions, location lists, bounds), `line` (line
+//! unit DIE and where every DIE goes), `types`, `scopes` (functions, blocks, labels,
+//! imports, call sites), `inlined` (inlined subroutines, abstract and concrete functions), `vars`, `expr` (expressions, location lists, bounds), `line` (line
 //! programs, and the in-place DW_LNCT_LLVM_is_MD5 splice gimli cannot write), `macros`
 //! (.debug_macro), `frame` (call-frame information, with the in-place swap of AMD's CFA
 //! programs), `elf` (the container), `spirv` (what DWARF written from SPIR-V carries);
@@ -17,6 +17,7 @@ mod compact;
 mod elf;
 mod expr;
 mod frame;
+mod inlined;
 mod line;
 mod loclists;
 mod macros;

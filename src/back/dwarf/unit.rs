@@ -12,7 +12,7 @@ use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 use super::builder::{
     Builder, Die, DieMap, HandleMap, Index, Offsets, RefSet, SectionList, Settings,
 };
-use super::{frame, line, loclists, macros, records, rows, scopes, types};
+use super::{frame, inlined, line, loclists, macros, records, rows, scopes, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::Flags;
@@ -180,7 +180,7 @@ fn fill(
         instances: FxHashSet::default(),
         param_copies: HashMap::default(),
         type_units: Vec::new(),
-        inlined_only: scopes::inlined_only(m),
+        inlined_only: inlined::inlined_only(m),
         label_copies: None,
         index: Index::new(m),
         home: HandleMap::default(),
