@@ -139,12 +139,9 @@ pub(super) struct Builder<'m, 'd> {
     pub offsets: Option<Offsets>,
     /// Whether some expression named a DIE in this pass.
     pub used_refs: bool,
-    /// Expressions already encoded, by (unit, expression, inside a location list): optimised
-    /// code repeats a few thousand expressions across hundreds of thousands of list entries.
-    pub encoded: HashMap<
-        (usize, Handle<crate::ir::Expr>, bool),
-        std::result::Result<super::loclists::Data, String>,
-    >,
+    /// Expressions already encoded: optimised code repeats a few thousand expressions across
+    /// hundreds of thousands of list entries.
+    pub encoded: HashMap<EncodedKey, std::result::Result<super::loclists::Data, String>>,
     /// The DIE being filled and its attributes not yet given to gimli (`set`).
     pub pending: (Option<Die>, Vec<(DwAt, AttributeValue)>),
     /// The units' location lists, encoded as bytes (`loclists`).
@@ -185,7 +182,23 @@ pub(super) struct Builder<'m, 'd> {
     /// Template parameters without a scope (LLVM shares them between templates): the first
     /// composite, function or pack that lists each, and whether others list it too (they get
     /// copies).
-    pub template_owner: HashMap<Handle<Type>, (Ref, bool)>,
+    pub template_owner: HashMap<Handle<Type>, TemplateOwner>,
+}
+
+/// An expression encoded for one unit, in a location list or not (`Builder::encoded`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct EncodedKey {
+    pub unit: usize,
+    pub expr: Handle<crate::ir::Expr>,
+    pub in_list: bool,
+}
+
+/// The first owner of a template parameter without a scope (`Builder::template_owner`).
+#[derive(Clone, Copy)]
+pub(super) struct TemplateOwner {
+    pub owner: Ref,
+    /// Other templates list it too.
+    pub shared: bool,
 }
 
 /// A label's copy in inlined code and the scope whose code there holds it.

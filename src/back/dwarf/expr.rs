@@ -4,7 +4,9 @@
 
 use gimli::write::{AttributeValue, DebugInfoRef, Expression, UnitEntryId};
 
-use super::builder::{addr, enclosing_function, Builder, Die, DieMap, Offsets, OpEncoding};
+use super::builder::{
+    addr, enclosing_function, Builder, Die, DieMap, EncodedKey, Offsets, OpEncoding,
+};
 use super::loclists::Data;
 use crate::diag::LossKind;
 use crate::dwarf::{encode_expr, AmdOps, RefKind, Refs};
@@ -76,10 +78,14 @@ fn encoded(
     e: Handle<Expr>,
     place: Ref,
     in_list: bool,
-) -> Option<(usize, Handle<Expr>, bool)> {
+) -> Option<EncodedKey> {
     // Optimised code uses each expression many times (101 132 list entries, 3 308 encodings
     // on the linked sqlite program): an expression met before passed the checks below then.
-    let key = (u, e, in_list);
+    let key = EncodedKey {
+        unit: u,
+        expr: e,
+        in_list,
+    };
     let done = match b.encoded.get(&key) {
         Some(done) => done,
         None => {

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use gimli::write::{AttributeValue, UnitEntryId};
 use gimli::{constants as dw, DwTag};
 
-use super::builder::{raw_attr, Builder, Die};
+use super::builder::{raw_attr, Builder, Die, TemplateOwner};
 use super::records;
 
 use crate::diag::LossKind;
@@ -20,7 +20,7 @@ impl Builder<'_, '_> {
             .types
             .get(t)
             .scope
-            .or_else(|| self.template_owner.get(&t).map(|o| o.0))
+            .or_else(|| self.template_owner.get(&t).map(|o| o.owner))
     }
 
     /// A template parameter under `owner` (DIE `d`): its own DIE for its first owner, a copy
@@ -739,15 +739,18 @@ pub(super) fn ty_of(t: &Type) -> Option<Handle<Type>> {
 
 /// The first owner of each unscoped template parameter, in arena order, and whether another
 /// template lists it too (see `Builder::template_owner`).
-pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, (Ref, bool)> {
-    let mut owner: HashMap<Handle<Type>, (Ref, bool)> = HashMap::default();
+pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, TemplateOwner> {
+    let mut owner: HashMap<Handle<Type>, TemplateOwner> = HashMap::default();
     let mut claim = |params: &[Handle<Type>], by: Ref| {
         for p in params {
             if m.types.get(*p).scope.is_none() {
                 owner
                     .entry(*p)
-                    .and_modify(|o| o.1 = true)
-                    .or_insert((by, false));
+                    .and_modify(|o| o.shared = true)
+                    .or_insert(TemplateOwner {
+                        owner: by,
+                        shared: false,
+                    });
             }
         }
     };

@@ -133,7 +133,7 @@ fn unwritten_expressions(b: &mut Builder) {
     let used: FxHashSet<Handle<crate::ir::Expr>> = b
         .encoded
         .keys()
-        .map(|k| k.1)
+        .map(|k| k.expr)
         .chain(b.event_exprs.iter().copied())
         .collect();
     let n = b.m.exprs.iter().filter(|(h, _)| !used.contains(h)).count();
@@ -248,7 +248,10 @@ fn fill(
         })
         .collect();
     let fail = |e: String| Error::unwritable("DWARF", e);
-    let (is_md5, line_rows) = line::rows(&mut b).map_err(fail)?;
+    let line::LineRows {
+        is_md5,
+        programs: line_rows,
+    } = line::rows(&mut b).map_err(fail)?;
     let macro_section = macros::build(&mut b);
     b.diags.losses.extend_from_slice(&cfi.losses);
     unwritten_expressions(&mut b);
@@ -688,7 +691,7 @@ impl Builder<'_, '_> {
         for &r in &refs[..scopes] {
             // A shared template parameter is filled by its owner's list (`fill_template`), so
             // that it keeps its place among the copies of the others.
-            if matches!(r, Ref::Type(t) if self.template_owner.get(&t).is_some_and(|o| o.1)) {
+            if matches!(r, Ref::Type(t) if self.template_owner.get(&t).is_some_and(|o| o.shared)) {
                 continue;
             }
             self.fill(r);
