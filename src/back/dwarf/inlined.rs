@@ -8,14 +8,14 @@ use gimli::constants as dw;
 use gimli::write::{AttributeValue, UnitEntryId};
 use gimli::DwTag;
 
-use super::builder::{addr, enclosing_function, Builder, Die};
+use super::builder::{addr, enclosing_function, Builder, DieId};
 use super::scopes::INSTANCE_ATTRS;
 use crate::diag::LossKind;
 use crate::ir::{CodeRange, Handle, Module, Ref, ScopeKind, VarKind};
 use crate::spec::dwarf_vendor as vendor;
 
 impl Builder<'_, '_> {
-    pub(super) fn fill_inlined(&mut self, d: Die, i: Handle<crate::ir::InlinedAt>) {
+    pub(super) fn fill_inlined(&mut self, d: DieId, i: Handle<crate::ir::InlinedAt>) {
         let m = self.m;
         let ia = &m.inlined.get(i);
         // The inlined function and the code it covers come from the scope runs.
@@ -385,7 +385,7 @@ impl Builder<'_, '_> {
         parent: UnitEntryId,
         tag: DwTag,
         r: Ref,
-    ) -> Die {
+    ) -> DieId {
         let id = self.unit_mut(u).add(parent, tag);
         self.set_ref((u, id), dw::DW_AT_abstract_origin, Some(r));
         (u, id)
@@ -445,7 +445,7 @@ impl Builder<'_, '_> {
     /// inlined_subroutine DIE (abstract origin + the ranges of the runs inside them).
     pub(super) fn concrete_blocks(
         &mut self,
-        d: Die,
+        d: DieId,
         i: Handle<crate::ir::InlinedAt>,
         origin: Option<Handle<crate::ir::Scope>>,
     ) {

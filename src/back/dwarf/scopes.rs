@@ -7,14 +7,14 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use gimli::constants as dw;
 use gimli::write::AttributeValue;
 
-use super::builder::{addr, Builder, Die};
+use super::builder::{addr, Builder, DieId};
 use crate::diag::LossKind;
 use crate::ir::Flags;
 use crate::ir::{CodeRange, Handle, Location, Module, Ref, ScopeKind, Type, TypeKind, Value};
 use crate::spec::dwarf_vendor as vendor;
 
 impl Builder<'_, '_> {
-    pub(super) fn fill_scope(&mut self, d: Die, s: Handle<crate::ir::Scope>) {
+    pub(super) fn fill_scope(&mut self, d: DieId, s: Handle<crate::ir::Scope>) {
         let m = self.m;
         let sc = &m.scopes.get(s);
         // What a definition shares with its declaration is said once, on the declaration.
@@ -220,7 +220,7 @@ impl Builder<'_, '_> {
 
     pub(super) fn fill_function(
         &mut self,
-        d: Die,
+        d: DieId,
         s: Handle<crate::ir::Scope>,
         f: &crate::ir::FunctionInfo,
         decl: bool,
@@ -349,7 +349,7 @@ impl Builder<'_, '_> {
     /// A function's code: its ranges (or its scope runs'), entry, frame base, binding and lanes.
     fn function_code(
         &mut self,
-        d: Die,
+        d: DieId,
         s: Handle<crate::ir::Scope>,
         f: &crate::ir::FunctionInfo,
         decl: bool,
@@ -404,7 +404,7 @@ impl Builder<'_, '_> {
     /// number, then the `...` of a variadic signature without a DIE of its own.
     fn function_children(
         &mut self,
-        d: Die,
+        d: DieId,
         s: Handle<crate::ir::Scope>,
         f: &crate::ir::FunctionInfo,
     ) {
@@ -484,7 +484,7 @@ impl Builder<'_, '_> {
     /// children when its signature type gets no DIE of its own; a declaration always does (a
     /// debugger takes a member function without them for a static one), naming its object
     /// pointer. The reader takes a declaration's as its signature only when the type has no DIE.
-    pub(super) fn signature_params(&mut self, d: Die, ty: Option<Handle<Type>>, decl: bool) {
+    pub(super) fn signature_params(&mut self, d: DieId, ty: Option<Handle<Type>>, decl: bool) {
         let Some(ty) = ty.filter(|t| decl || self.signature_only.contains(t)) else {
             return;
         };
@@ -494,7 +494,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    pub(super) fn fill_label(&mut self, d: Die, l: Handle<crate::ir::Label>) {
+    pub(super) fn fill_label(&mut self, d: DieId, l: Handle<crate::ir::Label>) {
         let lb = &self.m.labels.get(l);
         // A copy names its origin and says only what the origin does not.
         self.set_ref(d, dw::DW_AT_abstract_origin, lb.origin.map(Ref::Label));
@@ -510,7 +510,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    pub(super) fn fill_import(&mut self, d: Die, i: Handle<crate::ir::Import>) {
+    pub(super) fn fill_import(&mut self, d: DieId, i: Handle<crate::ir::Import>) {
         let im = &self.m.imports.get(i);
         self.set_str(d, dw::DW_AT_name, im.name.as_deref());
         self.set_ref(d, dw::DW_AT_import, im.entity);
@@ -524,7 +524,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    pub(super) fn fill_call_site(&mut self, d: Die, c: Handle<crate::ir::CallSite>) {
+    pub(super) fn fill_call_site(&mut self, d: DieId, c: Handle<crate::ir::CallSite>) {
         let m = self.m;
         let cs = &m.call_sites.get(c);
         if let Some(p) = cs.pos {

@@ -10,7 +10,7 @@ use gimli::write::{AttributeValue, Dwarf, Sections, UnitEntryId, UnitId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
 use super::builder::{
-    Builder, Die, DieMap, HandleMap, Index, Offsets, RefSet, SectionList, Settings,
+    Builder, DieId, DieMap, HandleMap, Index, Offsets, RefSet, SectionList, Settings,
 };
 use super::{frame, inlined, line, loclists, macros, records, rows, scopes, types};
 use crate::diag::{Diagnostics, LossKind};
@@ -122,7 +122,7 @@ pub(super) struct Filled {
     is_md5: bool,
     line_rows: Vec<Vec<u8>>,
     macro_section: Option<macros::MacroSection>,
-    signed: Vec<(usize, u64, Die)>,
+    signed: Vec<(usize, u64, DieId)>,
 }
 
 pub(super) type Passes = Option<(Option<Offsets>, Offsets)>;
@@ -241,7 +241,7 @@ fn fill(
     b.reserve_all();
     b.fill_all();
     b.free_fill_lookups();
-    let signed: Vec<(usize, u64, Die)> = (b.type_units.iter().enumerate())
+    let signed: Vec<(usize, u64, DieId)> = (b.type_units.iter().enumerate())
         .filter_map(|(u, t)| {
             let (sig, ty) = (*t)?;
             Some((u, sig, *b.dies.get(&Ref::Type(ty))?))
@@ -443,7 +443,7 @@ fn write_type_units(
     b: &Filled,
     info: &mut Vec<u8>,
     abbrev: &mut [u8],
-    signed: &[(usize, u64, Die)],
+    signed: &[(usize, u64, DieId)],
 ) -> Result<()> {
     if signed.is_empty() {
         return Ok(());

@@ -13,8 +13,8 @@ use super::line::read_lines;
 use super::macros::read_macros;
 use super::walker::{
     fail, function_mut, name_bit, own_flags, raw_attr, ref_offset, take_str, take_u, At, DErr,
-    DResult, Die, Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker,
-    MAX_ALIAS_HOPS, MAX_DEPTH,
+    DResult, DieAttrs, Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units,
+    Walker, MAX_ALIAS_HOPS, MAX_DEPTH,
 };
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::{amd_ops_for, AmdOps, Encoding};
@@ -383,7 +383,7 @@ const TEMPLATE_PARAMS: [dw::DwTag; 5] = [
 
 /// A DIE may carry each attribute once (DWARF 5 §2.2; `llvm-dwarfdump --verify` calls a repeat an
 /// error): with two, which one a reader takes is arbitrary, and no writer can keep both.
-/// Gives the DIE's attribute name bits (`Die::names`): a name whose bit is not set yet is no
+/// Gives the DIE's attribute name bits (`DieAttrs::names`): a name whose bit is not set yet is no
 /// repeat.
 fn refuse_repeated_attribute(attrs: &[gimli::Attribute<Slice<'_>>], off: u64) -> DResult<u64> {
     let mut names = 0;
@@ -801,7 +801,7 @@ impl Walker<'_> {
             attrs.extend(entry.attrs().iter().copied());
             used.clear();
             used.resize(attrs.len(), false);
-            let mut die = Die {
+            let mut die = DieAttrs {
                 off,
                 tag: entry.tag(),
                 attrs,

@@ -1,5 +1,5 @@
 //! The reader's shared context: the `Walker` every concern module fills entities through, what
-//! each DIE becomes (`Plan`), the open DIEs of the walk (`Frame`), one DIE's attributes (`Die`),
+//! each DIE becomes (`Plan`), the open DIEs of the walk (`Frame`), one DIE's attributes (`DieAttrs`),
 //! the attribute getters all concerns use, and the reader's error type. It imports none of the
 //! concern modules.
 
@@ -162,7 +162,7 @@ pub(super) struct Frame {
 }
 
 /// One DIE's attributes, with those a field consumed marked; the rest become raw attributes.
-pub(super) struct Die<'a> {
+pub(super) struct DieAttrs<'a> {
     pub off: u64,
     pub tag: dw::DwTag,
     pub attrs: Vec<gimli::Attribute<Slice<'a>>>,
@@ -173,14 +173,14 @@ pub(super) struct Die<'a> {
     pub names: u64,
 }
 
-/// An attribute name's bit in `Die::names`. (The name modulo 64 keeps the standard attributes
+/// An attribute name's bit in `DieAttrs::names`. (The name modulo 64 keeps the standard attributes
 /// apart; a multiplicative hash that keeps flag attributes apart from the common ones cost 5 M
 /// instructions more on the linked clang -O2 program.)
 pub(super) const fn name_bit(at: dw::DwAt) -> u64 {
     1 << (at.0 % 64)
 }
 
-impl<'a> Die<'a> {
+impl<'a> DieAttrs<'a> {
     pub(super) fn take(&mut self, at: dw::DwAt) -> Option<AttrValue<Slice<'a>>> {
         if self.names & name_bit(at) == 0 {
             return None;
@@ -279,7 +279,7 @@ pub(super) struct At<'a, 'u> {
     pub u: &'a Units<'u>,
     pub unit: &'a gimli::Unit<Slice<'u>>,
     pub cur: &'a mut UnitState,
-    pub die: &'a mut Die<'u>,
+    pub die: &'a mut DieAttrs<'u>,
     /// The open DIE around this one.
     pub parent: Option<Frame>,
 }
@@ -520,7 +520,7 @@ impl Walker<'_> {
         })
     }
 
-    pub(super) fn flags(&mut self, die: &mut Die<'_>) -> Flags {
+    pub(super) fn flags(&mut self, die: &mut DieAttrs<'_>) -> Flags {
         let mut f = Flags::default();
         // One pass over the DIE's attributes (a `take` of each flag attribute scanned them
         // all 16 times): the first of each flag attribute is used, set when it is true. None
