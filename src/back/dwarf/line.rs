@@ -4,7 +4,8 @@
 use gimli::write::{Dwarf, FileId, FileInfo, LineProgram, LineString};
 use gimli::{constants as dw, DwForm, Encoding, LineEncoding};
 
-use super::builder::{addr, nul_free, u16_at, u32_at, uleb_at, Builder};
+use super::builder::{addr, nul_free, Builder};
+use super::read_back::{u16_at, u32_at, uleb_at};
 use super::rows;
 use crate::diag::LossKind;
 use crate::ir::{ChecksumKind, CodeRange, File, Handle, Module, Ref, ScopeKind, Unit};

@@ -3,7 +3,6 @@
 //! the attribute getters all concerns use, and the reader's error type. It imports none of the
 //! concern modules.
 
-use super::line::{FileTable, PendingFile};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use gimli::constants as dw;
@@ -28,6 +27,23 @@ pub(crate) struct DErr {
 }
 
 pub(crate) type DResult<T> = Result<T, DErr>;
+
+/// File 0 of a compile unit without a name, kept aside (name, directory, checksum, source):
+/// a file once a row or a DIE names it (`line`).
+pub type PendingFile = (String, Option<String>, Option<Checksum>, Option<String>);
+
+/// A line program's file table by DWARF file index, and its pending file 0.
+pub type FileTable = (HashMap<u64, Handle<File>>, Option<PendingFile>);
+
+/// Entries of DW_AT_ranges lists that gimli's iterator leaves out and the IR does not hold:
+/// empty ones (gcc lists its location views' points so; gdb and LLVM's tools read none) and
+/// backwards ones (a compiler's bug). Tombstones (code a linker dropped) are not counted: no
+/// code is lost with them. Counted and reported by `expr`.
+#[derive(Default)]
+pub(super) struct SkippedRanges {
+    pub empty: u64,
+    pub backwards: u64,
+}
 
 /// What a fill step gives back: the raw attributes its entity keeps.
 pub(super) type Filled = DResult<Vec<RawAttr>>;
@@ -96,7 +112,7 @@ pub(super) struct Walker<'m> {
     pub programs: HashMap<u64, FileTable>,
     pub encodings: Encodings,
     /// Entries of DW_AT_ranges lists gimli's iterator leaves out, said once in the ledger.
-    pub skipped_ranges: super::expr::SkippedRanges,
+    pub skipped_ranges: SkippedRanges,
     /// Parameters named by a subprogram's DW_AT_object_pointer.
     pub object_pointers: Vec<Handle<Variable>>,
     pub pending: PendingBlocks,
