@@ -76,7 +76,7 @@ def main(folder):
            "// grammars (and seed 000 for NonSemantic opcodes 105-108; SPIRV-LLVM-Translator for .200).",
            "// Do not edit by hand.",
            "",
-           "use super::spirv::{Layout, Operand, Q, W};",
+           "use super::spirv::{Layout, Operand, OperandWords, Q};",
            ""]
     for const, fname in SETS:
         g = json.load(open(f"{folder}/{fname}"))
@@ -108,9 +108,9 @@ def emit(out, const, insts):
             w = KINDS[kind]
             if kind == "PairIdRefIdRef":
                 # Enumerator pairs: (Value, Name); Value is a literal in the literal sets.
-                operands.append(f'Operand {{ name: "Value, Name", w: W::Pair, q: Q::Many }}')
+                operands.append(f'Operand {{ name: "Value, Name", w: OperandWords::Pair, q: Q::Many }}')
                 continue
-            operands.append(f'Operand {{ name: "{oname}", w: W::{w}, q: Q::{QUANT[q]} }}')
+            operands.append(f'Operand {{ name: "{oname}", w: OperandWords::{w}, q: Q::{QUANT[q]} }}')
         out.append(f'    Layout {{ opcode: {opcode}, name: "{name}", operands: &[{", ".join(operands)}] }},')
     out.append("];")
     out.append("")

@@ -38,8 +38,8 @@ mod api;
 
 // The internals by their short paths inside the crate (`crate::back::…`).
 use unstable::{
-    back, background, batch, container, convert, crosscheck, diag, dwarf, error, front, hash,
-    input, output, sidecar, spec, spirv, stats, visa,
+    back, background, batch, container, convert, diag, dwarf, error, front, hash, input, output,
+    sidecar, spec, spirv, stats, visa,
 };
 
 pub use api::{diff, read, read_file, write_dwarf, write_spirv, write_text, Read, Written};

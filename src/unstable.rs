@@ -9,14 +9,12 @@ pub mod back;
 pub mod background;
 #[path = "batch/mod.rs"]
 pub mod batch;
-#[path = "cli.rs"]
+#[path = "cli/mod.rs"]
 pub mod cli;
 #[path = "container/mod.rs"]
 pub mod container;
 #[path = "convert.rs"]
 pub mod convert;
-#[path = "crosscheck.rs"]
-pub mod crosscheck;
 #[path = "diag.rs"]
 pub mod diag;
 #[path = "dwarf/mod.rs"]

@@ -14,7 +14,7 @@ use crate::spec::dwarf::{row, ArgKind, OPS};
 
 /// Byte layout of one operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum W {
+enum OperandBytes {
     Uleb,
     Sleb,
     /// Unsigned / signed little-endian of N bytes.
@@ -37,29 +37,29 @@ enum W {
 }
 
 /// Operands whose layout is not the default of their kind.
-const WIDTHS: &[(u32, &[W])] = &[
-    (0x08, &[W::U(1)]),
-    (0x09, &[W::S(1)]),
-    (0x0a, &[W::U(2)]),
-    (0x0b, &[W::S(2)]),
-    (0x0c, &[W::U(4)]),
-    (0x0d, &[W::S(4)]),
-    (0x0e, &[W::U(8)]),
-    (0x0f, &[W::S(8)]),
-    (0x15, &[W::U(1)]),
-    (0x28, &[W::S(2)]),
-    (0x2f, &[W::S(2)]),
-    (0x94, &[W::U(1)]),
-    (0x95, &[W::U(1)]),
-    (0x98, &[W::UnitDie(2)]),
-    (0x99, &[W::UnitDie(4)]),
-    (0xa4, &[W::Type, W::Block1]),
-    (0xa6, &[W::U(1), W::Type]),
-    (0xa7, &[W::U(1), W::Type]),
-    (0xf1, &[W::U(1), W::Encoded]),
-    (0xf4, &[W::Type, W::Block1]),
-    (0xf6, &[W::U(1), W::Type]),
-    (0xfa, &[W::U(4)]),
+const WIDTHS: &[(u32, &[OperandBytes])] = &[
+    (0x08, &[OperandBytes::U(1)]),
+    (0x09, &[OperandBytes::S(1)]),
+    (0x0a, &[OperandBytes::U(2)]),
+    (0x0b, &[OperandBytes::S(2)]),
+    (0x0c, &[OperandBytes::U(4)]),
+    (0x0d, &[OperandBytes::S(4)]),
+    (0x0e, &[OperandBytes::U(8)]),
+    (0x0f, &[OperandBytes::S(8)]),
+    (0x15, &[OperandBytes::U(1)]),
+    (0x28, &[OperandBytes::S(2)]),
+    (0x2f, &[OperandBytes::S(2)]),
+    (0x94, &[OperandBytes::U(1)]),
+    (0x95, &[OperandBytes::U(1)]),
+    (0x98, &[OperandBytes::UnitDie(2)]),
+    (0x99, &[OperandBytes::UnitDie(4)]),
+    (0xa4, &[OperandBytes::Type, OperandBytes::Block1]),
+    (0xa6, &[OperandBytes::U(1), OperandBytes::Type]),
+    (0xa7, &[OperandBytes::U(1), OperandBytes::Type]),
+    (0xf1, &[OperandBytes::U(1), OperandBytes::Encoded]),
+    (0xf4, &[OperandBytes::Type, OperandBytes::Block1]),
+    (0xf6, &[OperandBytes::U(1), OperandBytes::Type]),
+    (0xfa, &[OperandBytes::U(4)]),
 ];
 
 /// `DW_OP_LLVM_user` sub-opcodes (LLVM `Dwarf.def`, HANDLE_DW_OP_LLVM_USEROP) and the IR code of
@@ -135,20 +135,20 @@ impl Refs for OffsetRefs {
     }
 }
 
-fn layout(code: u32, kinds: &[ArgKind]) -> Vec<W> {
+fn layout(code: u32, kinds: &[ArgKind]) -> Vec<OperandBytes> {
     if let Some((_, ws)) = WIDTHS.iter().find(|(c, _)| *c == code) {
         return ws.to_vec();
     }
     kinds
         .iter()
         .map(|k| match k {
-            ArgKind::U => W::Uleb,
-            ArgKind::S => W::Sleb,
-            ArgKind::Addr => W::Addr,
-            ArgKind::Block => W::BlockUleb,
-            ArgKind::Type => W::Type,
-            ArgKind::Die => W::InfoDie,
-            ArgKind::Ops => W::Ops,
+            ArgKind::U => OperandBytes::Uleb,
+            ArgKind::S => OperandBytes::Sleb,
+            ArgKind::Addr => OperandBytes::Addr,
+            ArgKind::Block => OperandBytes::BlockUleb,
+            ArgKind::Type => OperandBytes::Type,
+            ArgKind::Die => OperandBytes::InfoDie,
+            ArgKind::Ops => OperandBytes::Ops,
         })
         .collect()
 }
@@ -239,44 +239,44 @@ fn decode_at(
             let at = base + c.pos;
             let what = r.1;
             let arg = match w {
-                W::Uleb => Arg::Int(i128::from(c.uleb(what)?)),
-                W::Sleb => Arg::Int(i128::from(c.sleb(what)?)),
-                W::U(n) => Arg::Int(i128::from(c.fixed(n, what)?)),
-                W::S(n) => Arg::Int(i128::from(sign_extend(c.fixed(n, what)?, n))),
-                W::Addr => {
+                OperandBytes::Uleb => Arg::Int(i128::from(c.uleb(what)?)),
+                OperandBytes::Sleb => Arg::Int(i128::from(c.sleb(what)?)),
+                OperandBytes::U(n) => Arg::Int(i128::from(c.fixed(n, what)?)),
+                OperandBytes::S(n) => Arg::Int(i128::from(sign_extend(c.fixed(n, what)?, n))),
+                OperandBytes::Addr => {
                     let v = c.fixed(enc.address_size, what)?;
                     refs.read_addr(at, v).or_else(|m| codec_err(at, m))?
                 }
-                W::InfoDie => {
+                OperandBytes::InfoDie => {
                     let v = c.fixed(enc.offset_size, what)?;
                     refs.read_ref(RefKind::InfoDie, v)
                         .or_else(|m| codec_err(at, m))?
                 }
-                W::UnitDie(n) => {
+                OperandBytes::UnitDie(n) => {
                     let v = c.fixed(n, what)?;
                     refs.read_ref(RefKind::UnitDie, v)
                         .or_else(|m| codec_err(at, m))?
                 }
-                W::Type => {
+                OperandBytes::Type => {
                     let v = c.uleb(what)?;
                     refs.read_ref(RefKind::Type, v)
                         .or_else(|m| codec_err(at, m))?
                 }
-                W::BlockUleb => {
+                OperandBytes::BlockUleb => {
                     let n = c.uleb(what)?;
                     Arg::Bytes(c.take(n, what)?.to_vec())
                 }
-                W::Block1 => {
+                OperandBytes::Block1 => {
                     let n = c.u8(what)?;
                     Arg::Bytes(c.take(u64::from(n), what)?.to_vec())
                 }
-                W::Ops => {
+                OperandBytes::Ops => {
                     let n = c.uleb(what)?;
                     let inner_base = base + c.pos;
                     let inner = c.take(n, what)?;
                     Arg::Ops(decode_at(inner, inner_base, enc, refs, depth + 1)?)
                 }
-                W::Encoded => {
+                OperandBytes::Encoded => {
                     let pe = match args.first() {
                         Some(Arg::Int(p)) => *p as u8,
                         _ => 0,
@@ -460,11 +460,11 @@ fn encode_into<'a>(
         for (w, arg) in layout.iter().zip(&op.args) {
             let at = out.len();
             match *w {
-                W::Uleb => put_uleb(out, unsigned(arg, at, what, 8)?),
-                W::Sleb => put_sleb(out, signed(arg, at, what, 8)?),
-                W::U(n) => put_fixed(out, unsigned(arg, at, what, n)?, n),
-                W::S(n) => put_fixed(out, signed(arg, at, what, n)? as u64, n),
-                W::Addr => {
+                OperandBytes::Uleb => put_uleb(out, unsigned(arg, at, what, 8)?),
+                OperandBytes::Sleb => put_sleb(out, signed(arg, at, what, 8)?),
+                OperandBytes::U(n) => put_fixed(out, unsigned(arg, at, what, n)?, n),
+                OperandBytes::S(n) => put_fixed(out, signed(arg, at, what, n)? as u64, n),
+                OperandBytes::Addr => {
                     pending.push(Pending {
                         at,
                         size: enc.address_size,
@@ -472,29 +472,29 @@ fn encode_into<'a>(
                     });
                     put_fixed(out, 0, enc.address_size);
                 }
-                W::InfoDie | W::UnitDie(_) | W::Type => {
+                OperandBytes::InfoDie | OperandBytes::UnitDie(_) | OperandBytes::Type => {
                     let kind = match w {
-                        W::InfoDie => RefKind::InfoDie,
-                        W::UnitDie(_) => RefKind::UnitDie,
+                        OperandBytes::InfoDie => RefKind::InfoDie,
+                        OperandBytes::UnitDie(_) => RefKind::UnitDie,
                         _ => RefKind::Type,
                     };
                     let v = refs.write_ref(kind, arg).or_else(|m| codec_err(at, m))?;
                     match *w {
-                        W::InfoDie => {
+                        OperandBytes::InfoDie => {
                             let n = enc.offset_size;
                             put_fixed(out, unsigned(&Arg::Int(v.into()), at, what, n)?, n)
                         }
-                        W::UnitDie(n) => {
+                        OperandBytes::UnitDie(n) => {
                             put_fixed(out, unsigned(&Arg::Int(v.into()), at, what, n)?, n)
                         }
                         _ => put_uleb(out, v),
                     }
                 }
-                W::BlockUleb | W::Block1 => {
+                OperandBytes::BlockUleb | OperandBytes::Block1 => {
                     let Arg::Bytes(b) = arg else {
                         return codec_err(at, format!("{what}: a byte-string operand expected"));
                     };
-                    if *w == W::Block1 {
+                    if *w == OperandBytes::Block1 {
                         let n = u8::try_from(b.len()).or_else(|_| {
                             codec_err(at, format!("{what}: block longer than 255 bytes"))
                         })?;
@@ -504,7 +504,7 @@ fn encode_into<'a>(
                     }
                     out.extend_from_slice(b);
                 }
-                W::Ops => {
+                OperandBytes::Ops => {
                     let Arg::Ops(inner) = arg else {
                         return codec_err(at, format!("{what}: a nested expression expected"));
                     };
@@ -519,7 +519,7 @@ fn encode_into<'a>(
                     }));
                     out.extend_from_slice(&body);
                 }
-                W::Encoded => {
+                OperandBytes::Encoded => {
                     let pe = unsigned(&op.args[0], at, what, 1)? as u8;
                     match eh_pe_size(pe, enc.address_size) {
                         Some(0) if pe & 0x08 != 0 => put_sleb(out, signed(arg, at, what, 8)?),

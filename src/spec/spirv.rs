@@ -84,7 +84,7 @@ use crate::ir::{Encoding, Flags, Language, Memory};
 
 /// How an operand is encoded in a set's instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum W {
+pub enum OperandWords {
     /// An `<id>`: of a debug instruction, an OpString, an OpConstant (every number of the
     /// NonSemantic set), or a code instruction (Variable, Function, Value operands).
     Id,
@@ -93,6 +93,10 @@ pub enum W {
     /// Enumerator pairs: value (a literal, or an OpConstant id in NonSemantic) and name id.
     Pair,
 }
+
+/// [`OperandWords`] by its former name, for `spirv/own_set` (renamed in its own branch) until it
+/// takes the new one; nothing else may use it.
+pub use OperandWords as W;
 
 /// How many times an operand occurs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +110,7 @@ pub enum Q {
 #[derive(Clone, Copy, Debug)]
 pub struct Operand {
     pub name: &'static str,
-    pub w: W,
+    pub w: OperandWords,
     pub q: Q,
 }
 
@@ -118,7 +122,7 @@ pub struct Layout {
     pub operands: &'static [Operand],
 }
 
-const fn operand(name: &'static str, w: W) -> Operand {
+const fn operand(name: &'static str, w: OperandWords) -> Operand {
     Operand { name, w, q: Q::One }
 }
 
@@ -133,28 +137,28 @@ pub static LLVM_SPIRV14_LAYOUTS: [Layout; 2] = [
         opcode: 34,
         name: "DebugImportedEntity",
         operands: &[
-            operand("Name", W::Id),
-            operand("Tag", W::Lit),
-            operand("(unused)", W::Lit),
-            operand("Source", W::Id),
-            operand("Entity", W::Id),
-            operand("Line", W::Lit),
-            operand("Column", W::Lit),
-            operand("Parent", W::Id),
+            operand("Name", OperandWords::Id),
+            operand("Tag", OperandWords::Lit),
+            operand("(unused)", OperandWords::Lit),
+            operand("Source", OperandWords::Id),
+            operand("Entity", OperandWords::Id),
+            operand("Line", OperandWords::Lit),
+            operand("Column", OperandWords::Lit),
+            operand("Parent", OperandWords::Id),
         ],
     },
     Layout {
         opcode: 36,
         name: "DebugModuleINTEL",
         operands: &[
-            operand("Name", W::Id),
-            operand("Source", W::Id),
-            operand("Line", W::Lit),
-            operand("Parent", W::Id),
-            operand("ConfigurationMacros", W::Id),
-            operand("IncludePath", W::Id),
-            operand("APINotesFile", W::Id),
-            operand("IsDeclaration", W::Lit),
+            operand("Name", OperandWords::Id),
+            operand("Source", OperandWords::Id),
+            operand("Line", OperandWords::Lit),
+            operand("Parent", OperandWords::Id),
+            operand("ConfigurationMacros", OperandWords::Id),
+            operand("IncludePath", OperandWords::Id),
+            operand("APINotesFile", OperandWords::Id),
+            operand("IsDeclaration", OperandWords::Lit),
         ],
     },
 ];
@@ -243,7 +247,10 @@ impl Flavour {
 pub static SHADER200_SHORT_SOURCE: Layout = Layout {
     opcode: 35,
     name: "DebugSource",
-    operands: &[operand("File", W::Id), operand("Text", W::Id)],
+    operands: &[
+        operand("File", OperandWords::Id),
+        operand("Text", OperandWords::Id),
+    ],
 };
 
 /// `.200` DebugSource Checksum Kind values (SPIRV-LLVM-Translator's `FileChecksumKind`).

@@ -2,7 +2,7 @@
 // grammars (and seed 000 for NonSemantic opcodes 105-108; SPIRV-LLVM-Translator for .200).
 // Do not edit by hand.
 
-use super::spirv::{Layout, Operand, Q, W};
+use super::spirv::{Layout, Operand, OperandWords, Q};
 
 /// Instruction layouts of the set, by opcode.
 pub const DEBUGINFO: &[Layout] = &[
@@ -17,17 +17,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Version",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "DWARF Version",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -38,17 +38,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Encoding",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -59,17 +59,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Storage Class",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Literal Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -80,12 +80,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type Qualifier",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -96,12 +96,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Component Counts",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -112,12 +112,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Component Count",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -128,32 +128,32 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -164,12 +164,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Return Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Paramter Types",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -180,47 +180,47 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Underlying Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Value, Name",
-                w: W::Pair,
+                w: OperandWords::Pair,
                 q: Q::Many,
             },
         ],
@@ -231,47 +231,47 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Tag",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Members",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -282,52 +282,52 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Offset",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -338,27 +338,27 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Child",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Offset",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -369,12 +369,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Member Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -385,12 +385,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Target",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parameters",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -401,32 +401,32 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Actual Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -437,27 +437,27 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Template Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -468,27 +468,27 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Template Parameters",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -499,52 +499,52 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Static Member Declaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -555,42 +555,42 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -601,57 +601,57 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Scope Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Function",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Declaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -662,27 +662,27 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -693,17 +693,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Discriminator",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -714,12 +714,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined At",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -735,17 +735,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -756,37 +756,37 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Arg Number",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::Opt,
             },
         ],
@@ -797,12 +797,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -813,17 +813,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Local Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Expression",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -834,17 +834,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Expression",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Indexes",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -855,12 +855,12 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "OpCode",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Operands ...",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::Many,
             },
         ],
@@ -870,7 +870,7 @@ pub const DEBUGINFO: &[Layout] = &[
         name: "DebugExpression",
         operands: &[Operand {
             name: "Operands ...",
-            w: W::Id,
+            w: OperandWords::Id,
             q: Q::Many,
         }],
     },
@@ -880,22 +880,22 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -906,17 +906,17 @@ pub const DEBUGINFO: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Macro",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -936,22 +936,22 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Version",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "DWARF Version",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Language",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -962,17 +962,17 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Encoding",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -983,17 +983,17 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Storage Class",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1004,12 +1004,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type Qualifier",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1020,12 +1020,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Component Counts",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -1036,12 +1036,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Component Count",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1052,32 +1052,32 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -1088,17 +1088,17 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Return Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parameter Types",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -1109,47 +1109,47 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Underlying Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Value, Name",
-                w: W::Pair,
+                w: OperandWords::Pair,
                 q: Q::Many,
             },
         ],
@@ -1160,52 +1160,52 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Tag",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Members",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -1216,52 +1216,52 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Offset",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1272,27 +1272,27 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Child",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Offset",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1303,12 +1303,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Member Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -1319,12 +1319,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Target",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parameters",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -1335,32 +1335,32 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Actual Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1371,27 +1371,27 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Template Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1402,27 +1402,27 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Template Parameters",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -1433,52 +1433,52 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Static Member Declaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1489,42 +1489,42 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1535,57 +1535,57 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Scope Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Function",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Declaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1596,27 +1596,27 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1627,17 +1627,17 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Discriminator",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -1648,12 +1648,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined At",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1669,17 +1669,17 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1690,42 +1690,42 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Arg Number",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::Opt,
             },
         ],
@@ -1736,12 +1736,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -1752,17 +1752,17 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Local Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Expression",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -1773,22 +1773,22 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Local Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Expression",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Indexes",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -1799,12 +1799,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "OpCode",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Operands ...",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::Many,
             },
         ],
@@ -1814,7 +1814,7 @@ pub const OPENCL100: &[Layout] = &[
         name: "DebugExpression",
         operands: &[Operand {
             name: "Operands ...",
-            w: W::Id,
+            w: OperandWords::Id,
             q: Q::Many,
         }],
     },
@@ -1824,22 +1824,22 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1850,17 +1850,17 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Macro",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -1871,37 +1871,37 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Tag",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Entity",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -1912,12 +1912,12 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "File",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Text",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -1928,42 +1928,42 @@ pub const OPENCL100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
             Operand {
                 name: "ConfigurationMacros",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "IncludePath",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "APINotesFile",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "IsDeclaration",
-                w: W::Lit,
+                w: OperandWords::Lit,
                 q: Q::One,
             },
         ],
@@ -1983,22 +1983,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Version",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "DWARF Version",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Language",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2009,22 +2009,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Encoding",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2035,17 +2035,17 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Storage Class",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2056,12 +2056,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type Qualifier",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2072,12 +2072,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Component Counts",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2088,12 +2088,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Component Count",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2104,32 +2104,32 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2140,17 +2140,17 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Return Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parameter Types",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2161,47 +2161,47 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Underlying Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value, Name",
-                w: W::Pair,
+                w: OperandWords::Pair,
                 q: Q::Many,
             },
         ],
@@ -2212,52 +2212,52 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Tag",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Members",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2268,47 +2268,47 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Offset",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2319,22 +2319,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Offset",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2345,12 +2345,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Member Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2361,12 +2361,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Target",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parameters",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2377,32 +2377,32 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Actual Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2413,27 +2413,27 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Template Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2444,27 +2444,27 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Template Parameters",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2475,52 +2475,52 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Static Member Declaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2531,42 +2531,42 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2577,52 +2577,52 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Scope Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Declaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2633,27 +2633,27 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2664,17 +2664,17 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Discriminator",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2685,12 +2685,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined At",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2706,17 +2706,17 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2727,42 +2727,42 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Arg Number",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2773,12 +2773,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2789,22 +2789,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Local Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Expression",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Indexes",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2815,22 +2815,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Local Variable",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Expression",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Indexes",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2841,12 +2841,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "OpCode",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Operands ...",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -2856,7 +2856,7 @@ pub const SHADER100: &[Layout] = &[
         name: "DebugExpression",
         operands: &[Operand {
             name: "Operands ...",
-            w: W::Id,
+            w: OperandWords::Id,
             q: Q::Many,
         }],
     },
@@ -2866,22 +2866,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2892,17 +2892,17 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Macro",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2913,37 +2913,37 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Tag",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Entity",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2954,12 +2954,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "File",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Text",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -2970,12 +2970,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Function",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Definition",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -2985,7 +2985,7 @@ pub const SHADER100: &[Layout] = &[
         name: "DebugSourceContinued",
         operands: &[Operand {
             name: "Text",
-            w: W::Id,
+            w: OperandWords::Id,
             q: Q::One,
         }],
     },
@@ -2995,27 +2995,27 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line Start",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line End",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column Start",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column End",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3031,12 +3031,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Identifier",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3046,7 +3046,7 @@ pub const SHADER100: &[Layout] = &[
         name: "DebugStoragePath",
         operands: &[Operand {
             name: "Path",
-            w: W::Id,
+            w: OperandWords::Id,
             q: Q::One,
         }],
     },
@@ -3056,22 +3056,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Entry Point",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Compilation Unit",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Compiler Signature",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Command-line Arguments",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3082,17 +3082,17 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Vector Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Vector Count",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column Major",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3103,12 +3103,12 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Identifier",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3118,7 +3118,7 @@ pub const SHADER100: &[Layout] = &[
         name: "DebugStoragePath",
         operands: &[Operand {
             name: "Path",
-            w: W::Id,
+            w: OperandWords::Id,
             q: Q::One,
         }],
     },
@@ -3128,22 +3128,22 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Entry Point",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Compilation Unit",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Compiler Signature",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Command-line Arguments",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3154,17 +3154,17 @@ pub const SHADER100: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Vector Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Vector Count",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column Major",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3180,27 +3180,27 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Version",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "DWARF Version",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Language",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Producer",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -3214,12 +3214,12 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Subranges",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -3244,57 +3244,57 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Linkage Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Flags",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Scope Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Declaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
             Operand {
                 name: "Target Function Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -3305,32 +3305,32 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
             Operand {
                 name: "Inline Namespace",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -3344,22 +3344,22 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Column",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Scope",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Inlined",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -3379,22 +3379,22 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "File",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Checksum Kind",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
             Operand {
                 name: "Checksum Value",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
             Operand {
                 name: "Text",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -3417,42 +3417,42 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Source",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Line",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Parent",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "ConfigurationMacros",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "IncludePath",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "APINotesFile",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "IsDeclaration",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
         ],
@@ -3463,22 +3463,22 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Lower Bound",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Upper Bound",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Count",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Stride",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],
@@ -3489,32 +3489,32 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Data Location",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Associated",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Allocated",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Rank",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Subranges",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Many,
             },
         ],
@@ -3525,32 +3525,32 @@ pub const SHADER200: &[Layout] = &[
         operands: &[
             Operand {
                 name: "Name",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Base Type",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Data Location",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Length Address",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::One,
             },
             Operand {
                 name: "Length Size",
-                w: W::Id,
+                w: OperandWords::Id,
                 q: Q::Opt,
             },
         ],

@@ -42,22 +42,22 @@ pub(crate) type SectionList = Vec<(&'static str, Vec<u8>)>;
 pub(super) type Offsets = HashMap<Ref, (u64, u64)>;
 
 /// A DIE: the unit (index into the IR units) and its id in that unit.
-pub(super) type Die = (usize, UnitEntryId);
+pub(super) type DieId = (usize, UnitEntryId);
 
 /// The DIE of each entity: a slot per entity of each kind, since every reference attribute
 /// and expression operand looks one up. `keys` lists the entities in insertion order.
 #[derive(Default)]
 pub(super) struct DieMap {
-    slots: [Vec<Option<Die>>; crate::ir::EntityKind::TABLE.len()],
+    slots: [Vec<Option<DieId>>; crate::ir::EntityKind::TABLE.len()],
     keys: Vec<Ref>,
 }
 
 impl DieMap {
-    pub fn get(&self, r: &Ref) -> Option<&Die> {
+    pub fn get(&self, r: &Ref) -> Option<&DieId> {
         self.slots[r.kind() as usize].get(r.index())?.as_ref()
     }
 
-    pub fn insert(&mut self, r: Ref, d: Die) {
+    pub fn insert(&mut self, r: Ref, d: DieId) {
         let slots = &mut self.slots[r.kind() as usize];
         if slots.len() <= r.index() {
             slots.resize(r.index() + 1, None);
@@ -67,7 +67,7 @@ impl DieMap {
         }
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (Ref, &Die)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (Ref, &DieId)> + '_ {
         self.keys.iter().filter_map(|r| Some((*r, self.get(r)?)))
     }
 }
@@ -139,14 +139,11 @@ pub(super) struct Builder<'m, 'd> {
     pub offsets: Option<Offsets>,
     /// Whether some expression named a DIE in this pass.
     pub used_refs: bool,
-    /// Expressions already encoded, by (unit, expression, inside a location list): optimised
-    /// code repeats a few thousand expressions across hundreds of thousands of list entries.
-    pub encoded: HashMap<
-        (usize, Handle<crate::ir::Expr>, bool),
-        std::result::Result<super::loclists::Data, String>,
-    >,
+    /// Expressions already encoded: optimised code repeats a few thousand expressions across
+    /// hundreds of thousands of list entries.
+    pub encoded: HashMap<EncodedKey, std::result::Result<super::loclists::Data, String>>,
     /// The DIE being filled and its attributes not yet given to gimli (`set`).
-    pub pending: (Option<Die>, Vec<(DwAt, AttributeValue)>),
+    pub pending: (Option<DieId>, Vec<(DwAt, AttributeValue)>),
     /// The units' location lists, encoded as bytes (`loclists`).
     pub loclists: super::loclists::Lists,
     /// Lexical blocks that exist only as inlined code (every scope run of theirs is inlined at
@@ -185,7 +182,23 @@ pub(super) struct Builder<'m, 'd> {
     /// Template parameters without a scope (LLVM shares them between templates): the first
     /// composite, function or pack that lists each, and whether others list it too (they get
     /// copies).
-    pub template_owner: HashMap<Handle<Type>, (Ref, bool)>,
+    pub template_owner: HashMap<Handle<Type>, TemplateOwner>,
+}
+
+/// An expression encoded for one unit, in a location list or not (`Builder::encoded`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct EncodedKey {
+    pub unit: usize,
+    pub expr: Handle<crate::ir::Expr>,
+    pub in_list: bool,
+}
+
+/// The first owner of a template parameter without a scope (`Builder::template_owner`).
+#[derive(Clone, Copy)]
+pub(super) struct TemplateOwner {
+    pub owner: Ref,
+    /// Other templates list it too.
+    pub shared: bool,
 }
 
 /// A label's copy in inlined code and the scope whose code there holds it.
@@ -251,7 +264,7 @@ impl Builder<'_, '_> {
     /// DIE gets one (`flush`), so that gimli's vector of them is allocated once at its size:
     /// growing one `set` at a time left most of sqlite's 300 000 attributes in vectors with room
     /// for twice as many (10 MB of the peak). Only a DIE without attributes yet waits.
-    pub(super) fn set(&mut self, d: Die, at: DwAt, v: AttributeValue) {
+    pub(super) fn set(&mut self, d: DieId, at: DwAt, v: AttributeValue) {
         if self.pending.0 != Some(d) {
             self.flush();
             let die = self.unit_mut(d.0).get_mut(d.1);
@@ -282,23 +295,23 @@ impl Builder<'_, '_> {
         self.pending.1 = attrs;
     }
 
-    pub(super) fn set_udata(&mut self, d: Die, at: DwAt, v: Option<u64>) {
+    pub(super) fn set_udata(&mut self, d: DieId, at: DwAt, v: Option<u64>) {
         if let Some(v) = v {
             self.set(d, at, AttributeValue::Udata(v));
         }
     }
 
-    pub(super) fn set_ref(&mut self, d: Die, at: DwAt, r: Option<Ref>) {
+    pub(super) fn set_ref(&mut self, d: DieId, at: DwAt, r: Option<Ref>) {
         if let Some(v) = r.and_then(|r| self.ref_to(d.0, r)) {
             self.set(d, at, v);
         }
     }
 
-    pub(super) fn set_string(&mut self, d: Die, at: DwAt, s: &str) {
+    pub(super) fn set_string(&mut self, d: DieId, at: DwAt, s: &str) {
         self.set_str(d, at, Some(s));
     }
 
-    pub(super) fn set_str(&mut self, d: Die, at: DwAt, s: Option<&str>) {
+    pub(super) fn set_str(&mut self, d: DieId, at: DwAt, s: Option<&str>) {
         if let Some(s) = s {
             if s.contains('\0') {
                 // A DWARF string ends at its first NUL.
@@ -315,7 +328,7 @@ impl Builder<'_, '_> {
 
     pub(super) fn set_loc(
         &mut self,
-        d: Die,
+        d: DieId,
         at: Option<crate::ir::Loc>,
         prefix: (DwAt, DwAt, DwAt),
     ) {
@@ -332,7 +345,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    pub(super) fn set_decl(&mut self, d: Die, at: Option<crate::ir::Loc>) {
+    pub(super) fn set_decl(&mut self, d: DieId, at: Option<crate::ir::Loc>) {
         self.set_loc(
             d,
             at,
@@ -344,7 +357,7 @@ impl Builder<'_, '_> {
         );
     }
 
-    pub(super) fn set_flags(&mut self, d: Die, f: Flags) {
+    pub(super) fn set_flags(&mut self, d: DieId, f: Flags) {
         if f.is_empty() {
             return;
         }
@@ -380,7 +393,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    pub(super) fn set_ranges(&mut self, d: Die, ranges: &[CodeRange]) {
+    pub(super) fn set_ranges(&mut self, d: DieId, ranges: &[CodeRange]) {
         match ranges {
             [] => {}
             [r] => {
@@ -459,7 +472,7 @@ impl Builder<'_, '_> {
         RangeList(out)
     }
 
-    pub(super) fn set_ranges_list(&mut self, d: Die, ranges: &[CodeRange]) {
+    pub(super) fn set_ranges_list(&mut self, d: DieId, ranges: &[CodeRange]) {
         // A range list with DW_AT_low_pc 0 as base, as clang writes for units.
         self.set(
             d,
@@ -471,7 +484,7 @@ impl Builder<'_, '_> {
         self.set(d, dw::DW_AT_ranges, AttributeValue::RangeListRef(id));
     }
 
-    pub(super) fn set_value(&mut self, d: Die, at: DwAt, v: &Value) {
+    pub(super) fn set_value(&mut self, d: DieId, at: DwAt, v: &Value) {
         match v {
             // An unsigned 64-bit constant above i64 goes out as data8, which readers take as
             // unsigned (clang's form for them); only wider values need a block.
@@ -501,7 +514,7 @@ impl Builder<'_, '_> {
 
     /// Raw attributes a reader kept; references and section offsets among them point into the
     /// input's sections, so they cannot be written back (a loss).
-    pub(super) fn set_extra(&mut self, d: Die, place: Ref, extra: &[crate::ir::RawAttr]) {
+    pub(super) fn set_extra(&mut self, d: DieId, place: Ref, extra: &[crate::ir::RawAttr]) {
         for a in extra {
             // A signature (a declaration's DW_AT_signature) names a type unit written here.
             let sig = (DwForm(a.form) == dw::DW_FORM_ref_sig8)
@@ -781,66 +794,4 @@ pub(super) fn raw_attr(a: &crate::ir::RawAttr) -> Option<AttributeValue> {
         }
         _ => return None,
     })
-}
-
-// Reading back what gimli wrote, for the in-place patches of `line` and `frame` (what
-// gimli::write cannot express). Errors here are the writer's own bugs.
-
-pub(super) fn u16_at(b: &[u8], at: usize) -> Result<u16, String> {
-    b.get(at..at + 2)
-        .map(|s| u16::from_le_bytes([s[0], s[1]]))
-        .ok_or_else(|| format!("truncated at {at}"))
-}
-
-pub(super) fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
-    b.get(at..at + 4)
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .ok_or_else(|| format!("truncated at {at}"))
-}
-
-/// An unsigned LEB128 number at `at` (moved past it), read as the writer's patches always have
-/// (`Leb128`'s table).
-pub(super) fn uleb_at(b: &[u8], at: &mut usize) -> Result<u64, String> {
-    let leb = Leb128::scan(b.get(*at..).unwrap_or_default(), 10);
-    *at += leb.len;
-    match (leb.ended, leb.len) {
-        (true, _) => Ok(leb.bits),
-        (false, 10) => Err(format!("LEB128 too long at {at}")),
-        (false, _) => Err(format!("truncated LEB128 at {at}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    // The reader this one replaced: at most ten bytes, bits from 64 up dropped.
-    fn model_stmt_uleb(b: &[u8]) -> Result<u64, String> {
-        let (mut v, mut at) = (0u64, 0usize);
-        for shift in (0..64).step_by(7) {
-            let x = *b
-                .get(at)
-                .ok_or_else(|| format!("truncated LEB128 at {at}"))?;
-            at += 1;
-            v |= u64::from(x & 0x7f) << shift;
-            if x & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(format!("LEB128 too long at {at}"))
-    }
-
-    #[test]
-    fn uleb_keeps_its_rules() {
-        let alphabet = [0x00u8, 0x01, 0x7f, 0x80, 0x81, 0xff];
-        for n in 0..12 {
-            for k in 0..4096usize {
-                let b: Vec<u8> = (0..n)
-                    .map(|i| alphabet[(k.wrapping_mul(2654435761) >> (i % 20)) % alphabet.len()])
-                    .collect();
-                let mut at = 0;
-                assert_eq!(uleb_at(&b, &mut at), model_stmt_uleb(&b), "{b:x?}");
-            }
-        }
-    }
 }

@@ -4,7 +4,9 @@
 
 use gimli::write::{AttributeValue, DebugInfoRef, Expression, UnitEntryId};
 
-use super::builder::{addr, enclosing_function, Builder, Die, DieMap, Offsets, OpEncoding};
+use super::builder::{
+    addr, enclosing_function, Builder, DieId, DieMap, EncodedKey, Offsets, OpEncoding,
+};
 use super::loclists::Data;
 use crate::diag::LossKind;
 use crate::dwarf::{encode_expr, AmdOps, RefKind, Refs};
@@ -76,10 +78,14 @@ fn encoded(
     e: Handle<Expr>,
     place: Ref,
     in_list: bool,
-) -> Option<(usize, Handle<Expr>, bool)> {
+) -> Option<EncodedKey> {
     // Optimised code uses each expression many times (101 132 list entries, 3 308 encodings
     // on the linked sqlite program): an expression met before passed the checks below then.
-    let key = (u, e, in_list);
+    let key = EncodedKey {
+        unit: u,
+        expr: e,
+        in_list,
+    };
     let done = match b.encoded.get(&key) {
         Some(done) => done,
         None => {
@@ -440,7 +446,7 @@ fn function_end(b: &Builder, v: Handle<crate::ir::Variable>) -> u64 {
 
 impl Builder<'_, '_> {
     /// DW_AT_byte_size (or bit_size when not a whole number of bytes) of a bound.
-    pub(super) fn set_size(&mut self, d: Die, size: Option<Bound>) {
+    pub(super) fn set_size(&mut self, d: DieId, size: Option<Bound>) {
         match size {
             Some(Bound::Const(bits)) if bits % 8 == 0 => self.set(
                 d,
@@ -456,7 +462,7 @@ impl Builder<'_, '_> {
     }
 
     /// A bound: a constant, a reference to a variable or member, or an expression.
-    pub(super) fn set_bound(&mut self, d: Die, at: DwAt, b: Option<Bound>) {
+    pub(super) fn set_bound(&mut self, d: DieId, at: DwAt, b: Option<Bound>) {
         match b {
             Some(Bound::Const(c)) => self.set(d, at, AttributeValue::Sdata(c)),
             Some(Bound::Ref(Ref::Expr(e))) => {
@@ -471,13 +477,13 @@ impl Builder<'_, '_> {
 
     pub(super) fn expression(
         &mut self,
-        d: Die,
+        d: DieId,
         e: Handle<crate::ir::Expr>,
     ) -> Option<gimli::write::Expression> {
         expression(self, d.0, e, Ref::Expr(e), false)
     }
 
-    pub(super) fn set_location(&mut self, d: Die, at: DwAt, l: Option<Location>) {
+    pub(super) fn set_location(&mut self, d: DieId, at: DwAt, l: Option<Location>) {
         if let Some(v) = l.and_then(|l| location(self, d.0, l)) {
             self.set(d, at, v);
         }

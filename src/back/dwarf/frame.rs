@@ -25,20 +25,20 @@ pub(super) struct Frames {
 
 /// What the frame sections are written from: they depend on nothing else the writer makes, so
 /// they are written before the DIEs (and an owned module's CFI freed).
-struct Cx<'a> {
+struct FrameWriter<'a> {
     m: &'a Module,
     s: &'a Settings,
     diags: &'a mut Diagnostics,
 }
 
-impl Cx<'_> {
+impl FrameWriter<'_> {
     fn loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
         super::builder::push_loss(self.diags, kind, place, msg);
     }
 }
 
 /// A CIE's or FDE's program (empty for none); None when it cannot be encoded.
-fn program(b: &mut Cx, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
+fn program(b: &mut FrameWriter, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
     if ops.is_empty() {
         return Some(Vec::new());
     }
@@ -69,7 +69,7 @@ fn program(b: &mut Cx, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
 }
 
 pub(super) fn build(m: &Module, s: &Settings, diags: &mut Diagnostics) -> Frames {
-    let b = &mut Cx { m, s, diags };
+    let b = &mut FrameWriter { m, s, diags };
     let eh = m
         .cies
         .values()
@@ -100,7 +100,7 @@ impl Frames {
 
 /// The `.eh_frame` (`eh`) or `.debug_frame` of the CIEs read from one and their FDEs. What
 /// cannot be said is dropped with a loss.
-fn section(b: &mut Cx, eh: bool) -> Vec<u8> {
+fn section(b: &mut FrameWriter, eh: bool) -> Vec<u8> {
     let m = b.m;
     let mut out = Vec::new();
     let mut at: Vec<Option<usize>> = Vec::new();
@@ -146,7 +146,7 @@ fn section(b: &mut Cx, eh: bool) -> Vec<u8> {
 /// A program ending in bytes the codec keeps raw (undecodable) takes that padding in when read
 /// back: said as approximated at `place`.
 fn entry(
-    b: &mut Cx,
+    b: &mut FrameWriter,
     out: &mut Vec<u8>,
     (ops, place): (&[CfaOp], Ref),
     body: impl FnOnce(&mut Vec<u8>) -> Result<(), String>,
@@ -173,7 +173,13 @@ fn entry(
     Ok(())
 }
 
-fn cie(b: &mut Cx, c: &Cie, h: Handle<Cie>, eh: bool, out: &mut Vec<u8>) -> Result<(), String> {
+fn cie(
+    b: &mut FrameWriter,
+    c: &Cie,
+    h: Handle<Cie>,
+    eh: bool,
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
     let versions: &[u8] = if eh { &[1, 3] } else { &[1, 3, 4] };
     let version = match c.version {
         v if versions.contains(&v) => v,
@@ -246,7 +252,7 @@ fn cie(b: &mut Cx, c: &Cie, h: Handle<Cie>, eh: bool, out: &mut Vec<u8>) -> Resu
 }
 
 fn fde(
-    b: &mut Cx,
+    b: &mut FrameWriter,
     (c, cie_at): (&Cie, usize),
     f: &Fde,
     h: Handle<Fde>,

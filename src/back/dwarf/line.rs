@@ -4,7 +4,8 @@
 use gimli::write::{Dwarf, FileId, FileInfo, LineProgram, LineString};
 use gimli::{constants as dw, DwForm, Encoding, LineEncoding};
 
-use super::builder::{addr, nul_free, u16_at, u32_at, uleb_at, Builder};
+use super::builder::{addr, nul_free, Builder};
+use super::read_back::{u16_at, u32_at, uleb_at};
 use super::rows;
 use crate::diag::LossKind;
 use crate::ir::{ChecksumKind, CodeRange, File, Handle, Module, Ref, ScopeKind, Unit};
@@ -104,9 +105,17 @@ pub(super) fn file_info(dwarf: &mut Dwarf, m: &Module, f: &File) -> Option<FileI
 /// finding) ends its sequence, and the next row begins another at the same address.
 const LONGEST_ROW_ADVANCE: u64 = u64::MAX / 256;
 
+/// The line rows of every unit, encoded.
+pub(super) struct LineRows {
+    /// The is_MD5 splice is needed.
+    pub is_md5: bool,
+    /// One byte program per unit.
+    pub programs: Vec<Vec<u8>>,
+}
+
 /// Encodes the IR's line rows, one byte program per unit (`rows::Encoder`; gimli's programs get
-/// the files). Returns whether the is_MD5 splice is needed, and the programs.
-pub(super) fn rows(b: &mut Builder) -> Result<(bool, Vec<Vec<u8>>), String> {
+/// the files).
+pub(super) fn rows(b: &mut Builder) -> Result<LineRows, String> {
     let m = b.m;
     let owner = UnitMap::new(b);
     let mut per_unit: Vec<Vec<u32>> = vec![Vec::new(); b.units.len()];
@@ -207,7 +216,10 @@ pub(super) fn rows(b: &mut Builder) -> Result<(bool, Vec<Vec<u8>>), String> {
         .units
         .iter()
         .any(|(_, u)| u.line_program.file_has_timestamp);
-    Ok((is_md5, encoded))
+    Ok(LineRows {
+        is_md5,
+        programs: encoded,
+    })
 }
 
 /// Which unit covers an address: the units' own ranges, then their functions' ranges.

@@ -315,7 +315,7 @@ fn read_typed(gimli: &[u8], at: &mut usize, t: &UnitLists) -> Result<Vec<Vec<u8>
                 return Err(bad());
             }
             let mut p = *at;
-            let n = super::builder::uleb_at(gimli, &mut p)? as usize;
+            let n = super::read_back::uleb_at(gimli, &mut p)? as usize;
             *at = p;
             out.push(take(at, n)?.to_vec());
             if take(at, 1)? != [dw::DW_LLE_end_of_list.0] {

@@ -2,14 +2,16 @@
 //! debug sections of a copy of a given binary replaced (`--into`).
 //!
 //! One file per concern, named as the reader's (`front::dwarf`): `unit` (the writing pass, the
-//! unit DIE and where every DIE goes), `types`, `scopes` (functions, blocks, inlined
-//! subroutines, call sites), `vars`, `expr` (expressions, location lists, bounds), `line` (line
-//! programs, and the in-place DW_LNCT_LLVM_is_MD5 splice gimli cannot write), `macros`
-//! (.debug_macro), `frame` (call-frame information, with the in-place swap of AMD's CFA
-//! programs), `elf` (the container), `spirv` (what DWARF written from SPIR-V carries);
-//! `builder` is the shared context they all import (the `Builder`, the DIE map, the attribute
-//! setters) and imports none of them. (The AMDGPU ELF machine needs no patch: `elf` writes
-//! e_machine with object's low-level writer.)
+//! unit DIE and where every DIE goes), `types`, `scopes` (functions, blocks, labels, imports,
+//! call sites), `inlined` (inlined subroutines, abstract and concrete functions), `vars`, `expr`
+//! (expressions, location lists, bounds), `line` (line programs, and the in-place
+//! DW_LNCT_LLVM_is_MD5 splice gimli cannot write), `macros` (.debug_macro), `frame` (call-frame
+//! information, with the in-place swap of AMD's CFA programs), `elf` (the container), `spirv`
+//! (what DWARF written from SPIR-V carries); `builder` is the shared context they all import
+//! (the `Builder`, the DIE map, the attribute setters) and imports none of them, only the byte
+//! helpers `compact` and `loclists`; `read_back` reads back what gimli wrote for the in-place
+//! patches. (The AMDGPU ELF machine needs no patch: `elf` writes e_machine with object's
+//! low-level writer.)
 //! The mapping decisions are in docs/dwarf.md, "Writer".
 
 mod builder;
@@ -17,9 +19,11 @@ mod compact;
 mod elf;
 mod expr;
 mod frame;
+mod inlined;
 mod line;
 mod loclists;
 mod macros;
+mod read_back;
 mod records;
 mod rows;
 mod scopes;

@@ -36,7 +36,7 @@
 
 use gimli::write::AttributeValue;
 
-use super::builder::{Builder, Die};
+use super::builder::{Builder, DieId};
 use crate::diag::LossKind;
 use crate::dwarf::bytes::{put_sleb, put_uleb};
 use crate::dwarf::expr::{encode_expr, OffsetRefs};
@@ -51,7 +51,7 @@ pub(super) fn exact(m: &Module) -> bool {
 }
 
 /// A vendor block attribute, when it holds anything.
-fn set_block(b: &mut Builder, d: Die, at: gimli::DwAt, bytes: Vec<u8>) {
+fn set_block(b: &mut Builder, d: DieId, at: gimli::DwAt, bytes: Vec<u8>) {
     if !bytes.is_empty() {
         b.set(d, at, AttributeValue::Block(bytes));
     }
@@ -67,7 +67,7 @@ fn word(p: CodePos) -> Option<u64> {
 
 /// The unit's attributes: the source marker, line spans, and on the first unit the module's
 /// records.
-pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
+pub(super) fn unit_attrs(b: &mut Builder, d: DieId, ui: usize) {
     let m = b.m;
     if !exact(m) {
         return;
@@ -156,7 +156,7 @@ pub(super) fn unit_attrs(b: &mut Builder, d: Die, ui: usize) {
 
 /// A unit's LLVM-only fields, when not the defaults (for every source: DWARF has no attribute
 /// for them).
-pub(super) fn unit_fields(b: &mut Builder, d: Die, u: &crate::ir::Unit) {
+pub(super) fn unit_fields(b: &mut Builder, d: DieId, u: &crate::ir::Unit) {
     let fields = [
         u64::from(u.name_table),
         u64::from(u.split_debug_inlining),
@@ -177,7 +177,7 @@ pub(super) fn unit_fields(b: &mut Builder, d: Die, u: &crate::ir::Unit) {
 /// ULEB: `0 place` (the function the entity is in) or `1 unit place` (unit by number). The
 /// reader finds the function from where the DIE is, so an entity listed by a function it is
 /// not in cannot be said.
-pub(super) fn retained(b: &mut Builder, d: Die, r: Ref) {
+pub(super) fn retained(b: &mut Builder, d: DieId, r: Ref) {
     let Some(places) = b.index.retained.get(&r).cloned() else {
         return;
     };
@@ -209,7 +209,7 @@ pub(super) fn retained(b: &mut Builder, d: Die, r: Ref) {
 
 /// Marks an entity scoped to a composite that does not list it among its elements (its DIE is
 /// a child of the composite's all the same).
-pub(super) fn not_element(b: &mut Builder, d: Die, r: Ref) {
+pub(super) fn not_element(b: &mut Builder, d: DieId, r: Ref) {
     let m = b.m;
     let scope = match r {
         Ref::Var(v) => m.vars.get(v).scope,
@@ -249,7 +249,7 @@ fn function_of(m: &Module, r: Ref) -> Option<Handle<crate::ir::Scope>> {
 
 /// Marks a type or variable without a scope or a function without a unit (DWARF puts them in
 /// a unit, which the reader would take as theirs).
-pub(super) fn no_scope(b: &mut Builder, d: Die, r: Ref) {
+pub(super) fn no_scope(b: &mut Builder, d: DieId, r: Ref) {
     let m = b.m;
     let none = match r {
         Ref::Type(t) => m.types.get(t).scope.is_none(),
@@ -282,7 +282,7 @@ pub(super) fn no_scope(b: &mut Builder, d: Die, r: Ref) {
 
 /// The exact scope runs of a unit, function or block: its own (`DW_AT_dwarv_runs`) and those of
 /// code inlined into others (`DW_AT_dwarv_inlined_runs`, naming the inlined subroutine).
-pub(super) fn runs(b: &mut Builder, d: Die, scope: Ref) {
+pub(super) fn runs(b: &mut Builder, d: DieId, scope: Ref) {
     if !exact(b.m) {
         return;
     }
@@ -328,7 +328,7 @@ fn inlined_number(b: &Builder, ia: Handle<crate::ir::InlinedAt>) -> Option<u64> 
 
 /// Numbers an inlined subroutine's DIE for the records of its code: 2n, + 1 when the IR states
 /// the inlined function (`InlinedAt::origin`) rather than the writer deriving it.
-pub(super) fn inlined_die(b: &mut Builder, d: Die, ia: Handle<crate::ir::InlinedAt>) {
+pub(super) fn inlined_die(b: &mut Builder, d: DieId, ia: Handle<crate::ir::InlinedAt>) {
     if exact(b.m) {
         let own = b.m.inlined.get(ia).origin.is_some();
         b.set(
@@ -340,7 +340,7 @@ pub(super) fn inlined_die(b: &mut Builder, d: Die, ia: Handle<crate::ir::Inlined
 }
 
 /// The exact declare/value events of a variable.
-pub(super) fn events(b: &mut Builder, d: Die, v: Handle<Variable>) {
+pub(super) fn events(b: &mut Builder, d: DieId, v: Handle<Variable>) {
     let m = b.m;
     if !exact(m) {
         return;

@@ -9,7 +9,7 @@
 use crate::dwarf::bytes::{put_fixed, put_sleb, put_uleb};
 use gimli::constants as dw;
 
-use super::builder::u32_at;
+use super::read_back::u32_at;
 
 // gimli's `LineEncoding::default()` and `OPCODE_BASE`: a minimum instruction length and
 // maximum operations per instruction of 1, so that an address advance is the op advance.

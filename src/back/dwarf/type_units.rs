@@ -11,7 +11,7 @@ use gimli::constants as dw;
 use gimli::read::{AttributeValue, DebugAbbrev, DebugInfo};
 use gimli::LittleEndian;
 
-use super::builder::u32_at;
+use super::read_back::u32_at;
 use crate::dwarf::bytes::Cursor;
 
 /// A unit to write as a type unit: its index among the units gimli wrote, its signature, and

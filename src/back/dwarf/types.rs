@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use gimli::write::{AttributeValue, UnitEntryId};
 use gimli::{constants as dw, DwTag};
 
-use super::builder::{raw_attr, Builder, Die};
+use super::builder::{raw_attr, Builder, DieId, TemplateOwner};
 use super::records;
 
 use crate::diag::LossKind;
@@ -20,13 +20,13 @@ impl Builder<'_, '_> {
             .types
             .get(t)
             .scope
-            .or_else(|| self.template_owner.get(&t).map(|o| o.0))
+            .or_else(|| self.template_owner.get(&t).map(|o| o.owner))
     }
 
     /// A template parameter under `owner` (DIE `d`): its own DIE for its first owner, a copy
     /// for each other one (DWARF has no shared children), which names the parameter's own DIE
     /// (DW_AT_dwarv_same_as) so that the reader takes both for one parameter.
-    pub(super) fn fill_template(&mut self, owner: Ref, d: Die, tp: Handle<Type>) {
+    pub(super) fn fill_template(&mut self, owner: Ref, d: DieId, tp: Handle<Type>) {
         if self.type_parent(tp) == Some(owner) {
             self.fill(Ref::Type(tp));
             return;
@@ -36,14 +36,14 @@ impl Builder<'_, '_> {
 
     /// A copy of a template parameter under DIE `d`; a pack's copy holds copies of its members
     /// (a debugger reads the copy's children, the reader the parameter it names).
-    fn copy_template(&mut self, d: Die, tp: Handle<Type>) {
+    fn copy_template(&mut self, d: DieId, tp: Handle<Type>) {
         let tag = self.tag(Ref::Type(tp));
         let copy = (d.0, self.unit_mut(d.0).add(d.1, tag));
         self.fill_type(copy, tp);
         self.set_ref(copy, vendor::DW_AT_DWARV_SAME_AS, Some(Ref::Type(tp)));
     }
 
-    pub(super) fn fill_type(&mut self, d: Die, t: Handle<Type>) {
+    pub(super) fn fill_type(&mut self, d: DieId, t: Handle<Type>) {
         let m = self.m;
         let ty = &m.types.get(t);
         self.set_str(d, dw::DW_AT_name, ty.name.as_deref());
@@ -87,7 +87,7 @@ impl Builder<'_, '_> {
     }
 
     /// The attributes and children of a type's kind.
-    fn fill_type_kind(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+    fn fill_type_kind(&mut self, d: DieId, t: Handle<Type>, ty: &Type) {
         match &ty.kind {
             TypeKind::Basic { encoding } => {
                 self.set(
@@ -187,7 +187,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn fill_array(&mut self, d: Die, ty: &Type) {
+    fn fill_array(&mut self, d: DieId, ty: &Type) {
         let TypeKind::Array {
             element,
             dims,
@@ -236,7 +236,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn fill_vector(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+    fn fill_vector(&mut self, d: DieId, t: Handle<Type>, ty: &Type) {
         let TypeKind::Vector { element, count } = &ty.kind else {
             return;
         };
@@ -276,7 +276,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn fill_enum(&mut self, d: Die, ty: &Type) {
+    fn fill_enum(&mut self, d: DieId, ty: &Type) {
         let TypeKind::Enum {
             underlying,
             enumerators,
@@ -305,7 +305,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn fill_composite(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+    fn fill_composite(&mut self, d: DieId, t: Handle<Type>, ty: &Type) {
         let TypeKind::Composite {
             elements,
             identifier,
@@ -336,7 +336,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn fill_member(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+    fn fill_member(&mut self, d: DieId, t: Handle<Type>, ty: &Type) {
         let TypeKind::Member {
             base,
             offset_bits,
@@ -397,7 +397,7 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn fill_template_param(&mut self, d: Die, t: Handle<Type>, ty: &Type) {
+    fn fill_template_param(&mut self, d: DieId, t: Handle<Type>, ty: &Type) {
         let TypeKind::TemplateParam {
             kind,
             ty: pty,
@@ -433,7 +433,7 @@ impl Builder<'_, '_> {
     /// Flags a type's DWARF says by other attributes, as the reader derives them back: a bit
     /// field's DW_AT_bit_size, a static member's DW_AT_external/declaration, a virtual base's
     /// DW_AT_virtuality, pass-by conventions as DW_AT_calling_convention.
-    pub(super) fn derived_type_flags(&mut self, d: Die, ty: &Type) -> u64 {
+    pub(super) fn derived_type_flags(&mut self, d: DieId, ty: &Type) -> u64 {
         let f = ty.flags;
         let mut derived = 0;
         match &ty.kind {
@@ -476,7 +476,7 @@ impl Builder<'_, '_> {
 
     /// Address spaces of a pointer: DW_AT_address_class (DWARF), plus the exact values of the
     /// other numberings in dwarv's vendor attributes (DESIGN.md's table).
-    pub(super) fn set_space(&mut self, d: Die, r: Ref, space: &crate::ir::AddrSpace) {
+    pub(super) fn set_space(&mut self, d: DieId, r: Ref, space: &crate::ir::AddrSpace) {
         if *space == Default::default() {
             return;
         }
@@ -567,7 +567,7 @@ impl Builder<'_, '_> {
     /// The formal_parameter (and unspecified_parameters) children of a function type's DIE, or
     /// of a declaration's; an artificial parameter type's is DW_AT_artificial, as compilers
     /// write it. Returns the object pointer's DIE, if a parameter type is flagged as one.
-    pub(super) fn formal_parameters(&mut self, d: Die, ty: Handle<Type>) -> Option<UnitEntryId> {
+    pub(super) fn formal_parameters(&mut self, d: DieId, ty: Handle<Type>) -> Option<UnitEntryId> {
         let m = self.m;
         let TypeKind::Function {
             params, variadic, ..
@@ -739,15 +739,18 @@ pub(super) fn ty_of(t: &Type) -> Option<Handle<Type>> {
 
 /// The first owner of each unscoped template parameter, in arena order, and whether another
 /// template lists it too (see `Builder::template_owner`).
-pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, (Ref, bool)> {
-    let mut owner: HashMap<Handle<Type>, (Ref, bool)> = HashMap::default();
+pub(super) fn template_owners(m: &Module) -> HashMap<Handle<Type>, TemplateOwner> {
+    let mut owner: HashMap<Handle<Type>, TemplateOwner> = HashMap::default();
     let mut claim = |params: &[Handle<Type>], by: Ref| {
         for p in params {
             if m.types.get(*p).scope.is_none() {
                 owner
                     .entry(*p)
-                    .and_modify(|o| o.1 = true)
-                    .or_insert((by, false));
+                    .and_modify(|o| o.shared = true)
+                    .or_insert(TemplateOwner {
+                        owner: by,
+                        shared: false,
+                    });
             }
         }
     };

@@ -10,9 +10,9 @@ use gimli::write::{AttributeValue, Dwarf, Sections, UnitEntryId, UnitId};
 use gimli::{constants as dw, DwTag, Encoding, Format, LittleEndian};
 
 use super::builder::{
-    Builder, Die, DieMap, HandleMap, Index, Offsets, RefSet, SectionList, Settings,
+    Builder, DieId, DieMap, HandleMap, Index, Offsets, RefSet, SectionList, Settings,
 };
-use super::{frame, line, loclists, macros, records, rows, scopes, types};
+use super::{frame, inlined, line, loclists, macros, records, rows, scopes, types};
 use crate::diag::{Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::Flags;
@@ -122,7 +122,7 @@ pub(super) struct Filled {
     is_md5: bool,
     line_rows: Vec<Vec<u8>>,
     macro_section: Option<macros::MacroSection>,
-    signed: Vec<(usize, u64, Die)>,
+    signed: Vec<(usize, u64, DieId)>,
 }
 
 pub(super) type Passes = Option<(Option<Offsets>, Offsets)>;
@@ -133,7 +133,7 @@ fn unwritten_expressions(b: &mut Builder) {
     let used: FxHashSet<Handle<crate::ir::Expr>> = b
         .encoded
         .keys()
-        .map(|k| k.1)
+        .map(|k| k.expr)
         .chain(b.event_exprs.iter().copied())
         .collect();
     let n = b.m.exprs.iter().filter(|(h, _)| !used.contains(h)).count();
@@ -180,7 +180,7 @@ fn fill(
         instances: FxHashSet::default(),
         param_copies: HashMap::default(),
         type_units: Vec::new(),
-        inlined_only: scopes::inlined_only(m),
+        inlined_only: inlined::inlined_only(m),
         label_copies: None,
         index: Index::new(m),
         home: HandleMap::default(),
@@ -241,14 +241,17 @@ fn fill(
     b.reserve_all();
     b.fill_all();
     b.free_fill_lookups();
-    let signed: Vec<(usize, u64, Die)> = (b.type_units.iter().enumerate())
+    let signed: Vec<(usize, u64, DieId)> = (b.type_units.iter().enumerate())
         .filter_map(|(u, t)| {
             let (sig, ty) = (*t)?;
             Some((u, sig, *b.dies.get(&Ref::Type(ty))?))
         })
         .collect();
     let fail = |e: String| Error::unwritable("DWARF", e);
-    let (is_md5, line_rows) = line::rows(&mut b).map_err(fail)?;
+    let line::LineRows {
+        is_md5,
+        programs: line_rows,
+    } = line::rows(&mut b).map_err(fail)?;
     let macro_section = macros::build(&mut b);
     b.diags.losses.extend_from_slice(&cfi.losses);
     unwritten_expressions(&mut b);
@@ -440,7 +443,7 @@ fn write_type_units(
     b: &Filled,
     info: &mut Vec<u8>,
     abbrev: &mut [u8],
-    signed: &[(usize, u64, Die)],
+    signed: &[(usize, u64, DieId)],
 ) -> Result<()> {
     if signed.is_empty() {
         return Ok(());
@@ -688,7 +691,7 @@ impl Builder<'_, '_> {
         for &r in &refs[..scopes] {
             // A shared template parameter is filled by its owner's list (`fill_template`), so
             // that it keeps its place among the copies of the others.
-            if matches!(r, Ref::Type(t) if self.template_owner.get(&t).is_some_and(|o| o.1)) {
+            if matches!(r, Ref::Type(t) if self.template_owner.get(&t).is_some_and(|o| o.shared)) {
                 continue;
             }
             self.fill(r);

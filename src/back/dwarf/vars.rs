@@ -4,7 +4,7 @@
 use gimli::constants as dw;
 use gimli::write::AttributeValue;
 
-use super::builder::{Builder, Die};
+use super::builder::{Builder, DieId};
 use super::expr;
 use crate::ir::{Handle, Ref, ScopeKind, TypeKind, VarKind};
 use crate::spec::dwarf_vendor as vendor;
@@ -12,7 +12,7 @@ use crate::spec::dwarf_vendor as vendor;
 impl Builder<'_, '_> {
     /// Where a variable's location goes: its own DIE, or for a local or parameter of a split
     /// function a concrete copy (DW_AT_abstract_origin) in the function's concrete DIE.
-    pub(super) fn var_code_die(&mut self, d: Die, v: Handle<crate::ir::Variable>) -> Die {
+    pub(super) fn var_code_die(&mut self, d: DieId, v: Handle<crate::ir::Variable>) -> DieId {
         let var = self.m.vars.get(v);
         let Some(Ref::Scope(s)) = var.scope else {
             return d;
@@ -44,7 +44,7 @@ impl Builder<'_, '_> {
 
     /// Fills a variable's DIE `d`; its location and constant value go to `code` (`d`, or its
     /// concrete copy).
-    pub(super) fn fill_var(&mut self, d: Die, code: Die, v: Handle<crate::ir::Variable>) {
+    pub(super) fn fill_var(&mut self, d: DieId, code: DieId, v: Handle<crate::ir::Variable>) {
         let m = self.m;
         let var = &m.vars.get(v);
         if let VarKind::Inlined { origin, .. } = var.kind {

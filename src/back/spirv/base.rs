@@ -25,6 +25,15 @@ pub struct Def {
     pub index: u32,
 }
 
+/// The base function an IR function was matched to.
+#[derive(Clone, Copy, Debug)]
+pub struct Matched {
+    /// Its index in `CodeInfo::funcs`.
+    pub func: usize,
+    /// The IR function's code positions can be trusted.
+    pub trusted: bool,
+}
+
 /// What the writer knows about the base module (empty for a standalone module).
 #[derive(Default)]
 pub struct CodeInfo {
@@ -38,8 +47,8 @@ pub struct CodeInfo {
     pub insns: Vec<(u32, Option<Op>)>,
     pub defs: HashMap<u32, Def>,
     pub funcs: Vec<Func>,
-    /// IR function → (base function index, whether its code positions can be trusted).
-    pub matched: HashMap<Handle<Scope>, (usize, bool)>,
+    /// IR function → the base function it was matched to.
+    pub matched: HashMap<Handle<Scope>, Matched>,
     /// The IR's code positions are of this module, in every function (`Base::OwnCode`).
     pub own_code: bool,
     /// Names the module gives ids: OpName, entry-point and linkage names.
@@ -140,7 +149,7 @@ impl CodeInfo {
 
     /// The OpFunction an IR function was matched to.
     pub fn function_of(&self, h: Handle<Scope>) -> Option<u32> {
-        self.matched.get(&h).map(|(f, _)| self.funcs[*f].id)
+        self.matched.get(&h).map(|f| self.funcs[f.func].id)
     }
 
     fn is_global(&self, id: u32) -> bool {
@@ -360,7 +369,7 @@ pub fn match_functions(c: &mut CodeInfo, m: &Module) -> Vec<Handle<Scope>> {
         match found {
             Some((i, trusted)) => {
                 taken[i] = true;
-                c.matched.insert(h, (i, trusted));
+                c.matched.insert(h, Matched { func: i, trusted });
             }
             None if f.binding.is_some() || s.flags.has(Flags::DEFINITION) => unmatched.push(h),
             None => {}

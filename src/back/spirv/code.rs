@@ -511,9 +511,9 @@ fn covers_nothing(w: &Writer, trusted: &[bool], range: crate::ir::CodeRange, i: 
 /// them, when the IR's code is this module's).
 fn trusted_funcs(w: &Writer) -> Vec<bool> {
     let mut trusted = vec![w.code.own_code; w.code.funcs.len()];
-    for (f, t) in w.code.matched.values() {
-        if *t {
-            if let Some(slot) = trusted.get_mut(*f) {
+    for f in w.code.matched.values() {
+        if f.trusted {
+            if let Some(slot) = trusted.get_mut(f.func) {
                 *slot = true;
             }
         }
@@ -548,7 +548,7 @@ fn definitions(w: &mut Writer, out: &mut Inserts) {
         return;
     }
     let mut matched: Vec<(Handle<Scope>, usize)> =
-        w.code.matched.iter().map(|(h, (f, _))| (*h, *f)).collect();
+        w.code.matched.iter().map(|(h, f)| (*h, f.func)).collect();
     matched.sort();
     for (h, f) in matched {
         let Some(i) = w.code.entry(f) else { continue };
@@ -573,8 +573,8 @@ fn coarse(w: &mut Writer, out: &mut Inserts) {
         .code
         .matched
         .iter()
-        .filter(|(_, (_, trusted))| !trusted)
-        .map(|(h, (f, _))| (*h, *f))
+        .filter(|(_, f)| !f.trusted)
+        .map(|(h, f)| (*h, f.func))
         .collect();
     untrusted.sort();
     for (h, f) in untrusted {

@@ -6,7 +6,7 @@ use rspirv::spirv::Op;
 use crate::spirv::binary::{first_word, insn, string_words};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::spec::spirv::{Flavour, Layout, Q, W};
+use crate::spec::spirv::{Flavour, Layout, OperandWords, Q};
 use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 
 /// The most words one instruction may have.
@@ -375,7 +375,7 @@ impl Emitter {
     }
 
     /// Appends the words of an operand value to `out`.
-    fn word(&mut self, w: W, v: &V, out: &mut Vec<u32>) {
+    fn word(&mut self, w: OperandWords, v: &V, out: &mut Vec<u32>) {
         match (w, v) {
             (_, V::Absent) => {}
             (_, V::List(vs)) => {
@@ -383,9 +383,9 @@ impl Emitter {
                     self.word(w, v, out);
                 }
             }
-            (W::Lit, V::Num(n)) => out.push(*n),
-            (W::Lit, V::Bool(b)) => out.push(u32::from(*b)),
-            (W::Lit, _) => out.push(0),
+            (OperandWords::Lit, V::Num(n)) => out.push(*n),
+            (OperandWords::Lit, V::Bool(b)) => out.push(u32::from(*b)),
+            (OperandWords::Lit, _) => out.push(0),
             (_, V::Str(s)) => out.push(self.string(s)),
             (_, V::Num(n)) => out.push(self.constant(*n)),
             (_, V::Bool(b)) => out.push(self.boolean(*b)),

@@ -23,7 +23,7 @@ pub fn has_strings(w: &Writer) -> bool {
 /// associated, allocated, rank) a DebugTypeArrayDynamic.
 pub fn array(w: &mut Writer, h: Handle<Type>, base: V, dims: &[Subrange]) -> u32 {
     let r = Ref::Type(h);
-    let (stride, descriptor) = super::types::array_extras(w, h);
+    let (stride, descriptor) = array_extras(w, h);
     if stride.is_some() {
         w.ledger
             .dropped(r, "array stride: the set has no operand for it");
@@ -155,4 +155,20 @@ fn encoding_basic(w: &Writer, e: Encoding) -> Option<Handle<Type>> {
                 && matches!(t.kind, TypeKind::Basic { encoding } if encoding == e)
         })
         .map(|(h, _)| h)
+}
+
+/// An array's whole-array stride and Fortran descriptor (data location, associated,
+/// allocated, rank).
+pub(super) fn array_extras(w: &Writer, h: Handle<Type>) -> (Option<Bound>, [Option<Bound>; 4]) {
+    match &w.m.types.get(h).kind {
+        TypeKind::Array {
+            stride,
+            data_location,
+            associated,
+            allocated,
+            rank,
+            ..
+        } => (*stride, [*data_location, *associated, *allocated, *rank]),
+        _ => (None, [None; 4]),
+    }
 }

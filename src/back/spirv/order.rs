@@ -15,7 +15,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::base::CodeInfo;
 use super::encode::{Emitter, V};
 use super::ledger::Ledger;
-use super::writer::{St, Writer};
+use super::writer::{Cycles, St, Writer};
 use crate::ir::ref_map::RefMap;
 use crate::ir::{Handle, Module, Ref, ScopeKind, Type, TypeKind};
 use crate::spec::spirv_names::{instruction, InsnName, OperandName};
@@ -275,16 +275,6 @@ fn edges(m: &Module, r: Ref, listed: &dyn Fn(Ref) -> bool) -> Vec<Ref> {
         _ => {}
     }
     out
-}
-
-/// The reference cycles of a NonSemantic module (Tarjan's strongly connected components of
-/// [`edges`]): the component of each entity on one, the composites among them, and how many
-/// entities of each component are being written.
-#[derive(Default)]
-pub(super) struct Cycles {
-    pub composites: HashSet<Ref>,
-    component: HashMap<Ref, u32>,
-    busy: Vec<u32>,
 }
 
 impl Cycles {

@@ -1,6 +1,7 @@
 //! Types → DebugType* instructions (docs/spirv-mapping.md "Types", read in the writing direction).
 
 use super::encode::V;
+use super::fortran::array_extras;
 use super::ledger::{holds, Feature};
 use super::writer::Writer;
 use crate::ir::Flags;
@@ -486,22 +487,6 @@ fn array(
             (operand::COMPONENT_COUNTS, V::List(counts)),
         ],
     )
-}
-
-/// An array's whole-array stride and Fortran descriptor (data location, associated,
-/// allocated, rank).
-pub(super) fn array_extras(w: &Writer, h: Handle<Type>) -> (Option<Bound>, [Option<Bound>; 4]) {
-    match &w.m.types.get(h).kind {
-        TypeKind::Array {
-            stride,
-            data_location,
-            associated,
-            allocated,
-            rank,
-            ..
-        } => (*stride, [*data_location, *associated, *allocated, *rank]),
-        _ => (None, [None; 4]),
-    }
 }
 
 /// What DebugTypeArray has no operand for: a stride of the whole array (in no set), and a

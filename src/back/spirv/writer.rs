@@ -17,13 +17,23 @@ pub(super) enum St {
     Done(u32),
 }
 
+/// The reference cycles of a NonSemantic module (Tarjan's strongly connected components of
+/// `order::edges`): the component of each entity on one, the composites among them, and how many
+/// entities of each component are being written. Found and kept by `order`.
+#[derive(Default)]
+pub(super) struct Cycles {
+    pub composites: HashSet<Ref>,
+    pub(super) component: HashMap<Ref, u32>,
+    pub(super) busy: Vec<u32>,
+}
+
 pub struct Writer<'m> {
     pub m: &'m Module,
     pub e: Emitter,
     pub ledger: Ledger<'m>,
     pub code: CodeInfo,
     pub(super) state: RefMap<St>,
-    pub(super) cycles: super::order::Cycles,
+    pub(super) cycles: Cycles,
     pub(super) fwd: HashMap<Ref, u32>,
     pub(super) deferred: Vec<Ref>,
     pub(super) depth: u32,

@@ -6,7 +6,9 @@ use rustc_hash::FxHashMap as HashMap;
 use gimli::AttributeValue as AttrValue;
 use gimli::DwAt;
 
-use super::walker::{fail, ref_offset, At, DResult, Slice, UnitState, Units, Walker};
+use super::walker::{
+    fail, ref_offset, At, DResult, SkippedRanges, Slice, UnitState, Units, Walker,
+};
 use crate::diag::LossKind;
 use crate::dwarf::{decode_expr, AmdOps, Encoding, RefKind, Refs};
 use crate::ir::{
@@ -37,16 +39,6 @@ impl Refs for DieRefs<'_> {
     fn write_ref(&mut self, _: RefKind, _: &Arg) -> Result<u64, String> {
         Err("the reader does not encode".into())
     }
-}
-
-/// Entries of DW_AT_ranges lists that gimli's iterator leaves out and the IR does not hold:
-/// empty ones (gcc lists its location views' points so; gdb and LLVM's tools read none) and
-/// backwards ones (a compiler's bug). Tombstones (code a linker dropped) are not counted: no
-/// code is lost with them.
-#[derive(Default)]
-pub(super) struct SkippedRanges {
-    pub empty: u64,
-    pub backwards: u64,
 }
 
 impl SkippedRanges {

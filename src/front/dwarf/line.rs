@@ -2,17 +2,10 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::walker::{fail, lossy, DResult, Files, Slice, Units};
+use super::walker::{fail, lossy, DResult, FileTable, Files, Slice, Units};
 use crate::ir::{
     Checksum, ChecksumKind, CodePos, CodeRange, File, Handle, LineFlags, LineRow, Loc, Module,
 };
-
-/// File 0 of a compile unit without a name, kept aside (name, directory, checksum, source):
-/// a file once a row or a DIE names it.
-pub type PendingFile = (String, Option<String>, Option<Checksum>, Option<String>);
-
-/// A line program's file table by DWARF file index, and its pending file 0.
-pub type FileTable = (HashMap<u64, Handle<File>>, Option<PendingFile>);
 
 /// The unit's file table (by DWARF file index), its file 0 if that is still pending, and its
 /// line rows appended to `m.lines`.

@@ -6,8 +6,8 @@ use gimli::constants as dw;
 use gimli::AttributeValue as AttrValue;
 
 use super::walker::{
-    binding, function_mut, own_flags, ref_offset, take_flag, take_str, take_u, At, DResult, Die,
-    Filled, Frame, Walker,
+    binding, function_mut, own_flags, ref_offset, take_flag, take_str, take_u, At, DResult,
+    DieAttrs, Filled, Frame, Walker,
 };
 use crate::ir::{
     AddrSpace, Bound, CompositeTag, Encoding, Enumerator, Flags, Handle, Memory, PtrKind,
@@ -343,7 +343,7 @@ impl Walker<'_> {
     /// tuning for gdb) is converted, little-endian; its DW_AT_byte_size stays raw so the writer
     /// can give the same form back.
     pub(super) fn member_offset(
-        die: &mut Die<'_>,
+        die: &mut DieAttrs<'_>,
         bit_size: Option<u64>,
     ) -> (Option<u64>, Option<u64>) {
         let mut offset = None;

@@ -13,8 +13,8 @@ use super::line::read_lines;
 use super::macros::read_macros;
 use super::walker::{
     fail, function_mut, name_bit, own_flags, raw_attr, ref_offset, take_str, take_u, At, DErr,
-    DResult, Die, Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units, Walker,
-    MAX_ALIAS_HOPS, MAX_DEPTH,
+    DResult, DieAttrs, Encodings, Files, Filled, Frame, MacroAt, Plan, Slice, UnitState, Units,
+    Walker, MAX_ALIAS_HOPS, MAX_DEPTH,
 };
 use crate::diag::{Diagnostics, LossKind};
 use crate::dwarf::{amd_ops_for, AmdOps, Encoding};
@@ -347,10 +347,23 @@ pub(super) fn complete_from_declarations(m: &mut crate::ir::Module) {
     }
 }
 
-/// An open DIE of pass 1: depth, tag, inside an inlined subroutine, a function declaration,
-/// inside a concrete out-of-line instance, its offset, the index of its pending block, inside a
-/// further concrete instance (a clone, `Walker::clones`).
-type PlanFrame = (isize, dw::DwTag, bool, bool, bool, u64, Option<usize>, bool);
+/// An open DIE of pass 1, with what its subtree is inside.
+#[derive(Clone, Copy)]
+struct PlanFrame {
+    depth: isize,
+    tag: dw::DwTag,
+    /// Inside an inlined subroutine.
+    in_inlined: bool,
+    /// A function declaration.
+    is_decl: bool,
+    /// Inside a concrete out-of-line instance.
+    in_concrete: bool,
+    off: u64,
+    /// The index of its pending block (`Plan::Pending`).
+    pending: Option<usize>,
+    /// Inside a further concrete instance (a clone, `Walker::clones`).
+    in_clone: bool,
+}
 
 /// Template parameter DIEs, which have no children.
 const PARAMETERS_WITHOUT_CHILDREN: [dw::DwTag; 3] = [
@@ -370,7 +383,7 @@ const TEMPLATE_PARAMS: [dw::DwTag; 5] = [
 
 /// A DIE may carry each attribute once (DWARF 5 §2.2; `llvm-dwarfdump --verify` calls a repeat an
 /// error): with two, which one a reader takes is arbitrary, and no writer can keep both.
-/// Gives the DIE's attribute name bits (`Die::names`): a name whose bit is not set yet is no
+/// Gives the DIE's attribute name bits (`DieAttrs::names`): a name whose bit is not set yet is no
 /// repeat.
 fn refuse_repeated_attribute(attrs: &[gimli::Attribute<Slice<'_>>], off: u64) -> DResult<u64> {
     let mut names = 0;
@@ -432,12 +445,12 @@ impl Walker<'_> {
             if depth > MAX_DEPTH {
                 return Err(fail(".debug_info", off, "DIE tree deeper than 4096"));
             }
-            while stack.last().is_some_and(|f| f.0 >= depth) {
+            while stack.last().is_some_and(|f| f.depth >= depth) {
                 stack.pop();
             }
-            let parent_tag = stack.last().map(|f| f.1);
-            let in_inlined =
-                stack.last().is_some_and(|f| f.2) || entry.tag() == dw::DW_TAG_inlined_subroutine;
+            let parent_tag = stack.last().map(|f| f.tag);
+            let in_inlined = stack.last().is_some_and(|f| f.in_inlined)
+                || entry.tag() == dw::DW_TAG_inlined_subroutine;
             // The first DW_AT_abstract_origin and DW_AT_dwarv_same_as, in one pass.
             let (mut origin_value, mut same_as_value) = (None, None);
             for a in entry.attrs() {
@@ -454,9 +467,9 @@ impl Walker<'_> {
             let origin = origin_value.and_then(|v| ref_offset(unit, &v));
             let tag = entry.tag();
             let same_as = same_as_value.and_then(|v| ref_offset(unit, &v));
-            let in_concrete = stack.last().is_some_and(|f| f.4)
+            let in_concrete = stack.last().is_some_and(|f| f.in_concrete)
                 || (tag == dw::DW_TAG_subprogram && origin.is_some());
-            let parent_off = stack.last().map_or(uoff, |f| f.5);
+            let parent_off = stack.last().map_or(uoff, |f| f.off);
             // A further concrete instance of an abstract subprogram, and what its subtree
             // instantiates, are entities of their own: one entity cannot hold two instances'
             // code, locations and linkage names.
@@ -466,10 +479,10 @@ impl Walker<'_> {
                 (
                     dw::DW_TAG_lexical_block | dw::DW_TAG_variable | dw::DW_TAG_formal_parameter,
                     Some(_),
-                ) => !in_inlined && stack.last().is_some_and(|f| f.7),
+                ) => !in_inlined && stack.last().is_some_and(|f| f.in_clone),
                 _ => false,
             };
-            let in_clone = clone || (stack.last().is_some_and(|f| f.7) && !in_inlined);
+            let in_clone = clone || (stack.last().is_some_and(|f| f.in_clone) && !in_inlined);
             let mut pending = None;
             match tag {
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter | dw::DW_TAG_lexical_block
@@ -478,7 +491,7 @@ impl Walker<'_> {
                     self.pending.abstract_parent.insert(off, parent_off);
                 }
                 dw::DW_TAG_variable | dw::DW_TAG_formal_parameter => {
-                    if let (Some(o), Some(k)) = (origin, stack.last().and_then(|f| f.6)) {
+                    if let (Some(o), Some(k)) = (origin, stack.last().and_then(|f| f.pending)) {
                         self.pending.blocks[k].2.push(o);
                     }
                 }
@@ -511,7 +524,7 @@ impl Walker<'_> {
                 // signature, not variables.
                 dw::DW_TAG_formal_parameter
                     if parent_tag == Some(dw::DW_TAG_subroutine_type)
-                        || stack.last().is_some_and(|f| f.3) =>
+                        || stack.last().is_some_and(|f| f.is_decl) =>
                 {
                     Plan::Part
                 }
@@ -601,9 +614,9 @@ impl Walker<'_> {
                 let function = match (parent_tag, stack.len().checked_sub(2).map(|i| stack[i])) {
                     (Some(dw::DW_TAG_subprogram), _) => Some(parent_off),
                     (Some(dw::DW_TAG_GNU_formal_parameter_pack), Some(g))
-                        if g.1 == dw::DW_TAG_subprogram =>
+                        if g.tag == dw::DW_TAG_subprogram =>
                     {
-                        Some(g.5)
+                        Some(g.off)
                     }
                     _ => None,
                 };
@@ -620,7 +633,7 @@ impl Walker<'_> {
                     entry.attr_value(dw::DW_AT_declaration),
                     Some(AttrValue::Flag(true))
                 );
-            stack.push((
+            stack.push(PlanFrame {
                 depth,
                 tag,
                 in_inlined,
@@ -629,7 +642,7 @@ impl Walker<'_> {
                 off,
                 pending,
                 in_clone,
-            ));
+            });
         }
         Ok(())
     }
@@ -788,7 +801,7 @@ impl Walker<'_> {
             attrs.extend(entry.attrs().iter().copied());
             used.clear();
             used.resize(attrs.len(), false);
-            let mut die = Die {
+            let mut die = DieAttrs {
                 off,
                 tag: entry.tag(),
                 attrs,

@@ -1,9 +1,8 @@
 //! The reader's shared context: the `Walker` every concern module fills entities through, what
-//! each DIE becomes (`Plan`), the open DIEs of the walk (`Frame`), one DIE's attributes (`Die`),
+//! each DIE becomes (`Plan`), the open DIEs of the walk (`Frame`), one DIE's attributes (`DieAttrs`),
 //! the attribute getters all concerns use, and the reader's error type. It imports none of the
 //! concern modules.
 
-use super::line::{FileTable, PendingFile};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use gimli::constants as dw;
@@ -28,6 +27,23 @@ pub(crate) struct DErr {
 }
 
 pub(crate) type DResult<T> = Result<T, DErr>;
+
+/// File 0 of a compile unit without a name, kept aside (name, directory, checksum, source):
+/// a file once a row or a DIE names it (`line`).
+pub type PendingFile = (String, Option<String>, Option<Checksum>, Option<String>);
+
+/// A line program's file table by DWARF file index, and its pending file 0.
+pub type FileTable = (HashMap<u64, Handle<File>>, Option<PendingFile>);
+
+/// Entries of DW_AT_ranges lists that gimli's iterator leaves out and the IR does not hold:
+/// empty ones (gcc lists its location views' points so; gdb and LLVM's tools read none) and
+/// backwards ones (a compiler's bug). Tombstones (code a linker dropped) are not counted: no
+/// code is lost with them. Counted and reported by `expr`.
+#[derive(Default)]
+pub(super) struct SkippedRanges {
+    pub empty: u64,
+    pub backwards: u64,
+}
 
 /// What a fill step gives back: the raw attributes its entity keeps.
 pub(super) type Filled = DResult<Vec<RawAttr>>;
@@ -96,7 +112,7 @@ pub(super) struct Walker<'m> {
     pub programs: HashMap<u64, FileTable>,
     pub encodings: Encodings,
     /// Entries of DW_AT_ranges lists gimli's iterator leaves out, said once in the ledger.
-    pub skipped_ranges: super::expr::SkippedRanges,
+    pub skipped_ranges: SkippedRanges,
     /// Parameters named by a subprogram's DW_AT_object_pointer.
     pub object_pointers: Vec<Handle<Variable>>,
     pub pending: PendingBlocks,
@@ -162,7 +178,7 @@ pub(super) struct Frame {
 }
 
 /// One DIE's attributes, with those a field consumed marked; the rest become raw attributes.
-pub(super) struct Die<'a> {
+pub(super) struct DieAttrs<'a> {
     pub off: u64,
     pub tag: dw::DwTag,
     pub attrs: Vec<gimli::Attribute<Slice<'a>>>,
@@ -173,14 +189,14 @@ pub(super) struct Die<'a> {
     pub names: u64,
 }
 
-/// An attribute name's bit in `Die::names`. (The name modulo 64 keeps the standard attributes
+/// An attribute name's bit in `DieAttrs::names`. (The name modulo 64 keeps the standard attributes
 /// apart; a multiplicative hash that keeps flag attributes apart from the common ones cost 5 M
 /// instructions more on the linked clang -O2 program.)
 pub(super) const fn name_bit(at: dw::DwAt) -> u64 {
     1 << (at.0 % 64)
 }
 
-impl<'a> Die<'a> {
+impl<'a> DieAttrs<'a> {
     pub(super) fn take(&mut self, at: dw::DwAt) -> Option<AttrValue<Slice<'a>>> {
         if self.names & name_bit(at) == 0 {
             return None;
@@ -279,7 +295,7 @@ pub(super) struct At<'a, 'u> {
     pub u: &'a Units<'u>,
     pub unit: &'a gimli::Unit<Slice<'u>>,
     pub cur: &'a mut UnitState,
-    pub die: &'a mut Die<'u>,
+    pub die: &'a mut DieAttrs<'u>,
     /// The open DIE around this one.
     pub parent: Option<Frame>,
 }
@@ -520,7 +536,7 @@ impl Walker<'_> {
         })
     }
 
-    pub(super) fn flags(&mut self, die: &mut Die<'_>) -> Flags {
+    pub(super) fn flags(&mut self, die: &mut DieAttrs<'_>) -> Flags {
         let mut f = Flags::default();
         // One pass over the DIE's attributes (a `take` of each flag attribute scanned them
         // all 16 times): the first of each flag attribute is used, set when it is true. None

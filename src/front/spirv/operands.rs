@@ -1,7 +1,9 @@
 //! One debug instruction's operands, split by name from its set's [`Layout`], and the reader's
 //! error type.
 
-use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, SHADER200_SHORT_SOURCE, W};
+use crate::spec::spirv::{
+    Flavour, Layout, OperandWords, LLVM_SPIRV14_LAYOUTS, Q, SHADER200_SHORT_SOURCE,
+};
 use crate::spec::spirv_names::{instruction, InsnName, OperandName};
 use crate::spirv::binary::{Insn, SpirvError};
 
@@ -256,7 +258,7 @@ impl<'a> Dec<'a> {
                 Q::One if left == 0 => return bad(format!("`{}` is missing", op.name)),
                 Q::One => 1,
                 Q::Opt => left.min(1),
-                Q::Many if op.w == W::Pair && left % 2 != 0 => {
+                Q::Many if op.w == OperandWords::Pair && left % 2 != 0 => {
                     return bad(format!("`{}` needs (value, name) pairs", op.name))
                 }
                 Q::Many => left,
@@ -313,7 +315,7 @@ impl<'a> Dec<'a> {
     pub fn is_literal(&self, name: OperandName) -> bool {
         self.index(name)
             .and_then(|i| self.layout.operands.get(i))
-            .is_some_and(|o| o.w == W::Lit)
+            .is_some_and(|o| o.w == OperandWords::Lit)
     }
 
     /// Whether the layout has an operand of that name at all.
