@@ -2,6 +2,7 @@
 mod support;
 
 mod cli;
+mod docs_claims;
 mod container;
 mod dwarf;
 mod ir;

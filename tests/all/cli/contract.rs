@@ -1,4 +1,4 @@
-//! Covers src/cli.rs, src/output.rs.
+//! Covers src/cli/, src/output.rs.
 //!
 //! The CLI contract: verbs, exit codes, messages, atomic outputs, driven through the binary.
 

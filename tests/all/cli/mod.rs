@@ -1,5 +1,6 @@
 mod batch;
 mod contract;
+mod crosscheck;
 mod hostile_inputs;
 mod huge_input;
 mod input_paths;

@@ -1,5 +1,4 @@
 mod corpus;
-mod crosscheck;
 mod flags;
 mod inkwell_step;
 mod into;

@@ -1,4 +1,4 @@
-//! Covers src/cli.rs (every verb).
+//! Covers src/cli/ (every verb).
 //!
 //! Every verb on every input of our own making — the corpus `corpus/build.sh` builds
 //! (SPIR-V of every debug set and of shader stages, LLVM IR and bitcode, x86-64 and AMDGPU

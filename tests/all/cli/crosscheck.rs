@@ -1,9 +1,9 @@
-//! Covers src/crosscheck.rs.
+//! Covers src/cli/crosscheck.rs.
 //!
 //! The LLVM ⇄ DWARF cross-check for programs of corpus/src compiled by
 //! clang-14, the IR the LLVM frontend reads from the `.ll` and the IR the DWARF frontend reads
 //! from the object must agree once the documented backend normalisations are applied
-//! (`dwarv diff --crosscheck`, src/crosscheck.rs, the list in docs/dwarf.md).
+//! (`dwarv diff --crosscheck`, src/cli/crosscheck.rs, the list in docs/dwarf.md).
 
 use std::path::Path;
 
