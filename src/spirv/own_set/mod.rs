@@ -24,6 +24,7 @@
 //! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.
 
 mod kinds;
+mod operands;
 mod order;
 mod tables;
 mod to_set;
@@ -156,7 +157,7 @@ fn run(
     let write = |taken, target| {
         let mut cx = Cx {
             t: &tables,
-            written: vec![0; tables.def.len().div_ceil(64)],
+            done: tables.in_functions.clone(),
             empty_string: tables.empty_string,
             new_string: false,
             added_strings: Vec::new(),

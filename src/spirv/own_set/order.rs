@@ -11,7 +11,8 @@ use crate::spirv::binary::{first_word, LLVM_SPIRV_GENERATOR};
 use crate::spirv::grammar::result_id;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
-use super::kinds::*;
+use super::kinds::{Kind, IN_FUNCTION};
+use super::operands::Role;
 use super::tables::Tables;
 use super::to_set::Target;
 use super::words::{extend_words, Declined};
@@ -27,8 +28,8 @@ pub(super) enum Emitted {
 /// Pass 2's state: the module-level section being written.
 pub(super) struct Cx<'t> {
     pub(super) t: &'t Tables<'t>,
-    /// Module-level ids written (a bit per id).
-    pub(super) written: Vec<u64>,
+    /// Ids written, or defined in a function (a bit per id): nothing waits for them.
+    pub(super) done: Vec<u64>,
     /// The OpString "" references use: the module's, or a new one (`new_string`).
     pub(super) empty_string: u32,
     pub(super) new_string: bool,
@@ -60,21 +61,19 @@ impl<'t> std::ops::Deref for Cx<'t> {
 impl<'t> Cx<'t> {
     /// Written, or defined in a function (where nothing waits for it).
     pub(super) fn done(&self, id: u32) -> bool {
-        let written = self
-            .written
+        self.done
             .get(id as usize / 64)
-            .is_some_and(|w| w >> (id % 64) & 1 == 1);
-        written || self.t.kind.get(id as usize).is_some_and(|k| k & DONE != 0)
+            .is_some_and(|w| w >> (id % 64) & 1 == 1)
     }
 
     pub(super) fn mark_written(&mut self, id: u32) {
-        self.written[id as usize / 64] |= 1 << (id % 64);
+        self.done[id as usize / 64] |= 1 << (id % 64);
     }
 
     /// `Tables::kind_of`, knowing the OpString this pass adds.
-    pub(super) fn kind_of(&self, id: u32) -> u8 {
+    pub(super) fn kind_of(&self, id: u32) -> Kind {
         match self.new_string && id == self.empty_string {
-            true => K_STRING,
+            true => Kind::String,
             false => self.t.kind_of(id),
         }
     }
@@ -165,15 +164,16 @@ impl<'t> Cx<'t> {
         let (count, _) = self.w.head(at);
         let id = self.w.at(at + 2);
         let opcode = self.w.at(at + 4);
-        if IN_FUNCTION.contains(&opcode)
-            && opcode != DebugOp::DebugExpression as u32
-            && opcode != DebugOp::DebugLocalVariable as u32
+        let instruction = Kind::debug(opcode);
+        if IN_FUNCTION.contains(instruction)
+            && instruction != Kind::DebugExpression
+            && instruction != Kind::DebugLocalVariable
         {
             return Err(Declined(
                 "an in-function debug instruction outside functions",
             ));
         }
-        let members_forward = opcode == DebugOp::DebugTypeComposite as u32
+        let members_forward = instruction == Kind::DebugTypeComposite
             && match &self.to {
                 Some(to) => to.forward_members(),
                 None => self.flavour != Flavour::Shader100,
@@ -190,7 +190,7 @@ impl<'t> Cx<'t> {
         extend_words(out, &self.w, at, count);
         let (mut unnamed, mut void_parameter, mut absent) = (None, false, None);
         let (mut waits, mut undefined, mut wrong) = (None, false, false);
-        self.ids(at, |n, o, i| {
+        self.ids(at, |n, rule, i| {
             if waits.is_some() {
                 return;
             }
@@ -198,51 +198,50 @@ impl<'t> Cx<'t> {
             // SPIRV-LLVM-Translator writes `.200`'s Arg Number as a literal word, which the
             // reader takes as such unless it names an integer constant (`to_set` converts it).
             if self.flavour == Flavour::Shader200
-                && o.name == "Arg Number"
-                && !matches!(self.t.kind_of(out[k]), K_CONSTANT | K_CONSTANT_U32)
+                && rule.role == Role::ArgNumber
+                && !matches!(self.t.kind_of(out[k]), Kind::Constant | Kind::ConstantU32)
             {
                 return;
             }
             let target = self.followed(out[k]);
             // A dropped typedef where the reader takes no typedef (a member's Parent): the
             // redirect would repair what the reader refuses.
-            if target != out[k] && !self.allows(opcode, n, self.t.kind_of(out[k])) {
+            if target != out[k] && !rule.allowed.contains(self.t.kind_of(out[k])) {
                 wrong = true;
                 return;
             }
             out[k] = target;
             // (The input's words: an id at the bound is none, even once a string takes it.)
             let kind = self.t.kind_of(target);
-            if kind == K_UNDEFINED {
+            if kind == Kind::Undefined {
                 undefined = true;
                 return;
             }
             // (An operand the other set has no place for is not waited for.)
-            let may_refer_forward = members_forward && o.name == "Members"
+            let may_refer_forward = members_forward && rule.role == Role::Members
                 || self.to.as_ref().is_some_and(|to| !to.carries(opcode, n));
             if !(self.done(target) || may_refer_forward) {
                 waits = Some(target);
                 return;
             }
             // llvm-spirv-14 reads its own forms of `SPIRV.debug` as they are.
-            if self.flavour == Flavour::SpirvDebug || kind != K_DEBUG + DebugOp::DebugInfoNone as u8
-            {
-                wrong |= !self.allows(opcode, n, kind);
+            if self.flavour == Flavour::SpirvDebug || kind != Kind::DebugInfoNone {
+                wrong |= !rule.allowed.contains(kind);
                 return;
             }
-            match o.name {
+            match rule.role {
                 // spirv-val wants an OpString; the reader takes "" as none. (DebugSource keeps
                 // its Text: llvm-spirv-14 asserts on a DebugSource without.)
-                "Linkage Name" | "Text" => unnamed = Some(k),
+                Role::NameOrText => unnamed = Some(k),
                 // (`.200`'s DebugInfoNone, DebugInfoNone before a text without a checksum.)
-                "Checksum Kind" | "Checksum Value" => wrong |= !self.allows(opcode, n, kind),
+                Role::Checksum => wrong |= !rule.allowed.contains(kind),
                 // An optional operand (always the last) that says "none" is left out, as the
                 // IR writer does (spirv-val wants e.g. a DebugFunctionDeclaration there).
-                _ if o.q == Q::Opt => absent = Some(k),
+                _ if rule.q == Q::Opt => absent = Some(k),
                 // llvm-spirv's void: the reader takes DebugInfoNone and OpTypeVoid alike.
-                "Return Type" if self.void != 0 => out[k] = self.void,
-                "Return Type" | "Parameter Types" => void_parameter = true,
-                _ => wrong |= !self.allows(opcode, n, kind),
+                Role::ReturnType if self.void != 0 => out[k] = self.void,
+                Role::ReturnType | Role::ParameterTypes => void_parameter = true,
+                _ => wrong |= !rule.allowed.contains(kind),
             }
         })?;
         if undefined {
@@ -297,12 +296,12 @@ impl<'t> Cx<'t> {
                 if self.flavour != Flavour::SpirvDebug && !self.keeps_translator_forms() =>
             {
                 let base = words[6];
-                match self.debug_opcode(base).map(DebugOp::from_u32) {
-                    Some(Some(DebugOp::DebugTypeBasic)) => {}
-                    None | Some(Some(DebugOp::DebugInfoNone)) => {
+                match self.t.kind_of(base) {
+                    Kind::DebugTypeBasic => {}
+                    k if !k.is_debug() || k == Kind::DebugInfoNone => {
                         return Err(Declined("a typedef of no debug type"))
                     }
-                    Some(_) => {
+                    _ => {
                         let name = self.name(words[5]);
                         self.diagnostics.push(
                             LossKind::Approximated,
@@ -341,7 +340,7 @@ impl<'t> Cx<'t> {
                     false => self.constant(words[6]),
                 };
                 if !n.is_some_and(|n| (2..=4).contains(&n))
-                    || self.debug_opcode(words[5]) != Some(DebugOp::DebugTypeBasic as u32)
+                    || self.t.kind_of(words[5]) != Kind::DebugTypeBasic
                 {
                     return Err(Declined("a vector the IR writer re-encodes"));
                 }
@@ -354,12 +353,11 @@ impl<'t> Cx<'t> {
             DebugOp::DebugSource => {
                 // llvm-spirv-14 writes (and reads) a missing text as DebugInfoNone.
                 let none_ok = |s: &Self, x: u32| {
-                    s.flavour == Flavour::SpirvDebug
-                        && s.debug_opcode(x) == Some(DebugOp::DebugInfoNone as u32)
+                    s.flavour == Flavour::SpirvDebug && s.t.kind_of(x) == Kind::DebugInfoNone
                 };
                 if words[5..]
                     .iter()
-                    .any(|&x| self.kind_of(x) != K_STRING && !none_ok(self, x))
+                    .any(|&x| self.kind_of(x) != Kind::String && !none_ok(self, x))
                 {
                     return Err(Declined("a DebugSource text that is not an OpString"));
                 }
@@ -418,7 +416,7 @@ impl<'t> Cx<'t> {
         if matches!(self.flavour, Flavour::SpirvDebug | Flavour::Shader200) {
             return Ok(ids.len());
         }
-        let none = |s: &Self, x: u32| s.debug_opcode(x) == Some(DebugOp::DebugInfoNone as u32);
+        let none = |s: &Self, x: u32| s.t.kind_of(x) == Kind::DebugInfoNone;
         let mut keep = ids.len();
         if self.flavour == Flavour::OpenCl100 && keep >= 2 && keep % 2 == 0 {
             let half = keep / 2;

@@ -1,14 +1,32 @@
 //! Pass 1 (`Tables::index`): every id of the module indexed; the checks of the code.
 
-use crate::spec::spirv::{Flavour, Layout, Operand, LLVM_SPIRV14_LAYOUTS, Q, W};
+use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, W as Encoding};
 use crate::spirv::binary::Insn;
 use crate::spirv::grammar::{self, id_layout, id_words, result_word, IdLayout, IdWord, Rest};
-use rspirv::spirv::{Capability, Op};
+use rspirv::spirv::{Capability, Decoration, MemoryAccess, Op};
 
+use rspirv::spirv::NonsemanticShaderDebuginfo100Op as ShaderOp;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
-use super::kinds::{self, *};
+use super::kinds::{Kind, IN_FUNCTION};
+use super::operands::{OperandRule, PAIR_NAME, PAIR_NAME_RULE};
 use super::words::{Declined, Words};
+
+/// The memory operands that take no id: Volatile, Aligned (a literal), Nontemporal,
+/// NonPrivatePointer.
+const WITHOUT_IDS: MemoryAccess = MemoryAccess::VOLATILE
+    .union(MemoryAccess::ALIGNED)
+    .union(MemoryAccess::NONTEMPORAL)
+    .union(MemoryAccess::NON_PRIVATE_POINTER);
+/// The decorations that take ids (the others take literals, but for vendors' beyond
+/// `id_words`' knowledge).
+const ID_DECORATIONS: [u32; 4] = [
+    Decoration::UniformId as u32,
+    Decoration::AlignmentId as u32,
+    Decoration::MaxByteOffsetId as u32,
+    Decoration::CounterBuffer as u32,
+];
+const FIRST_VENDOR_DECORATION: u32 = 5000;
 
 /// Opcodes of the layout's sections up to the strings and sources (an OpString goes after them).
 pub(super) const BEFORE_NAMES: [Op; 13] = [
@@ -26,11 +44,6 @@ pub(super) const BEFORE_NAMES: [Op; 13] = [
     Op::ExecutionModeId,
     Op::Line,
 ];
-/// Decoration LinkageAttributes.
-const LINKAGE_ATTRIBUTES: u32 = 41;
-/// The operand index `Tables::ids` gives the name of an enumerator pair (the value has the
-/// pair's own index).
-pub(super) const PAIR_NAME: usize = usize::MAX;
 
 /// Pass 1's index of the module, read only from then on (pass 2 and the checks of the code run
 /// side by side on it).
@@ -42,15 +55,17 @@ pub(super) struct Tables<'a> {
     pub(super) generator: u32,
     /// Per id: the word offset of the instruction defining it (0: none).
     pub(super) def: Vec<u32>,
-    /// Per id: what defines it (`K_*`, or `K_DEBUG` + the debug opcode; `DONE` if in a
-    /// function): one byte, so that the checks of every operand stay in cache.
-    pub(super) kind: Vec<u8>,
+    /// Per id: what defines it.
+    pub(super) kind: Vec<Kind>,
+    /// The ids defined in functions (a bit per id): nothing in the module-level section waits
+    /// for them.
+    pub(super) in_functions: Vec<u64>,
     /// Where the first function starts (the end of the module-level section).
     pub(super) section_end: usize,
     /// Layouts by opcode (dense).
     pub(super) layouts: Vec<Option<&'static Layout>>,
-    /// Per opcode, per operand: the kinds of id it may be (`kinds::allowed`).
-    pub(super) allowed: Vec<Vec<kinds::Mask>>,
+    /// Per opcode, per operand of its layout: what the passes ask of it.
+    pub(super) rules: Vec<Option<Box<[OperandRule]>>>,
     /// The module's OpTypeVoid (0: none).
     pub(super) void: u32,
     /// The module's OpString "" (0: none).
@@ -140,25 +155,25 @@ impl<'a> Tables<'a> {
                 *slot = Some(l);
             }
         }
-        let allowed = layouts
+        let rules = layouts
             .iter()
-            .map(|l| match l {
-                Some(l) => l
-                    .operands
-                    .iter()
-                    .map(|o| kinds::allowed(flavour, l, o))
-                    .collect(),
-                None => Vec::new(),
+            .map(|l| {
+                l.map(|l| {
+                    (l.operands.iter())
+                        .map(|o| OperandRule::new(flavour, l, o))
+                        .collect()
+                })
             })
             .collect();
         let mut cx = Tables {
             w,
             flavour,
-            allowed,
+            rules,
             set: 0,
             generator: w.at(2),
             def: vec![0; bound],
-            kind: vec![K_UNDEFINED; bound],
+            kind: vec![Kind::Undefined; bound],
+            in_functions: vec![0; bound.div_ceil(64)],
             section_end: w.len,
             layouts,
             void: 0,
@@ -244,7 +259,9 @@ impl<'a> Tables<'a> {
                     }
                 }
                 Some(Op::Name) if count >= 3 => cx.names.push((w.at(i + 1), i as u32)),
-                Some(Op::Decorate) if count >= 4 && w.at(i + 2) == LINKAGE_ATTRIBUTES => {
+                Some(Op::Decorate)
+                    if count >= 4 && w.at(i + 2) == Decoration::LinkageAttributes as u32 =>
+                {
                     cx.names.push((w.at(i + 1), i as u32));
                 }
                 Some(Op::Capability) if count >= 2 => {
@@ -289,27 +306,27 @@ impl<'a> Tables<'a> {
                     _ => return Err(Declined("an id out of bound or defined twice")),
                 }
                 cx.kind[id as usize] = match op {
-                    Some(Op::String) => K_STRING,
+                    Some(Op::String) => Kind::String,
                     Some(Op::ExtInst) if count >= 5 && w.at(i + 3) == cx.set => {
-                        debug_kind(w.at(i + 4))
+                        Kind::debug(w.at(i + 4))
                     }
                     Some(Op::Constant) => match cx.int_type(w.at(i + 1)) {
-                        Some((32, 0)) if count == 4 => K_CONSTANT_U32,
+                        Some((32, 0)) if count == 4 => Kind::ConstantU32,
                         Some((width, _)) if count < 4 || (width > 32 && count < 5) => {
                             return Err(Declined("an integer constant without its value"))
                         }
-                        Some(_) => K_CONSTANT,
-                        None => K_CODE,
+                        Some(_) => Kind::Constant,
+                        None => Kind::Code,
                     },
-                    Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => K_CONSTANT,
-                    Some(Op::TypeVoid) => K_VOID,
-                    Some(Op::Variable) => K_VARIABLE,
-                    Some(Op::FunctionParameter) => K_PARAMETER,
-                    Some(Op::Function) => K_FUNCTION,
-                    _ => K_CODE,
+                    Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => Kind::Constant,
+                    Some(Op::TypeVoid) => Kind::Void,
+                    Some(Op::Variable) => Kind::Variable,
+                    Some(Op::FunctionParameter) => Kind::Parameter,
+                    Some(Op::Function) => Kind::Function,
+                    _ => Kind::Code,
                 };
                 if i >= cx.section_end {
-                    cx.kind[id as usize] |= DONE;
+                    cx.in_functions[id as usize / 64] |= 1 << (id % 64);
                 }
             }
             i += count;
@@ -328,18 +345,20 @@ impl<'a> Tables<'a> {
     fn index_non_semantic(&mut self, i: usize, count: usize) {
         let w = self.w;
         let module_level = self.section_end == w.len;
-        match w.at(i + 4) {
+        match ShaderOp::from_u32(w.at(i + 4)) {
             // DebugFunctionDefinition Function Definition.
-            101 if count == 7 && !module_level => {
+            Some(ShaderOp::DebugFunctionDefinition) if count == 7 && !module_level => {
                 (self.function_definitions).push((w.at(i + 5), w.at(i + 6)));
             }
             // DebugTypeComposite Name Tag Source Line Column Parent Linkage Size Flags Members…
-            10 if count > 14 && module_level => {
+            Some(ShaderOp::DebugTypeComposite) if count > 14 && module_level => {
                 let composite = w.at(i + 2);
                 (self.member_parents)
                     .extend(w.words[i + 14..i + count].iter().map(|&m| (m, composite)));
             }
-            0 if module_level && self.info_none == 0 => self.info_none = w.at(i + 2),
+            Some(ShaderOp::DebugInfoNone) if module_level && self.info_none == 0 => {
+                self.info_none = w.at(i + 2)
+            }
             _ => {}
         }
     }
@@ -424,34 +443,35 @@ impl<'a> Tables<'a> {
                 }
                 if i >= self.section_end {
                     // The one in-function instruction that may name a (dropped) typedef.
-                    if w.at(i + 4) == DebugOp::DebugLocalVariable as u32 {
+                    let opcode = DebugOp::from_u32(w.at(i + 4));
+                    if opcode == Some(DebugOp::DebugLocalVariable) {
                         checked.local_variables.push(i as u32);
                     }
-                    let event = [DebugOp::DebugDeclare as u32, DebugOp::DebugValue as u32];
-                    if event.contains(&w.at(i + 4)) && count >= 7 {
+                    let event = [Some(DebugOp::DebugDeclare), Some(DebugOp::DebugValue)];
+                    if event.contains(&opcode) && count >= 7 {
                         let value = w.at(i + 6);
                         let k = self.kind_of(value);
-                        let constant = k == K_CONSTANT || k == K_CONSTANT_U32;
-                        checked.constant_values |= constant && w.at(i + 4) == event[1];
+                        let constant = matches!(k, Kind::Constant | Kind::ConstantU32);
+                        checked.constant_values |= constant && opcode == event[1];
                         // (A debug instruction, DebugInfoNone, is no id of the code.)
                         let d = self.def.get(value as usize).map_or(0, |&d| d as usize);
                         let usable = d < self.section_end || (function_at < d && d < i);
-                        checked.unusable_values |= k < K_DEBUG && !usable;
+                        checked.unusable_values |= !k.is_debug() && !usable;
                     }
                     self.check_in_function(i)?;
                     if self.into_literals {
                         if function == 0 {
                             return Err(Declined("a debug instruction between functions"));
                         }
-                        open_line = match w.at(i + 4) {
-                            super::to_set::DEBUG_LINE => true,
-                            super::to_set::DEBUG_NO_LINE => false,
+                        open_line = match ShaderOp::from_u32(w.at(i + 4)) {
+                            Some(ShaderOp::DebugLine) => true,
+                            Some(ShaderOp::DebugNoLine) => false,
                             _ => open_line,
                         };
                         super::to_set::in_function(self, i, count, &mut checked.edits)?;
                     } else if self.flavour == Flavour::Shader200
-                        && w.at(i + 4) == super::to_set::DEBUG_LINE
-                        && self.kind_of(w.at(i + 5)) == K_STRING
+                        && w.at(i + 4) == ShaderOp::DebugLine as u32
+                        && self.kind_of(w.at(i + 5)) == Kind::String
                     {
                         // (SPIRV-LLVM-Translator's form; the other sets' want a DebugSource.)
                         return Err(Declined("a DebugLine of a file's OpString"));
@@ -470,7 +490,7 @@ impl<'a> Tables<'a> {
                 }
                 self.check_code_ids(i, count, opcode, &mut checked.taken)?;
                 if opcode == Op::Line as u16
-                    && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
+                    && (count != 4 || self.kind_of(w.at(i + 1)) != Kind::String)
                 {
                     return Err(Declined("an OpLine without an OpString file"));
                 }
@@ -527,7 +547,7 @@ impl<'a> Tables<'a> {
                     Rest::Beyond => tail.iter().for_each(|&w| maybe(w)),
                     // Volatile, Aligned (a literal), Nontemporal, NonPrivatePointer: no id.
                     Rest::MemoryAccess => match tail.first() {
-                        Some(m) if m & !0x27 != 0 => walk = true,
+                        Some(m) if m & !WITHOUT_IDS.bits() != 0 => walk = true,
                         // The words after the mask and Aligned's literal are possible ids (a
                         // second memory operand), as `id_words` has them.
                         Some(m) => (tail.get(1 + (m >> 1 & 1) as usize..))
@@ -539,9 +559,9 @@ impl<'a> Tables<'a> {
                     // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; a
                     // decoration beyond those `id_words` knows may (the others take literals).
                     Rest::Decoration => {
-                        walk = tail
-                            .first()
-                            .is_some_and(|&d| matches!(d, 27 | 46 | 47 | 5634) || d >= 5000);
+                        walk = tail.first().is_some_and(|&d| {
+                            ID_DECORATIONS.contains(&d) || d >= FIRST_VENDOR_DECORATION
+                        });
                     }
                 }
             }
@@ -576,46 +596,28 @@ impl<'a> Tables<'a> {
         }
     }
 
-    pub(super) fn kind_of(&self, id: u32) -> u8 {
+    pub(super) fn kind_of(&self, id: u32) -> Kind {
         self.kind
             .get(id as usize)
-            .map_or(K_UNDEFINED, |k| k & !DONE)
+            .copied()
+            .unwrap_or(Kind::Undefined)
     }
 
     /// A debug instruction in a function: one the set allows there, its operand counts and
     /// kinds.
     pub(super) fn check_in_function(&self, at: usize) -> Result<(), Declined> {
-        if !IN_FUNCTION.contains(&self.w.at(at + 4)) {
+        if !IN_FUNCTION.contains(Kind::debug(self.w.at(at + 4))) {
             return Err(Declined("a debug entity inside a function"));
         }
-        let opcode = self.w.at(at + 4);
         let mut wrong = false;
-        self.ids(at, |k, _, i| {
+        self.ids(at, |_, rule, i| {
             let id = self.w.at(i);
-            wrong |= !self.allows(opcode, k, self.kind_of(id));
+            wrong |= !rule.allowed.contains(self.kind_of(id));
         })?;
         match wrong {
             true => Err(Declined("an operand of a kind its consumer rejects")),
             false => Ok(()),
         }
-    }
-
-    /// Whether operand `k` of debug instruction `opcode` may be an id of `kind`
-    /// (`kinds::allowed`, the consumers' rules).
-    pub(super) fn allows(&self, opcode: u32, k: usize, kind: u8) -> bool {
-        if k == PAIR_NAME {
-            return kind == K_STRING;
-        }
-        match self.allowed.get(opcode as usize).and_then(|ops| ops.get(k)) {
-            Some(mask) => mask[usize::from(kind >> 6)] >> (kind & 63) & 1 == 1,
-            None => true,
-        }
-    }
-
-    /// The debug opcode of the instruction defining `id`, if it is one of the set.
-    pub(super) fn debug_opcode(&self, id: u32) -> Option<u32> {
-        let k = self.kind_of(id);
-        (k >= K_DEBUG).then(|| kind_opcode(k))
     }
 
     /// The value of an integer OpConstant of at most 64 bits, if `id` is one.
@@ -631,26 +633,27 @@ impl<'a> Tables<'a> {
         }
     }
 
-    /// Calls `f(operand index, operand, word offset)` for every id word of the debug
+    /// Calls `f(operand index, its rule, word offset)` for every id word of the debug
     /// instruction at `at` (an enumerator pair's name with index `PAIR_NAME`); declines when its
     /// operand count does not fit its layout.
     pub(super) fn ids(
         &self,
         at: usize,
-        mut f: impl FnMut(usize, &Operand, usize),
+        mut f: impl FnMut(usize, &OperandRule, usize),
     ) -> Result<(), Declined> {
         let (count, _) = self.w.head(at);
-        let layout = self
-            .layouts
-            .get(self.w.at(at + 4) as usize)
-            .copied()
-            .flatten()
+        let rules = (self.rules.get(self.w.at(at + 4) as usize))
+            .and_then(Option::as_deref)
             .ok_or(Declined("a debug opcode the set does not define"))?;
         let (mut i, end) = (at + 5, at + count);
         let literal_numbers = self.flavour.literal_numbers();
-        for (k, o) in layout.operands.iter().enumerate() {
-            let width = if o.w == W::Pair { 2 } else { 1 };
-            let times = match o.q {
+        for (k, rule) in rules.iter().enumerate() {
+            let width = if rule.encoding == Encoding::Pair {
+                2
+            } else {
+                1
+            };
+            let times = match rule.q {
                 Q::One => 1,
                 Q::Opt => usize::from(i < end),
                 Q::Many => (end - i) / width,
@@ -659,14 +662,14 @@ impl<'a> Tables<'a> {
                 return Err(Declined("fewer operands than the layout has"));
             }
             for _ in 0..times {
-                match o.w {
-                    W::Id => f(k, o, i),
-                    W::Lit => {}
-                    W::Pair => {
+                match rule.encoding {
+                    Encoding::Id => f(k, rule, i),
+                    Encoding::Lit => {}
+                    Encoding::Pair => {
                         if !literal_numbers {
-                            f(k, o, i);
+                            f(k, rule, i);
                         }
-                        f(PAIR_NAME, o, i + 1);
+                        f(PAIR_NAME, &PAIR_NAME_RULE, i + 1);
                     }
                 }
                 i += width;

@@ -41,9 +41,10 @@ use crate::spec::spirv::{
 use crate::spirv::binary::first_word;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
-use super::kinds::{self, Mask, K_CONSTANT, K_CONSTANT_U32, K_DEBUG, K_FUNCTION};
+use super::kinds::{self, Kind, KindSet};
+use super::operands::PAIR_NAME;
 use super::order::Cx;
-use super::tables::{Tables, PAIR_NAME};
+use super::tables::Tables;
 use super::words::Declined;
 use super::Edit;
 
@@ -97,7 +98,7 @@ enum Source {
 struct Plan {
     layout: &'static Layout,
     /// Per operand of `layout`: its source, and the kinds of id its consumer takes.
-    from: Vec<(Source, Mask)>,
+    from: Vec<(Source, KindSet)>,
     /// Per operand of the module's layout: whether the other set carries it.
     carried: Vec<bool>,
 }
@@ -346,7 +347,7 @@ impl Target {
         let hash = crate::spirv::build_id(&normal.words(&module));
         // (Build identifiers pass 2 has not checked yet may be short of their Identifier.)
         let link = (cx.t.def.iter().enumerate())
-            .filter(|&(id, _)| cx.t.debug_opcode(id as u32) == Some(DEBUG_BUILD_IDENTIFIER))
+            .filter(|&(id, _)| cx.t.kind_of(id as u32) == Kind::DebugBuildIdentifier)
             .filter(|&(_, &at)| cx.t.w.head(at as usize).0 > 5)
             .any(|(_, &at)| cx.t.name(cx.t.w.at(at as usize + 5)) == hash);
         self.link = Some(link);
@@ -398,15 +399,15 @@ impl Target {
 
     /// An id operand the other set's consumer takes as it is, or a number as its 32-bit
     /// constant.
-    fn id_operand(&mut self, cx: &mut Cx<'_>, id: u32, mask: &Mask) -> Result<u32, Declined> {
+    fn id_operand(&mut self, cx: &mut Cx<'_>, id: u32, mask: &KindSet) -> Result<u32, Declined> {
         let kind = cx.kind_of(id);
-        if mask[usize::from(kind >> 6)] >> (kind & 63) & 1 == 1 {
+        if mask.contains(kind) {
             return Ok(id);
         }
-        let takes_u32 = mask[0] >> K_CONSTANT_U32 & 1 == 1;
+        let takes_u32 = mask.contains(Kind::ConstantU32);
         match cx.t.constant(id) {
             // (A value both signed and unsigned types read alike.)
-            Some(v) if takes_u32 && kind == K_CONSTANT && v <= i32::MAX as u64 => {
+            Some(v) if takes_u32 && kind == Kind::Constant && v <= i32::MAX as u64 => {
                 self.constant(cx, v as u32)
             }
             _ => Err(Declined(
@@ -419,7 +420,7 @@ impl Target {
     /// path would write it: a value both sets define).
     fn literal(&self, cx: &Cx<'_>, opcode: u32, name: &str, id: u32) -> Result<u32, Declined> {
         let value = match cx.kind_of(id) {
-            K_CONSTANT_U32 => cx.t.constant(id).map(|v| v as u32),
+            Kind::ConstantU32 => cx.t.constant(id).map(|v| v as u32),
             _ => None,
         };
         match value {
@@ -596,7 +597,7 @@ impl Target {
                             (W::Id, _) if self.from_200 && o.name == "Arg Number" => {
                                 // (`Cx::emit`: a literal unless an integer constant's id.)
                                 let number = match cx.kind_of(word) {
-                                    K_CONSTANT | K_CONSTANT_U32 => cx.t.constant(word),
+                                    Kind::Constant | Kind::ConstantU32 => cx.t.constant(word),
                                     _ => Some(u64::from(word)),
                                 };
                                 let number = number.and_then(|n| u32::try_from(n).ok());
@@ -640,7 +641,9 @@ impl Target {
                             // An enumerator's value: an integer constant's id, or a literal
                             // (as the reader takes it).
                             (W::Pair, W::Pair) => match cx.kind_of(word) {
-                                K_CONSTANT_U32 | K_CONSTANT => self.id_operand(cx, word, mask)?,
+                                Kind::ConstantU32 | Kind::Constant => {
+                                    self.id_operand(cx, word, mask)?
+                                }
                                 _ => self.constant(cx, word)?,
                             },
                             _ => {
@@ -744,7 +747,7 @@ impl Target {
             Some(DebugOp::DebugFunction) => {
                 // The Function operand, dropped from the words: in the module's words still.
                 let function = self.scratch[5 + 9];
-                if cx.kind_of(function) == K_FUNCTION {
+                if cx.kind_of(function) == Kind::Function {
                     // (Into a set that keeps the Function operand, no definition is added.)
                     let definition = match self.to.non_semantic() {
                         true => cx.new_id()?,
@@ -752,7 +755,7 @@ impl Target {
                     };
                     self.definitions
                         .push([function, out[start + 2], definition]);
-                } else if cx.kind_of(function) != K_DEBUG + DebugOp::DebugInfoNone as u8 {
+                } else if cx.kind_of(function) != Kind::DebugInfoNone {
                     return Err(Declined("a DebugFunction of no OpFunction"));
                 }
             }
@@ -768,13 +771,13 @@ impl Target {
             // it out).
             Some(DebugOp::DebugImportedEntity) if self.to == Flavour::Shader200 => {
                 let entity = cx.kind_of(out[start + 8]);
-                if entity == K_DEBUG + DebugOp::DebugInfoNone as u8 || entity == kinds::K_VOID {
+                if entity == Kind::DebugInfoNone || entity == Kind::Void {
                     return Err(Declined("an imported entity of none"));
                 }
             }
             // The IR path writes a method as a DebugFunctionDeclaration among the members.
             Some(DebugOp::DebugTypeComposite) if self.to == Flavour::Shader200 => {
-                let function = K_DEBUG + DebugOp::DebugFunction as u8;
+                let function = Kind::DebugFunction;
                 if out[start + 14..].iter().any(|&m| cx.kind_of(m) == function) {
                     return Err(Declined("a method among a composite's members"));
                 }
@@ -927,7 +930,7 @@ impl Target {
             Some(DebugOp::DebugFunction)
                 if operands[9.min(operands.len())..]
                     .iter()
-                    .any(|&o| cx.kind_of(o) == kinds::K_STRING) =>
+                    .any(|&o| cx.kind_of(o) == Kind::String) =>
             {
                 return Err(Declined("a target function name"));
             }
@@ -958,15 +961,13 @@ impl Target {
             .collect();
         let named = |id: u32| t.names_of(id).any(|n| wanted.iter().any(|w| w == n));
         let global = |id: u32| {
-            cx.kind_of(id) == kinds::K_VARIABLE && (t.def[id as usize] as usize) < t.section_end
+            cx.kind_of(id) == Kind::Variable && (t.def[id as usize] as usize) < t.section_end
         };
-        let none = [
-            DebugOp::DebugInfoNone as u32,
-            DebugOp::DebugExpression as u32,
-        ];
-        let ok = match t.debug_opcode(variable) {
-            None => global(variable) && (t.names_of(variable).next().is_none() || named(variable)),
-            Some(op) if none.contains(&op) => {
+        let ok = match t.kind_of(variable) {
+            k if !k.is_debug() => {
+                global(variable) && (t.names_of(variable).next().is_none() || named(variable))
+            }
+            Kind::DebugInfoNone | Kind::DebugExpression => {
                 let names = self.global_names.get_or_insert_with(|| {
                     t.names
                         .iter()
@@ -976,7 +977,7 @@ impl Target {
                 });
                 !wanted.iter().any(|w| names.contains(w))
             }
-            Some(_) => false,
+            _ => false,
         };
         match ok {
             true => Ok(()),
@@ -1137,7 +1138,7 @@ const FROM_ELSEWHERE: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
 
 /// Whether `id` is a DebugInfoNone.
 fn none(cx: &Cx<'_>, id: u32) -> bool {
-    cx.kind_of(id) == K_DEBUG + DebugOp::DebugInfoNone as u8
+    cx.kind_of(id) == Kind::DebugInfoNone
 }
 
 /// Whether `id` is an `OpConstantFalse`.
@@ -1152,7 +1153,7 @@ fn is_false(cx: &Cx<'_>, id: u32) -> bool {
 /// no bounds, no stride, a count of 1 to 2³¹−1.
 fn subrange_count(cx: &Cx<'_>, id: u32) -> Result<u32, Declined> {
     let at = cx.t.def.get(id as usize).copied().unwrap_or(0) as usize;
-    if at == 0 || cx.t.debug_opcode(id) != Some(DEBUG_TYPE_SUBRANGE) {
+    if at == 0 || cx.t.kind_of(id) != Kind::DebugTypeSubrange {
         return Err(Declined("an array subrange that is no DebugTypeSubrange"));
     }
     let (count, _) = cx.t.w.head(at);
@@ -1198,18 +1199,14 @@ pub(super) fn in_function(
             // DebugLine Source, Line Start, Line End, Column Start, Column End.
             let source = w.at(i + 5);
             let file = match t.def.get(source as usize) {
-                Some(&at) if t.debug_opcode(source) == Some(DebugOp::DebugSource as u32) => {
-                    w.at(at as usize + 5)
-                }
+                Some(&at) if t.kind_of(source) == Kind::DebugSource => w.at(at as usize + 5),
                 // (`.200` as SPIRV-LLVM-Translator writes it.)
-                _ if t.flavour == Flavour::Shader200 && t.kind_of(source) == kinds::K_STRING => {
-                    source
-                }
+                _ if t.flavour == Flavour::Shader200 && t.kind_of(source) == Kind::String => source,
                 _ => 0,
             };
             let number = |k: usize| t.constant(w.at(i + k)).map(|v| v as u32);
             match (t.kind_of(file), number(6), number(8)) {
-                (kinds::K_STRING, Some(line), Some(column)) => {
+                (Kind::String, Some(line), Some(column)) => {
                     vec![first_word(4, Op::Line), file, line, column]
                 }
                 _ => return Err(Declined("a DebugLine of no DebugSource file or numbers")),
