@@ -9,7 +9,7 @@
 //! [`rewrite`] takes a module only when it can vouch for the result, and declines otherwise (with
 //! the reason): the caller then re-encodes through the IR, whose reader also gives damaged input
 //! its error. Pass 1 (`Tables::index`) indexes every id; then, side by side for a large module,
-//! pass 2 (`Cx::order_module_section`) writes the module-level section — debug instructions
+//! pass 2 (`SectionWriter::order_module_section`) writes the module-level section — debug instructions
 //! ordered so that none refers forward but where the set allows it (a composite's Members outside
 //! NonSemantic), repaired as the IR writer repairs them, every operand checked against its
 //! consumer's rules (`kinds`) — while `Tables::check_code` checks the rest as the reader would.
@@ -23,6 +23,8 @@
 //! then converted into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another
 //! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.
 
+mod code;
+mod head;
 mod kinds;
 mod operands;
 mod order;
@@ -34,10 +36,11 @@ use crate::diag::Diagnostics;
 use crate::spec::spirv::Flavour;
 use rspirv::spirv::Op;
 
-use order::Cx;
+use head::Head;
+use order::SectionWriter;
 use tables::Tables;
-pub use words::Declined;
 use words::Words;
+pub use words::{Declined, Edit};
 
 /// The rewritten module: `head` (header and module-level section, rewritten; little-endian
 /// words), then the input's words from `tail_at` on with `edits` applied (in input order).
@@ -49,15 +52,6 @@ pub struct Rewritten {
     /// The set written, and the set the module carried.
     pub flavour: Flavour,
     pub from: Flavour,
-}
-
-/// One change to the input's tail: `remove` words from word offset `at` replaced by `words`
-/// (host-order words, written little-endian).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
-    pub at: usize,
-    pub remove: usize,
-    pub words: Vec<u32>,
 }
 
 impl Rewritten {
@@ -155,27 +149,14 @@ fn run(
     };
     let first = target()?;
     let write = |taken, target| {
-        let mut cx = Cx {
-            t: &tables,
-            done: tables.in_functions.clone(),
-            empty_string: tables.empty_string,
-            new_string: false,
-            added_strings: Vec::new(),
-            redirect: Vec::new(),
-            edits: Vec::new(),
-            diagnostics: Diagnostics::default(),
-            next_id: tables.def.len() as u32,
-            taken,
-            taken_at: 0,
-            to: target,
-        };
-        cx.order_module_section().map(|head| (head, cx))
+        let mut writer = SectionWriter::new(Head::new(&tables, taken), target);
+        writer.order_module_section().map(|head| (head, writer))
     };
     // A large module's code is checked on a second core while its debug info is written, its
     // new ids taken from the bound on as if the code used none of them; written again, skipping
     // them, in the rare module where it does (a literal the grammar lets be an id).
     let mut checked;
-    let (head, mut cx) = match bytes.len() >= PARALLEL_FROM {
+    let (head, mut writer) = match bytes.len() >= PARALLEL_FROM {
         true => {
             let (checks, written) = std::thread::scope(|s| {
                 let checks = s.spawn(|| tables.check_code());
@@ -186,11 +167,11 @@ fn run(
                 (checks, written)
             });
             checked = checks?;
-            let (head, cx) = written?;
+            let (head, writer) = written?;
             // (Every word `taken` holds is at or above the bound.)
             match checked.taken.first() {
-                Some(&t) if t < cx.next_id => write(&checked.taken, target()?)?,
-                _ => (head, cx),
+                Some(&t) if t < writer.head.next_id => write(&checked.taken, target()?)?,
+                _ => (head, writer),
             }
         }
         false => {
@@ -198,11 +179,11 @@ fn run(
             write(&checked.taken, first)?
         }
     };
-    if !cx.redirect.is_empty() {
-        cx.patch_functions(&checked.local_variables)?;
+    if !writer.redirect.is_empty() {
+        writer.patch_functions(&checked.local_variables)?;
     }
-    let mut edits = std::mem::take(&mut cx.edits);
-    if let Some(to) = &cx.to {
+    let mut edits = std::mem::take(&mut writer.edits);
+    if let Some(to) = &writer.to {
         // (Its literals would need converting in the code.)
         if !checked.local_variables.is_empty() {
             return Err(Declined("a DebugLocalVariable inside a function"));
@@ -244,7 +225,7 @@ fn run(
         edits.append(&mut checked.edits);
         edits.sort_by_key(|e| (e.at, e.remove));
         if checked.ranged_rows != 0 {
-            cx.diagnostics.push(
+            writer.head.diagnostics.push(
                 crate::diag::LossKind::Dropped,
                 "module",
                 format!(
@@ -258,7 +239,7 @@ fn run(
         head,
         tail_at: tables.section_end,
         edits,
-        diagnostics: std::mem::take(&mut cx.diagnostics),
+        diagnostics: std::mem::take(&mut writer.head.diagnostics),
         flavour: to.unwrap_or(import),
         from: import,
     })

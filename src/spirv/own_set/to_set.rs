@@ -41,18 +41,15 @@ use crate::spec::spirv::{
 use crate::spirv::binary::first_word;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
+use super::head::Head;
 use super::kinds::{self, Kind, KindSet};
 use super::operands::PAIR_NAME;
-use super::order::Cx;
 use super::tables::Tables;
-use super::words::Declined;
-use super::Edit;
+use super::words::{string_words, words_of, Declined, Edit};
 
-/// The opcodes of `DebugFunctionDefinition`, `DebugLine` and `DebugNoLine` (NonSemantic only),
-/// `DebugTypeSubrange` (`.200` only).
+/// The opcodes of `DebugFunctionDefinition` (NonSemantic only), `DebugTypeSubrange` (`.200`
+/// only).
 const FUNCTION_DEFINITION: u32 = 101;
-pub(super) const DEBUG_LINE: u32 = 103;
-pub(super) const DEBUG_NO_LINE: u32 = 104;
 const DEBUG_TYPE_SUBRANGE: u32 = 201;
 /// The NonSemantic opcodes of DebugBuildIdentifier (105), DebugStoragePath (106) and
 /// DebugEntryPoint (107), and their names (ledger places).
@@ -309,7 +306,7 @@ impl Target {
     }
 
     /// The id of the 32-bit unsigned constant `value` (added when new).
-    fn constant(&mut self, cx: &mut Cx<'_>, value: u32) -> Result<u32, Declined> {
+    fn constant(&mut self, head: &mut Head<'_>, value: u32) -> Result<u32, Declined> {
         let small = self
             .small
             .get(value as usize)
@@ -319,10 +316,10 @@ impl Target {
             return Ok(id);
         }
         if self.uint == 0 {
-            self.uint = cx.new_id()?;
+            self.uint = head.new_id()?;
             self.uint_added = true;
         }
-        let id = cx.new_id()?;
+        let id = head.new_id()?;
         match self.small.get_mut(value as usize) {
             Some(slot) => *slot = id,
             None => {
@@ -336,33 +333,33 @@ impl Target {
 
     /// Whether the module's DebugBuildIdentifier is dwarv's link record (the hash of its code,
     /// as the reader tells them apart); worked out once, when one is met.
-    fn link_record(&mut self, cx: &Cx<'_>) -> Result<bool, Declined> {
+    fn link_record(&mut self, head: &Head<'_>) -> Result<bool, Declined> {
         if let Some(link) = self.link {
             return Ok(link);
         }
-        let module = crate::spirv::binary::Module::parse(cx.t.w.words)
+        let module = crate::spirv::binary::Module::parse(head.tables.words.words)
             .map_err(|_| Declined("a module the code's hash cannot be taken of"))?;
         let normal = crate::spirv::normal::NormalForm::compute(&module)
             .map_err(|_| Declined("a module the code's hash cannot be taken of"))?;
         let hash = crate::spirv::build_id(&normal.words(&module));
         // (Build identifiers pass 2 has not checked yet may be short of their Identifier.)
-        let link = (cx.t.def.iter().enumerate())
-            .filter(|&(id, _)| cx.t.kind_of(id as u32) == Kind::DebugBuildIdentifier)
-            .filter(|&(_, &at)| cx.t.w.head(at as usize).0 > 5)
-            .any(|(_, &at)| cx.t.name(cx.t.w.at(at as usize + 5)) == hash);
+        let link = (head.tables.def.iter().enumerate())
+            .filter(|&(id, _)| head.tables.kind_of(id as u32) == Kind::DebugBuildIdentifier)
+            .filter(|&(_, &at)| head.tables.words.head(at as usize).0 > 5)
+            .any(|(_, &at)| head.tables.name(head.tables.words.at(at as usize + 5)) == hash);
         self.link = Some(link);
         Ok(link)
     }
 
     /// The id of a DebugInfoNone added before the first debug instruction.
-    fn info_none(&mut self, cx: &mut Cx<'_>) -> Result<u32, Declined> {
+    fn info_none(&mut self, head: &mut Head<'_>) -> Result<u32, Declined> {
         if self.none == 0 {
-            self.none = cx.new_id()?;
+            self.none = head.new_id()?;
             (self.constant_words).extend([
                 first_word(5, Op::ExtInst),
-                cx.t.void,
+                head.tables.void,
                 self.none,
-                cx.t.set,
+                head.tables.set,
                 DebugOp::DebugInfoNone as u32,
             ]);
         }
@@ -371,24 +368,24 @@ impl Target {
 
     /// The id of an `OpConstantFalse`: the module's (written before), else one added before the
     /// first debug instruction (with an `OpTypeBool` if the module has none).
-    fn false_constant(&mut self, cx: &mut Cx<'_>) -> Result<u32, Declined> {
+    fn false_constant(&mut self, head: &mut Head<'_>) -> Result<u32, Declined> {
         if self.false_constant != 0 {
             return Ok(self.false_constant);
         }
-        let own = cx.t.false_constant;
-        if own != 0 && cx.done(own) {
+        let own = head.tables.false_constant;
+        if own != 0 && head.done(own) {
             self.false_constant = own;
             return Ok(own);
         }
-        let bool_type = match cx.t.bool_type {
+        let bool_type = match head.tables.bool_type {
             0 => {
-                self.bool_added = cx.new_id()?;
+                self.bool_added = head.new_id()?;
                 self.bool_added
             }
-            b if cx.done(b) => b,
+            b if head.done(b) => b,
             _ => return Err(Declined("the module's OpTypeBool follows its debug info")),
         };
-        self.false_constant = cx.new_id()?;
+        self.false_constant = head.new_id()?;
         (self.constant_words).extend([
             first_word(3, Op::ConstantFalse),
             bool_type,
@@ -399,16 +396,21 @@ impl Target {
 
     /// An id operand the other set's consumer takes as it is, or a number as its 32-bit
     /// constant.
-    fn id_operand(&mut self, cx: &mut Cx<'_>, id: u32, mask: &KindSet) -> Result<u32, Declined> {
-        let kind = cx.kind_of(id);
+    fn id_operand(
+        &mut self,
+        head: &mut Head<'_>,
+        id: u32,
+        mask: &KindSet,
+    ) -> Result<u32, Declined> {
+        let kind = head.kind_of(id);
         if mask.contains(kind) {
             return Ok(id);
         }
         let takes_u32 = mask.contains(Kind::ConstantU32);
-        match cx.t.constant(id) {
+        match head.tables.constant(id) {
             // (A value both signed and unsigned types read alike.)
             Some(v) if takes_u32 && kind == Kind::Constant && v <= i32::MAX as u64 => {
-                self.constant(cx, v as u32)
+                self.constant(head, v as u32)
             }
             _ => Err(Declined(
                 "an operand of a kind the other set's consumer rejects",
@@ -418,15 +420,15 @@ impl Target {
 
     /// Into the OpenCL.100 family, the number an operand's constant holds (checked as the IR
     /// path would write it: a value both sets define).
-    fn literal(&self, cx: &Cx<'_>, opcode: u32, name: &str, id: u32) -> Result<u32, Declined> {
-        let value = match cx.kind_of(id) {
-            Kind::ConstantU32 => cx.t.constant(id).map(|v| v as u32),
+    fn literal(&self, head: &Head<'_>, opcode: u32, name: &str, id: u32) -> Result<u32, Declined> {
+        let value = match head.kind_of(id) {
+            Kind::ConstantU32 => head.tables.constant(id).map(|v| v as u32),
             _ => None,
         };
         match value {
             Some(v)
-                if known(cx.t, cx.t.flavour, opcode, name, v)
-                    && known(cx.t, self.to, opcode, name, v) =>
+                if known(head.tables, head.tables.flavour, opcode, name, v)
+                    && known(head.tables, self.to, opcode, name, v) =>
             {
                 Ok(v)
             }
@@ -437,7 +439,7 @@ impl Target {
     /// Converts the instruction pass 2 wrote at `out[start..]` into the other set.
     pub(super) fn convert(
         &mut self,
-        cx: &mut Cx<'_>,
+        head: &mut Head<'_>,
         start: usize,
         out: &mut Vec<u32>,
     ) -> Result<(), Declined> {
@@ -455,7 +457,7 @@ impl Target {
         if self.into_literals && (DEBUG_BUILD_IDENTIFIER..=DEBUG_ENTRY_POINT).contains(&opcode) {
             let message = match opcode {
                 DEBUG_ENTRY_POINT => Some("entry point: the set has no DebugEntryPoint"),
-                _ if self.link_record(cx)? => (opcode == DEBUG_BUILD_IDENTIFIER)
+                _ if self.link_record(head)? => (opcode == DEBUG_BUILD_IDENTIFIER)
                     .then_some("link records: the set has no DebugBuildIdentifier"),
                 DEBUG_BUILD_IDENTIFIER => Some("build id: the set has no DebugBuildIdentifier"),
                 _ => Some("storage path: the set has no DebugStoragePath"),
@@ -466,7 +468,7 @@ impl Target {
                     out[start + 2],
                     INFO_NAMES[(opcode - 105) as usize]
                 );
-                cx.diagnostics.push(LossKind::Dropped, place, message);
+                head.diagnostics.push(LossKind::Dropped, place, message);
             }
             out.truncate(start);
             return Ok(());
@@ -474,25 +476,25 @@ impl Target {
         if self.same_layouts {
             self.scratch.clear();
             self.scratch.extend_from_slice(&out[start..]);
-            let source = self.source_spans(cx, opcode)?;
+            let source = self.source_spans(head, opcode)?;
             for (o, &(a, b)) in source.operands.iter().zip(&self.spans) {
                 if o.w == W::Lit
                     && !self.scratch[a..b]
                         .iter()
-                        .all(|&v| known(cx.t, cx.t.flavour, opcode, o.name, v))
+                        .all(|&v| known(head.tables, head.tables.flavour, opcode, o.name, v))
                 {
                     return Err(Declined("a number the IR path would not write as it is"));
                 }
             }
-            return self.special(cx, opcode, start, out);
+            return self.special(head, opcode, start, out);
         }
         let Some(plan) = self.plans.get_mut(opcode as usize).and_then(Option::take) else {
             return Err(Declined("an instruction the other set has no place for"));
         };
-        let converted = self.convert_by(&plan, cx, opcode, start, out);
+        let converted = self.convert_by(&plan, head, opcode, start, out);
         self.plans[opcode as usize] = Some(plan);
         converted?;
-        self.special(cx, opcode, start, out)?;
+        self.special(head, opcode, start, out)?;
         out[start] = first_word(out.len() - start, Op::ExtInst);
         if !self.subranges.is_empty() {
             out.splice(start..start, self.subranges.drain(..));
@@ -504,7 +506,7 @@ impl Target {
     fn convert_by(
         &mut self,
         plan: &Plan,
-        cx: &mut Cx<'_>,
+        head: &mut Head<'_>,
         opcode: u32,
         start: usize,
         out: &mut Vec<u32>,
@@ -514,21 +516,21 @@ impl Target {
         self.scratch.clear();
         self.scratch.extend_from_slice(&out[start..]);
         out.truncate(start + 5);
-        let source = self.source_spans(cx, opcode)?;
+        let source = self.source_spans(head, opcode)?;
         for (k, (f, mask)) in plan.from.iter().enumerate() {
             let o = &layout.operands[k];
             match *f {
                 Source::Zero => {
-                    let zero = self.constant(cx, 0)?;
+                    let zero = self.constant(head, 0)?;
                     out.push(zero);
                 }
                 Source::Absent => {}
-                Source::EmptyString => out.push(cx.empty_string()?),
+                Source::EmptyString => out.push(head.empty_string()?),
                 Source::Counts(s) => {
                     let (a, b) = self.spans[s];
                     for at in a..b {
-                        let count = subrange_count(cx, self.scratch[at])?;
-                        let id = self.id_operand(cx, count, mask)?;
+                        let count = subrange_count(head, self.scratch[at])?;
+                        let id = self.id_operand(head, count, mask)?;
                         out.push(id);
                     }
                 }
@@ -538,21 +540,21 @@ impl Target {
                         // (Pass 2 checked each count: a positive constant.)
                         let count = match source.operands[s].w {
                             W::Lit => Some(self.scratch[at]),
-                            _ => cx.t.constant(self.scratch[at]).map(|v| v as u32),
+                            _ => head.tables.constant(self.scratch[at]).map(|v| v as u32),
                         };
                         let count = match count {
-                            Some(n) if n > 0 && n <= i32::MAX as u32 => self.constant(cx, n)?,
+                            Some(n) if n > 0 && n <= i32::MAX as u32 => self.constant(head, n)?,
                             Some(0) => return Err(Declined(RUNTIME_SIZED)),
                             _ => return Err(Declined("an array count of 2^31 or more")),
                         };
-                        let none = self.info_none(cx)?;
-                        let id = cx.new_id()?;
+                        let none = self.info_none(head)?;
+                        let id = head.new_id()?;
                         // Lower Bound, Upper Bound, Count (the translator's order).
                         self.subranges.extend([
                             first_word(8, Op::ExtInst),
-                            cx.t.void,
+                            head.tables.void,
                             id,
-                            cx.t.set,
+                            head.tables.set,
                             DEBUG_TYPE_SUBRANGE,
                             none,
                             none,
@@ -563,18 +565,20 @@ impl Target {
                 }
                 Source::Parent => {
                     let id = self.scratch[2];
-                    let parent = self.parent_of(cx.t, opcode, id)?;
+                    let parent = self.parent_of(head.tables, opcode, id)?;
                     out.extend(parent);
                 }
                 Source::Function => {
                     let debug = self.scratch[2];
-                    let function = match one_of(&cx.t.function_definitions, debug) {
+                    let function = match one_of(&head.tables.function_definitions, debug) {
                         Ok(Some(function)) => {
                             self.definitions.push([function, debug, 0]);
                             function
                         }
-                        Ok(None) if cx.t.info_none != 0 && cx.done(cx.t.info_none) => {
-                            cx.t.info_none
+                        Ok(None)
+                            if head.tables.info_none != 0 && head.done(head.tables.info_none) =>
+                        {
+                            head.tables.info_none
                         }
                         // The IR path may bind it to a function no definition names (by its
                         // OpName, entry point or linkage name).
@@ -583,7 +587,7 @@ impl Target {
                                 "a DebugFunction without a definition, and a function without one",
                             ))
                         }
-                        Ok(None) => self.info_none(cx)?,
+                        Ok(None) => self.info_none(head)?,
                         Err(()) => return Err(Declined("two definitions of one DebugFunction")),
                     };
                     out.push(function);
@@ -595,41 +599,56 @@ impl Target {
                         let word = self.scratch[at];
                         let value = match (w, o.w) {
                             (W::Id, _) if self.from_200 && o.name == "Arg Number" => {
-                                // (`Cx::emit`: a literal unless an integer constant's id.)
-                                let number = match cx.kind_of(word) {
-                                    Kind::Constant | Kind::ConstantU32 => cx.t.constant(word),
+                                // (`SectionWriter::emit`: a literal unless an integer constant's id.)
+                                let number = match head.kind_of(word) {
+                                    Kind::Constant | Kind::ConstantU32 => {
+                                        head.tables.constant(word)
+                                    }
                                     _ => Some(u64::from(word)),
                                 };
                                 let number = number.and_then(|n| u32::try_from(n).ok());
                                 match (number, o.w) {
                                     (Some(n), W::Lit) => n,
-                                    (Some(n), _) => self.constant(cx, n)?,
+                                    (Some(n), _) => self.constant(head, n)?,
                                     (None, _) => {
                                         return Err(Declined("an Arg Number past 32 bits"))
                                     }
                                 }
                             }
-                            (W::Id, W::Lit) => self.literal(cx, opcode, o.name, word)?,
-                            (W::Lit, W::Id) if !known(cx.t, cx.t.flavour, opcode, o.name, word) => {
+                            (W::Id, W::Lit) => self.literal(head, opcode, o.name, word)?,
+                            (W::Lit, W::Id)
+                                if !known(
+                                    head.tables,
+                                    head.tables.flavour,
+                                    opcode,
+                                    o.name,
+                                    word,
+                                ) =>
+                            {
                                 return Err(Declined(
                                     "a number the IR path would not write as it is",
                                 ))
                             }
-                            (W::Lit, W::Id) => self.constant(cx, word)?,
+                            (W::Lit, W::Id) => self.constant(head, word)?,
                             // `.200`'s basic type without Flags (as the translator writes it).
                             (W::Id, W::Id)
-                                if self.from_200 && o.name == "Flags" && none(cx, word) =>
+                                if self.from_200 && o.name == "Flags" && none(head, word) =>
                             {
-                                self.constant(cx, 0)?
+                                self.constant(head, 0)?
                             }
                             // (Numbers `.200` holds that the other set does not define, e.g.
                             // the translator's storage class 0xFFFFFFFF.)
                             (W::Id, W::Id)
                                 if self.from_200
-                                    && cx.t.constant(word).is_some_and(|v| {
+                                    && head.tables.constant(word).is_some_and(|v| {
                                         !u32::try_from(v).is_ok_and(|v| {
-                                            known(cx.t, cx.t.flavour, opcode, o.name, v)
-                                                && known(cx.t, self.to, opcode, o.name, v)
+                                            known(
+                                                head.tables,
+                                                head.tables.flavour,
+                                                opcode,
+                                                o.name,
+                                                v,
+                                            ) && known(head.tables, self.to, opcode, o.name, v)
                                         })
                                     }) =>
                             {
@@ -637,14 +656,14 @@ impl Target {
                                     "a number the IR path would not write as it is",
                                 ))
                             }
-                            (W::Id, W::Id) => self.id_operand(cx, word, mask)?,
+                            (W::Id, W::Id) => self.id_operand(head, word, mask)?,
                             // An enumerator's value: an integer constant's id, or a literal
                             // (as the reader takes it).
-                            (W::Pair, W::Pair) => match cx.kind_of(word) {
+                            (W::Pair, W::Pair) => match head.kind_of(word) {
                                 Kind::ConstantU32 | Kind::Constant => {
-                                    self.id_operand(cx, word, mask)?
+                                    self.id_operand(head, word, mask)?
                                 }
-                                _ => self.constant(cx, word)?,
+                                _ => self.constant(head, word)?,
                             },
                             _ => {
                                 return Err(Declined("an operand the other set encodes otherwise"))
@@ -663,8 +682,8 @@ impl Target {
 
     /// The module's layout of `opcode`, and its operands' spans in `scratch` (pass 2 checked the
     /// counts).
-    fn source_spans(&mut self, cx: &Cx<'_>, opcode: u32) -> Result<&'static Layout, Declined> {
-        let source = (cx.t.layouts.get(opcode as usize).copied().flatten())
+    fn source_spans(&mut self, head: &Head<'_>, opcode: u32) -> Result<&'static Layout, Declined> {
+        let source = (head.tables.layouts.get(opcode as usize).copied().flatten())
             .ok_or(Declined("a debug opcode the set does not define"))?;
         self.spans.clear();
         let (mut i, end) = (5, self.scratch.len());
@@ -685,28 +704,28 @@ impl Target {
     /// function's definition, an operation the set has not.
     fn special(
         &mut self,
-        cx: &mut Cx<'_>,
+        head: &mut Head<'_>,
         opcode: u32,
         start: usize,
         out: &mut Vec<u32>,
     ) -> Result<(), Declined> {
         if self.from_200 {
-            self.out_of_200(cx, opcode, start, out)?;
+            self.out_of_200(head, opcode, start, out)?;
         }
         match DebugOp::from_u32(opcode) {
             // `.200`'s checksum operands (the text llvm-spirv-14 writes it in, alone, goes).
             Some(DebugOp::DebugSource)
                 if out.len() == start + 7 && self.to == Flavour::Shader200 =>
             {
-                let text = cx.t.name(out[start + 6]);
+                let text = head.tables.name(out[start + 6]);
                 match crate::front::spirv::split_checksum(&text) {
                     (None, _) => {}
                     (Some(c), None) => {
                         let kind = to_set(CHECKSUM_KINDS, c.kind)
                             .ok_or(Declined("a checksum of a kind .200 does not number"))?;
                         let hex: String = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
-                        out[start + 6] = self.constant(cx, kind)?;
-                        let value = cx.add_string(&hex)?;
+                        out[start + 6] = self.constant(head, kind)?;
+                        let value = head.add_string(&hex)?;
                         out.push(value);
                     }
                     (Some(_), Some(_)) => {
@@ -716,13 +735,13 @@ impl Target {
             }
             Some(DebugOp::DebugSource) if self.from_200 => {}
             Some(DebugOp::DebugSource) if out.len() == start + 7 && self.to.non_semantic() => {
-                let text = cx.t.name(out[start + 6]);
+                let text = head.tables.name(out[start + 6]);
                 match crate::front::spirv::split_checksum(&text) {
                     (None, _) => {}
                     (Some(_), None) => {
                         out.truncate(start + 6);
-                        let file = cx.t.name(out[start + 5]);
-                        cx.diagnostics.push(
+                        let file = head.tables.name(out[start + 5]);
+                        head.diagnostics.push(
                             LossKind::Dropped,
                             format!("%{} (DebugSource {file:?})", out[start + 2]),
                             "checksum: NonSemantic DebugSource has no checksum operand",
@@ -736,9 +755,9 @@ impl Target {
             // (Into the OpenCL.100 family: its Function from its definition, `Source::Function`.)
             Some(DebugOp::DebugFunction) if self.into_literals => {}
             // NonSemantic into NonSemantic: its definition is in the code already.
-            Some(DebugOp::DebugFunction) if cx.t.flavour.non_semantic() => {
+            Some(DebugOp::DebugFunction) if head.tables.flavour.non_semantic() => {
                 let debug = out[start + 2];
-                match one_of(&cx.t.function_definitions, debug) {
+                match one_of(&head.tables.function_definitions, debug) {
                     Ok(Some(function)) => self.definitions.push([function, debug, 0]),
                     Ok(None) => {}
                     Err(()) => return Err(Declined("two definitions of one DebugFunction")),
@@ -747,30 +766,30 @@ impl Target {
             Some(DebugOp::DebugFunction) => {
                 // The Function operand, dropped from the words: in the module's words still.
                 let function = self.scratch[5 + 9];
-                if cx.kind_of(function) == Kind::Function {
+                if head.kind_of(function) == Kind::Function {
                     // (Into a set that keeps the Function operand, no definition is added.)
                     let definition = match self.to.non_semantic() {
-                        true => cx.new_id()?,
+                        true => head.new_id()?,
                         false => 0,
                     };
                     self.definitions
                         .push([function, out[start + 2], definition]);
-                } else if cx.kind_of(function) != Kind::DebugInfoNone {
+                } else if head.kind_of(function) != Kind::DebugInfoNone {
                     return Err(Declined("a DebugFunction of no OpFunction"));
                 }
             }
-            Some(DebugOp::DebugGlobalVariable) => self.global(cx)?,
+            Some(DebugOp::DebugGlobalVariable) => self.global(head)?,
             // A namespace's Inline Namespace: the translator's reader requires it.
             Some(DebugOp::DebugLexicalBlock)
                 if self.to == Flavour::Shader200 && out.len() == start + 10 =>
             {
-                let no = self.false_constant(cx)?;
+                let no = self.false_constant(head)?;
                 out.push(no);
             }
             // The translator's reader asserts on an imported entity of none (the IR path leaves
             // it out).
             Some(DebugOp::DebugImportedEntity) if self.to == Flavour::Shader200 => {
-                let entity = cx.kind_of(out[start + 8]);
+                let entity = head.kind_of(out[start + 8]);
                 if entity == Kind::DebugInfoNone || entity == Kind::Void {
                     return Err(Declined("an imported entity of none"));
                 }
@@ -778,7 +797,10 @@ impl Target {
             // The IR path writes a method as a DebugFunctionDeclaration among the members.
             Some(DebugOp::DebugTypeComposite) if self.to == Flavour::Shader200 => {
                 let function = Kind::DebugFunction;
-                if out[start + 14..].iter().any(|&m| cx.kind_of(m) == function) {
+                if out[start + 14..]
+                    .iter()
+                    .any(|&m| head.kind_of(m) == function)
+                {
                     return Err(Declined("a method among a composite's members"));
                 }
             }
@@ -786,14 +808,14 @@ impl Target {
             Some(DebugOp::DebugSource)
                 if self.into_literals && out.len() == start + 6 && !self.from_200 =>
             {
-                let empty = cx.empty_string()?;
+                let empty = head.empty_string()?;
                 out.push(empty);
             }
             // NonSemantic's reader takes a forward declaration and a composite of its name and
             // parent for one type (its writer's way around the forward reference), OpenCL.100's
             // for two: either order declines.
             Some(DebugOp::DebugTypeComposite) if self.into_literals => {
-                let key = (cx.t.name(out[start + 5]), out[start + 10]);
+                let key = (head.tables.name(out[start + 5]), out[start + 10]);
                 let fwd = usize::from(out[start + 13] & FLAG_FWD_DECL != 0);
                 if self.composites[1 - fwd].contains(&key) {
                     return Err(Declined(
@@ -808,8 +830,8 @@ impl Target {
             // Flags, which OpenCL.100 has not.
             Some(DebugOp::DebugTypeBasic)
                 if self.into_literals
-                    && cx.t.constant(self.scratch[8]) != Some(0)
-                    && !none(cx, self.scratch[8]) =>
+                    && head.tables.constant(self.scratch[8]) != Some(0)
+                    && !none(head, self.scratch[8]) =>
             {
                 return Err(Declined("a basic type's Flags, which OpenCL.100 has not"));
             }
@@ -817,11 +839,15 @@ impl Target {
             // (`.200`'s counts: checked in its subranges.)
             Some(DebugOp::DebugTypeArray) if self.from_200 => {}
             Some(DebugOp::DebugTypeArray) => {
-                let big = |&c: &u32| cx.t.constant(c).map_or(true, |n| n > i32::MAX as u64);
+                let big = |&c: &u32| {
+                    head.tables
+                        .constant(c)
+                        .map_or(true, |n| n > i32::MAX as u64)
+                };
                 if self.scratch[6..].iter().any(big) {
                     return Err(Declined("an array count of 2^31 or more"));
                 }
-                let zero = |&c: &u32| cx.t.constant(c) == Some(0);
+                let zero = |&c: &u32| head.tables.constant(c) == Some(0);
                 let into_counts = self.into_literals || self.to == Flavour::Shader200;
                 if into_counts && self.scratch[6..].iter().any(zero) {
                     return Err(Declined(RUNTIME_SIZED));
@@ -832,12 +858,12 @@ impl Target {
                 }
             }
             Some(DebugOp::DebugOperation) => {
-                let code = match (self.into_literals, cx.t.flavour.non_semantic()) {
+                let code = match (self.into_literals, head.tables.flavour.non_semantic()) {
                     (true, _) => out[start + 5],
-                    (false, true) => {
-                        cx.t.constant(self.scratch[5])
-                            .map_or(u32::MAX, |v| v as u32)
-                    }
+                    (false, true) => head
+                        .tables
+                        .constant(self.scratch[5])
+                        .map_or(u32::MAX, |v| v as u32),
                     (false, false) => self.scratch[5],
                 };
                 if from_set(self.to.operations(), code).is_none() {
@@ -855,7 +881,7 @@ impl Target {
     /// (declined: the IR path ledgers them otherwise).
     fn out_of_200(
         &mut self,
-        cx: &mut Cx<'_>,
+        head: &mut Head<'_>,
         opcode: u32,
         start: usize,
         out: &mut Vec<u32>,
@@ -865,9 +891,9 @@ impl Target {
         match DebugOp::from_u32(opcode) {
             // Version, DWARF Version, Source, Language, Producer.
             Some(DebugOp::DebugCompilationUnit)
-                if operands.len() == 5 && !cx.t.name(operands[4]).is_empty() =>
+                if operands.len() == 5 && !head.tables.name(operands[4]).is_empty() =>
             {
-                cx.diagnostics.push(
+                head.diagnostics.push(
                     LossKind::Dropped,
                     format!("%{id} (DebugCompilationUnit)"),
                     "producer: the set has no operand for it",
@@ -882,12 +908,18 @@ impl Target {
                     [_, kind, value, text] => (kind, value, Some(text)),
                     _ => return Err(Declined("a DebugSource of other operands")),
                 };
-                let checksum = match (none(cx, kind) || kind == 0, none(cx, value) || value == 0) {
+                let checksum = match (
+                    none(head, kind) || kind == 0,
+                    none(head, value) || value == 0,
+                ) {
                     (true, true) => None,
                     (false, false) => {
-                        let kind = cx.t.constant(kind).and_then(|k| u32::try_from(k).ok());
+                        let kind = head
+                            .tables
+                            .constant(kind)
+                            .and_then(|k| u32::try_from(k).ok());
                         let kind = kind.and_then(|k| from_set(CHECKSUM_KINDS, k));
-                        let bytes = crate::front::spirv::unhex(&cx.t.name(value));
+                        let bytes = crate::front::spirv::unhex(&head.tables.name(value));
                         match (kind, bytes) {
                             (Some(kind), Some(bytes)) => Some((kind, bytes)),
                             _ => return Err(Declined("a checksum the reader would not take")),
@@ -897,13 +929,13 @@ impl Target {
                 };
                 let file = operands[0];
                 let last = operands[operands.len() - 1];
-                let text = text.map(|t| cx.t.name(t));
+                let text = text.map(|t| head.tables.name(t));
                 out.truncate(start + 5);
                 out.push(file);
                 match (checksum, self.to.non_semantic()) {
                     (Some(_), true) => {
-                        let place = format!("%{} (DebugSource {:?})", id, cx.t.name(file));
-                        cx.diagnostics.push(
+                        let place = format!("%{} (DebugSource {:?})", id, head.tables.name(file));
+                        head.diagnostics.push(
                             LossKind::Dropped,
                             place,
                             "checksum: NonSemantic DebugSource has no checksum operand",
@@ -913,7 +945,7 @@ impl Target {
                         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                         let kind = kind.name().unwrap_or("md5").to_ascii_uppercase();
                         let body = text.as_ref().map(|t| format!("\n{t}")).unwrap_or_default();
-                        let string = cx.add_string(&format!("//__CSK_{kind}:{hex}{body}"))?;
+                        let string = head.add_string(&format!("//__CSK_{kind}:{hex}{body}"))?;
                         out.push(string);
                         return Ok(());
                     }
@@ -922,7 +954,7 @@ impl Target {
                 match (text, self.to.non_semantic()) {
                     (Some(_), _) => out.push(last),
                     // llvm-spirv-14 asserts on a DebugSource without its Text.
-                    (None, false) => out.push(cx.empty_string()?),
+                    (None, false) => out.push(head.empty_string()?),
                     (None, true) => {}
                 }
             }
@@ -930,18 +962,18 @@ impl Target {
             Some(DebugOp::DebugFunction)
                 if operands[9.min(operands.len())..]
                     .iter()
-                    .any(|&o| cx.kind_of(o) == Kind::String) =>
+                    .any(|&o| head.kind_of(o) == Kind::String) =>
             {
                 return Err(Declined("a target function name"));
             }
             // … Name?, Inline Namespace?
             Some(DebugOp::DebugLexicalBlock)
-                if operands.len() == 6 && !is_false(cx, operands[5]) =>
+                if operands.len() == 6 && !is_false(head, operands[5]) =>
             {
                 return Err(Declined("an inline namespace"));
             }
             // Line, Column, Scope, Inlined?
-            Some(DebugOp::DebugInlinedAt) if cx.t.constant(operands[1]) != Some(0) => {
+            Some(DebugOp::DebugInlinedAt) if head.tables.constant(operands[1]) != Some(0) => {
                 return Err(Declined("the column of an inlined call"));
             }
             _ => {}
@@ -952,8 +984,8 @@ impl Target {
     /// A DebugGlobalVariable (in `scratch`) whose Variable the IR path writes as it is: a global
     /// OpVariable the module names as the debug info does, or none; DebugInfoNone or an
     /// expression only when no global OpVariable bears its name (the IR path would bind it).
-    fn global(&mut self, cx: &Cx<'_>) -> Result<(), Declined> {
-        let t = cx.t;
+    fn global(&mut self, head: &Head<'_>) -> Result<(), Declined> {
+        let t = head.tables;
         let (name, linkage, variable) = (self.scratch[5], self.scratch[5 + 6], self.scratch[5 + 7]);
         let wanted: Vec<String> = [t.name(name), t.name(linkage)]
             .into_iter()
@@ -961,7 +993,7 @@ impl Target {
             .collect();
         let named = |id: u32| t.names_of(id).any(|n| wanted.iter().any(|w| w == n));
         let global = |id: u32| {
-            cx.kind_of(id) == Kind::Variable && (t.def[id as usize] as usize) < t.section_end
+            head.kind_of(id) == Kind::Variable && (t.def[id as usize] as usize) < t.section_end
         };
         let ok = match t.kind_of(variable) {
             k if !k.is_debug() => {
@@ -992,7 +1024,7 @@ impl Target {
     /// (`shift`: words inserted before the first debug instruction since it was written.)
     pub(super) fn finish(
         &mut self,
-        cx: &mut Cx<'_>,
+        head: &mut Head<'_>,
         out: &mut Vec<u32>,
         shift: usize,
     ) -> Result<(), Declined> {
@@ -1003,7 +1035,7 @@ impl Target {
             if self.into_literals {
             } else if self.uint_added {
                 added.extend([first_word(4, Op::TypeInt), self.uint, 32, 0]);
-            } else if cx.t.def[self.uint as usize] as usize > cx.t.first_debug {
+            } else if head.tables.def[self.uint as usize] as usize > head.tables.first_debug {
                 return Err(Declined(
                     "the module's OpTypeInt 32 0 follows its debug info",
                 ));
@@ -1035,7 +1067,7 @@ impl Target {
                 }
                 o if o == Op::ExtInstImport as u16 => {
                     extension.get_or_insert(i);
-                    if out[i + 1] == cx.t.set {
+                    if out[i + 1] == head.tables.set {
                         import = Some(i);
                     } else {
                         other_non_semantic |=
@@ -1048,7 +1080,7 @@ impl Target {
             i += count.max(1);
         }
         let import = import.ok_or(Declined("the debug import after the memory model"))?;
-        let mut renamed = vec![0, cx.t.set];
+        let mut renamed = vec![0, head.tables.set];
         renamed.extend(words_of(self.to.import_name()));
         renamed[0] = first_word(renamed.len(), Op::ExtInstImport);
         edits.push(Edit {
@@ -1137,33 +1169,33 @@ const DROPPED_INTO_LITERALS: [(u32, &str); 7] = [
 const FROM_ELSEWHERE: [(u32, &str); 2] = [(11, "Parent"), (20, "Function")];
 
 /// Whether `id` is a DebugInfoNone.
-fn none(cx: &Cx<'_>, id: u32) -> bool {
-    cx.kind_of(id) == Kind::DebugInfoNone
+fn none(head: &Head<'_>, id: u32) -> bool {
+    head.kind_of(id) == Kind::DebugInfoNone
 }
 
 /// Whether `id` is an `OpConstantFalse`.
-fn is_false(cx: &Cx<'_>, id: u32) -> bool {
-    match cx.t.def.get(id as usize) {
-        Some(&at) if at != 0 => cx.t.w.head(at as usize).1 == Op::ConstantFalse as u16,
+fn is_false(head: &Head<'_>, id: u32) -> bool {
+    match head.tables.def.get(id as usize) {
+        Some(&at) if at != 0 => head.tables.words.head(at as usize).1 == Op::ConstantFalse as u16,
         _ => false,
     }
 }
 
 /// The Count of `.200`'s DebugTypeSubrange `id`, as the IR path writes it into the other sets:
 /// no bounds, no stride, a count of 1 to 2³¹−1.
-fn subrange_count(cx: &Cx<'_>, id: u32) -> Result<u32, Declined> {
-    let at = cx.t.def.get(id as usize).copied().unwrap_or(0) as usize;
-    if at == 0 || cx.t.kind_of(id) != Kind::DebugTypeSubrange {
+fn subrange_count(head: &Head<'_>, id: u32) -> Result<u32, Declined> {
+    let at = head.tables.def.get(id as usize).copied().unwrap_or(0) as usize;
+    if at == 0 || head.tables.kind_of(id) != Kind::DebugTypeSubrange {
         return Err(Declined("an array subrange that is no DebugTypeSubrange"));
     }
-    let (count, _) = cx.t.w.head(at);
-    let w = |k: usize| cx.t.w.at(at + k);
+    let (count, _) = head.tables.words.head(at);
+    let w = |k: usize| head.tables.words.at(at + k);
     let counted = count == 8
-        && cx
-            .t
+        && head
+            .tables
             .constant(w(7))
             .is_some_and(|n| (1..=i32::MAX as u64).contains(&n));
-    match counted && none(cx, w(5)) && none(cx, w(6)) {
+    match counted && none(head, w(5)) && none(head, w(6)) {
         true => Ok(w(7)),
         false => Err(Declined(
             "a subrange with bounds, a stride or no positive count",
@@ -1179,53 +1211,6 @@ fn one_of(pairs: &[(u32, u32)], key: u32) -> Result<Option<u32>, ()> {
         [(k, v), ..] if *k == key => Ok(Some(*v)),
         _ => Ok(None),
     }
-}
-
-/// Into the OpenCL.100 family, the edit of the NonSemantic instruction at `i` in a function
-/// (checked by `Tables::check_in_function`): a DebugFunctionDefinition goes (its DebugFunction
-/// takes the function), a DebugLine becomes an `OpLine` of its start (its DebugSource's file),
-/// a DebugNoLine an `OpNoLine`; the rest keep their words (ids in both sets), but for a
-/// DebugDeclare's Indexes, which OpenCL.100 has not.
-pub(super) fn in_function(
-    t: &Tables<'_>,
-    i: usize,
-    count: usize,
-    edits: &mut Vec<Edit>,
-) -> Result<(), Declined> {
-    let w = &t.w;
-    let words = match w.at(i + 4) {
-        FUNCTION_DEFINITION => Vec::new(),
-        DEBUG_LINE => {
-            // DebugLine Source, Line Start, Line End, Column Start, Column End.
-            let source = w.at(i + 5);
-            let file = match t.def.get(source as usize) {
-                Some(&at) if t.kind_of(source) == Kind::DebugSource => w.at(at as usize + 5),
-                // (`.200` as SPIRV-LLVM-Translator writes it.)
-                _ if t.flavour == Flavour::Shader200 && t.kind_of(source) == Kind::String => source,
-                _ => 0,
-            };
-            let number = |k: usize| t.constant(w.at(i + k)).map(|v| v as u32);
-            match (t.kind_of(file), number(6), number(8)) {
-                (Kind::String, Some(line), Some(column)) => {
-                    vec![first_word(4, Op::Line), file, line, column]
-                }
-                _ => return Err(Declined("a DebugLine of no DebugSource file or numbers")),
-            }
-        }
-        DEBUG_NO_LINE => vec![first_word(1, Op::NoLine)],
-        o if o == DebugOp::DebugDeclare as u32 && count > 8 => {
-            return Err(Declined(
-                "a DebugDeclare's Indexes, which OpenCL.100 has not",
-            ))
-        }
-        _ => return Ok(()),
-    };
-    edits.push(Edit {
-        at: i,
-        remove: count,
-        words,
-    });
-    Ok(())
 }
 
 /// Opcodes not converted: DebugTypeInheritance (the IR writer writes none in NonSemantic:
@@ -1274,21 +1259,4 @@ fn known(t: &Tables<'_>, f: Flavour, opcode: u32, name: &str, value: u32) -> boo
         }
         _ => true,
     }
-}
-
-/// A string's words, NUL-terminated and padded.
-pub(super) fn words_of(s: &str) -> Vec<u32> {
-    let mut bytes = s.as_bytes().to_vec();
-    bytes.resize((bytes.len() / 4 + 1) * 4, 0);
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-/// The string in `words` (up to its NUL).
-fn string_words(words: &[u32]) -> String {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
