@@ -25,6 +25,31 @@ pub(super) enum Emitted {
     Waits(u32),
 }
 
+/// Debug instructions waiting for an id (their word offsets), by that id.
+#[derive(Default)]
+struct Waiting {
+    by_id: HashMap<u32, Vec<u32>>,
+    count: usize,
+}
+
+impl Waiting {
+    fn wait(&mut self, id: u32, at: u32) {
+        self.by_id.entry(id).or_default().push(at);
+        self.count += 1;
+    }
+
+    /// The instructions that waited for `id`, now written (no look-up while none waits).
+    #[inline]
+    fn release(&mut self, id: u32) -> Option<Vec<u32>> {
+        if self.count == 0 {
+            return None;
+        }
+        let waiters = self.by_id.remove(&id)?;
+        self.count -= waiters.len();
+        Some(waiters)
+    }
+}
+
 /// Pass 2: the module-level section written, its debug instructions ordered and repaired (and
 /// converted into another set).
 pub(super) struct SectionWriter<'t> {
@@ -61,9 +86,7 @@ impl<'t> SectionWriter<'t> {
         let end = self.tables.section_end;
         let mut out: Vec<u32> = Vec::with_capacity(end);
         extend_words(&mut out, &self.tables.words, 0, 5);
-        // Instructions waiting for an id, by that id.
-        let mut waiting: HashMap<u32, Vec<u32>> = HashMap::default();
-        let mut waiters = 0usize;
+        let mut waiting = Waiting::default();
         let mut ready: Vec<u32> = Vec::new();
         let mut i = 5;
         while i < end {
@@ -71,41 +94,32 @@ impl<'t> SectionWriter<'t> {
             let debug = opcode == Op::ExtInst as u16
                 && count >= 5
                 && self.tables.words.at(i + 3) == self.tables.set;
-            if !debug {
+            if debug {
+                ready.push(i as u32);
+            } else {
                 extend_words(&mut out, &self.tables.words, i, count);
                 if let Some(id) = result_id(&self.tables.words.words[i..i + count]) {
                     self.head.mark_written(id);
-                    if waiters != 0 {
-                        if let Some(w) = waiting.remove(&id) {
-                            waiters -= w.len();
-                            ready.extend(w);
-                        }
+                    if let Some(waiters) = waiting.release(id) {
+                        ready.extend(waiters);
                     }
                 }
-            } else {
-                ready.push(i as u32);
             }
             while let Some(at) = ready.pop() {
                 match self.emit(at as usize, &mut out)? {
-                    Emitted::Waits(id) => {
-                        waiting.entry(id).or_default().push(at);
-                        waiters += 1;
-                    }
+                    Emitted::Waits(id) => waiting.wait(id, at),
                     Emitted::Written(id) => {
                         self.head.mark_written(id);
-                        if waiters != 0 {
-                            if let Some(w) = waiting.remove(&id) {
-                                waiters -= w.len();
-                                // In input order: the last pushed is taken first.
-                                ready.extend(w.into_iter().rev());
-                            }
+                        if let Some(waiters) = waiting.release(id) {
+                            // In input order: the last pushed is taken first.
+                            ready.extend(waiters.into_iter().rev());
                         }
                     }
                 }
             }
             i += count;
         }
-        if waiters != 0 {
+        if waiting.count != 0 {
             return Err(Declined("a reference cycle among debug instructions"));
         }
         let strings = std::mem::take(&mut self.head.added_strings);

@@ -77,7 +77,7 @@ pub(super) struct Tables<'a> {
     pub(super) info_none: u32,
     /// How many OpFunctions the module has.
     pub(super) functions: usize,
-    /// The code is converted into the OpenCL.100 family (`to_set::in_function`): the checks of
+    /// The code is converted into the OpenCL.100 family (`code::in_function`): the checks of
     /// the code also write its edits.
     pub(super) into_literals: bool,
 }
