@@ -86,12 +86,15 @@ impl Tables<'_> {
         let w = &self.words;
         let bound = w.at(3);
         // The function being walked (0: between functions), and whether lines wait for the next.
-        let (mut function, mut pending, mut function_at) = (0, false, 0);
+        let mut function = 0;
+        let mut pending = false;
+        let mut function_at = 0;
         // A line or debug instruction is the last thing before the walk's position.
         let mut after_debug = false;
         // The last code instruction before the walk's position is a merge instruction, and lines
         // or debug instructions follow it.
-        let (mut after_merge, mut merge_run) = (false, false);
+        let mut after_merge = false;
+        let mut merge_run = false;
         let mut i = 5;
         while i < w.len {
             let (count, opcode) = w.head(i);

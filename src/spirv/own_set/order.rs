@@ -174,8 +174,15 @@ impl<'t> SectionWriter<'t> {
         }
         let start = out.len();
         extend_words(out, &self.tables.words, at, count);
-        let (mut unnamed, mut void_parameter, mut absent) = (None, false, None);
-        let (mut waits, mut undefined, mut wrong) = (None, false, false);
+        // What the operands ask: the word of a Linkage Name or Text that becomes "", a
+        // DebugInfoNone parameter, the word of an absent optional operand; the id the
+        // instruction waits for, an undefined id, a kind the consumer rejects.
+        let mut unnamed = None;
+        let mut void_parameter = false;
+        let mut absent = None;
+        let mut waits = None;
+        let mut undefined = false;
+        let mut wrong = false;
         self.tables.ids(at, |n, rule, i| {
             if waits.is_some() {
                 return;
@@ -284,25 +291,9 @@ impl<'t> SectionWriter<'t> {
             DebugOp::DebugTypedef
                 if self.tables.flavour != Flavour::SpirvDebug && !self.keeps_translator_forms() =>
             {
-                let base = words[6];
-                match self.tables.kind_of(base) {
-                    Kind::DebugTypeBasic => {}
-                    k if !k.is_debug() || k == Kind::DebugInfoNone => {
-                        return Err(Declined("a typedef of no debug type"))
-                    }
-                    _ => {
-                        let name = self.tables.name(words[5]);
-                        self.head.diagnostics.push(
-                            LossKind::Approximated,
-                            format!("%{id} (DebugTypedef {name:?})"),
-                            "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
-                        );
-                        if self.redirect.is_empty() {
-                            self.redirect = vec![0; self.tables.def.len()];
-                        }
-                        self.redirect[id as usize] = base;
-                        out.truncate(start);
-                    }
+                let (name, base) = (words[5], words[6]);
+                if self.drops_typedef(id, name, base)? {
+                    out.truncate(start);
                 }
             }
             DebugOp::DebugTypeArray => {
@@ -398,6 +389,29 @@ impl<'t> SectionWriter<'t> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Whether a typedef (`id`, of `name`, of `base`) goes: spirv-val takes one of a basic type
+    /// only; references to another go to its base (ledgered).
+    fn drops_typedef(&mut self, id: u32, name: u32, base: u32) -> Result<bool, Declined> {
+        match self.tables.kind_of(base) {
+            Kind::DebugTypeBasic => return Ok(false),
+            k if !k.is_debug() || k == Kind::DebugInfoNone => {
+                return Err(Declined("a typedef of no debug type"))
+            }
+            _ => {}
+        }
+        let name = self.tables.name(name);
+        self.head.diagnostics.push(
+            LossKind::Approximated,
+            format!("%{id} (DebugTypedef {name:?})"),
+            "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
+        );
+        if self.redirect.is_empty() {
+            self.redirect = vec![0; self.tables.def.len()];
+        }
+        self.redirect[id as usize] = base;
+        Ok(true)
     }
 
     /// How many of an array's Component Counts to keep: llvm-spirv's lower bounds (the second

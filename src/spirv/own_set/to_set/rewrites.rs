@@ -133,13 +133,15 @@ impl Target {
                 }
             }
             Some(DebugOp::DebugOperation) => {
-                let code = match (self.into_literals, head.tables.flavour.non_semantic()) {
-                    (true, _) => out[start + 5],
-                    (false, true) => head
-                        .tables
-                        .constant(self.scratch[5])
-                        .map_or(u32::MAX, |v| v as u32),
-                    (false, false) => self.scratch[5],
+                // A literal in the words written into the OpenCL.100 family and in the module's
+                // own literal sets; a constant's id in NonSemantic's.
+                let code = if self.into_literals {
+                    out[start + 5]
+                } else if head.tables.flavour.non_semantic() {
+                    let constant = head.tables.constant(self.scratch[5]);
+                    constant.map_or(u32::MAX, |v| v as u32)
+                } else {
+                    self.scratch[5]
                 };
                 if from_set(self.to.operations(), code).is_none() {
                     return Err(Declined("a DebugOperation the other set has not"));
