@@ -184,56 +184,9 @@ fn run(
     }
     let mut edits = std::mem::take(&mut writer.edits);
     if let Some(to) = &writer.to {
-        // (Its literals would need converting in the code.)
-        if !checked.local_variables.is_empty() {
-            return Err(Declined("a DebugLocalVariable inside a function"));
-        }
-        // (Which the IR path leaves out of another set.)
-        if checked.constant_values {
-            return Err(Declined("a DebugValue of a constant"));
-        }
-        if checked.unusable_values {
-            return Err(Declined(
-                "a DebugDeclare or DebugValue of an id not defined before it in its function",
-            ));
-        }
-        let definitions = to.definitions(&tables)?;
-        // The IR path places no line or debug instruction in a function no DebugFunction names
-        // (ledgered as unmatched).
-        let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
-        if checked.outside_functions || tables.misplaced {
-            return Err(Declined(
-                "code between functions, a function without its end or an unknown opcode",
-            ));
-        }
-        if checked.after_merge {
-            return Err(Declined(
-                "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
-            ));
-        }
-        if checked.before_anchor {
-            return Err(Declined(
-                "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
-            ));
-        }
-        if checked.described.iter().any(|f| !defined.contains(f)) {
-            return Err(Declined(
-                "lines or debug instructions in a function no DebugFunction names",
-            ));
-        }
-        edits.extend(definitions);
-        edits.append(&mut checked.edits);
-        edits.sort_by_key(|e| (e.at, e.remove));
-        if checked.ranged_rows != 0 {
-            writer.head.diagnostics.push(
-                crate::diag::LossKind::Dropped,
-                "module",
-                format!(
-                    "end line/column of {} line rows: OpLine has only a start",
-                    checked.ranged_rows
-                ),
-            );
-        }
+        let code_edits = std::mem::take(&mut checked.edits);
+        let diagnostics = &mut writer.head.diagnostics;
+        code_into_other_set(to, &tables, &checked, code_edits, &mut edits, diagnostics)?;
     }
     Ok(Rewritten {
         head,
@@ -243,6 +196,69 @@ fn run(
         flavour: to.unwrap_or(import),
         from: import,
     })
+}
+
+/// Into another set: what in the code declines there, then the code's edits (the definitions,
+/// and into the OpenCL.100 family `code_edits`) among `edits`, in input order.
+fn code_into_other_set(
+    to: &to_set::Target,
+    tables: &Tables<'_>,
+    checked: &code::Checked,
+    mut code_edits: Vec<Edit>,
+    edits: &mut Vec<Edit>,
+    diagnostics: &mut Diagnostics,
+) -> Result<(), Declined> {
+    // (Its literals would need converting in the code.)
+    if !checked.local_variables.is_empty() {
+        return Err(Declined("a DebugLocalVariable inside a function"));
+    }
+    // (Which the IR path leaves out of another set.)
+    if checked.constant_values {
+        return Err(Declined("a DebugValue of a constant"));
+    }
+    if checked.unusable_values {
+        return Err(Declined(
+            "a DebugDeclare or DebugValue of an id not defined before it in its function",
+        ));
+    }
+    let definitions = to.definitions(tables)?;
+    // The IR path places no line or debug instruction in a function no DebugFunction names
+    // (ledgered as unmatched).
+    let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
+    if checked.outside_functions || tables.misplaced {
+        return Err(Declined(
+            "code between functions, a function without its end or an unknown opcode",
+        ));
+    }
+    if checked.after_merge {
+        return Err(Declined(
+            "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
+        ));
+    }
+    if checked.before_anchor {
+        return Err(Declined(
+            "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
+        ));
+    }
+    if checked.described.iter().any(|f| !defined.contains(f)) {
+        return Err(Declined(
+            "lines or debug instructions in a function no DebugFunction names",
+        ));
+    }
+    edits.extend(definitions);
+    edits.append(&mut code_edits);
+    edits.sort_by_key(|e| (e.at, e.remove));
+    if checked.ranged_rows != 0 {
+        diagnostics.push(
+            crate::diag::LossKind::Dropped,
+            "module",
+            format!(
+                "end line/column of {} line rows: OpLine has only a start",
+                checked.ranged_rows
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// `.200` in place: the module as it is, when the reader takes it without a loss. The repairs and
