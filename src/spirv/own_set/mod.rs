@@ -9,19 +9,19 @@
 //! [`rewrite`] takes a module only when it can vouch for the result, and declines otherwise (with
 //! the reason): the caller then re-encodes through the IR, whose reader also gives damaged input
 //! its error. Pass 1 (`Tables::index`) indexes every id; then, side by side for a large module,
-//! pass 2 (`SectionWriter::order_module_section`) writes the module-level section — debug instructions
-//! ordered so that none refers forward but where the set allows it (a composite's Members outside
-//! NonSemantic), repaired as the IR writer repairs them, every operand checked against its
-//! consumer's rules (`kinds`) — while `Tables::check_code` checks the rest as the reader would.
+//! pass 2 (`SectionWriter::order_module_section`) writes the module-level section — debug
+//! instructions ordered so that none refers forward but where the set allows it (a composite's
+//! Members outside NonSemantic), repaired as the IR writer repairs them, every operand checked
+//! against its consumer's rules (`kinds`, `operands`) — while `Tables::check_code` (`code`)
+//! checks the rest as the reader would.
 //! The repairs and the reasons to decline are listed in docs/spirv-mapping.md ("In place into
 //! the module's own set").
 //!
 //! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
 //! NonSemantic.100 or `.200` (or of NonSemantic.100 into OpenCL.100 or `.200`, or of `.200`
-//! into OpenCL.100 or NonSemantic.100), each debug
-//! instruction pass 2 writes
-//! then converted into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another
-//! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.
+//! into OpenCL.100 or NonSemantic.100), each debug instruction pass 2 writes then converted
+//! into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another set on the
+//! module's words"); into OpenCL.100 the code walk also writes the code's edits.
 
 mod code;
 mod head;

@@ -1,5 +1,5 @@
-//! Pass 2 (`SectionWriter::order_module_section`): the module-level section written with its debug
-//! instructions ordered so that none refers forward, and repaired.
+//! Pass 2 (`SectionWriter::order_module_section`): the module-level section written with its
+//! debug instructions ordered so that none refers forward, and repaired.
 
 use rspirv::spirv::Op;
 use rustc_hash::FxHashMap as HashMap;

@@ -349,6 +349,8 @@ impl<'a> Tables<'a> {
     /// Calls `f(operand index, its rule, word offset)` for every id word of the debug
     /// instruction at `at` (an enumerator pair's name with index `PAIR_NAME`); declines when its
     /// operand count does not fit its layout.
+    // Inlined: it runs for every debug instruction, and its callers' closures are small.
+    #[inline(always)]
     pub(super) fn ids(
         &self,
         at: usize,

@@ -12,8 +12,9 @@
 //! OpenCL.100 takes as literals become their values, a member gets its Parent back (the
 //! composite listing it, which it then waits for) and a DebugFunction its Function (the
 //! OpFunction its DebugFunctionDefinition names, or DebugInfoNone), and the functions' code is
-//! edited (`code::in_function`: DebugFunctionDefinitions go, DebugLines become OpLines, DebugNoLines
-//! OpNoLines; the in-function instructions left are ids in both sets). And from all three into
+//! edited (`code::in_function`: DebugFunctionDefinitions go, DebugLines become OpLines,
+//! DebugNoLines OpNoLines; the in-function instructions left are ids in both sets). And from all
+//! three into
 //! `.200` (judged by SPIRV-LLVM-Translator): as into NonSemantic.100, with the Producer `""`,
 //! a checksum in its operands, a DebugTypeSubrange per array count, an inlined call's Column 0,
 //! a namespace's Inline Namespace false, typedefs of any type kept; and out of `.200` into
