@@ -242,6 +242,17 @@ impl Flavour {
     }
 }
 
+/// `NonSemantic.Shader.DebugInfo.200`'s own opcodes (SPIRV-LLVM-Translator numbers them from 200;
+/// rspirv's enums stop at `.100`'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Shader200Op {
+    DebugModule = 200,
+    DebugTypeSubrange = 201,
+    DebugTypeArrayDynamic = 202,
+    DebugTypeString = 203,
+}
+
 /// `.200` DebugSource with two operands: File, Text (SPIRV-LLVM-Translator reads a lone optional
 /// operand as the text; three or four are File, Checksum Kind, Checksum Value [, Text]).
 pub static SHADER200_SHORT_SOURCE: Layout = Layout {
@@ -550,4 +561,23 @@ pub fn to_set<T: PartialEq + Copy>(map: Map<T>, v: T) -> Option<u32> {
 /// The IR value of a set value, if the table has it.
 pub fn from_set<T: Copy>(map: Map<T>, n: u32) -> Option<T> {
     map.iter().find(|(k, _)| *k == n).map(|(_, v)| *v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Flavour, Shader200Op};
+
+    /// Every `Shader200Op` is the opcode `.200`'s grammar gives the instruction of its name.
+    #[test]
+    fn shader200_opcodes_are_the_grammars() {
+        for op in [
+            Shader200Op::DebugModule,
+            Shader200Op::DebugTypeSubrange,
+            Shader200Op::DebugTypeArrayDynamic,
+            Shader200Op::DebugTypeString,
+        ] {
+            let layout = Flavour::Shader200.layout(op as u32).expect("a .200 opcode");
+            assert_eq!(layout.name, format!("{op:?}"));
+        }
+    }
 }

@@ -9,21 +9,24 @@
 //! [`rewrite`] takes a module only when it can vouch for the result, and declines otherwise (with
 //! the reason): the caller then re-encodes through the IR, whose reader also gives damaged input
 //! its error. Pass 1 (`Tables::index`) indexes every id; then, side by side for a large module,
-//! pass 2 (`Cx::order_module_section`) writes the module-level section — debug instructions
-//! ordered so that none refers forward but where the set allows it (a composite's Members outside
-//! NonSemantic), repaired as the IR writer repairs them, every operand checked against its
-//! consumer's rules (`kinds`) — while `Tables::check_code` checks the rest as the reader would.
+//! pass 2 (`SectionWriter::order_module_section`) writes the module-level section — debug
+//! instructions ordered so that none refers forward but where the set allows it (a composite's
+//! Members outside NonSemantic), repaired as the IR writer repairs them, every operand checked
+//! against its consumer's rules (`kinds`, `operands`) — while `Tables::check_code` (`code`)
+//! checks the rest as the reader would.
 //! The repairs and the reasons to decline are listed in docs/spirv-mapping.md ("In place into
 //! the module's own set").
 //!
 //! [`convert`] runs the same passes on a module of the OpenCL.100 family converted into
 //! NonSemantic.100 or `.200` (or of NonSemantic.100 into OpenCL.100 or `.200`, or of `.200`
-//! into OpenCL.100 or NonSemantic.100), each debug
-//! instruction pass 2 writes
-//! then converted into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another
-//! set on the module's words"); into OpenCL.100 the code walk also writes the code's edits.
+//! into OpenCL.100 or NonSemantic.100), each debug instruction pass 2 writes then converted
+//! into the other set's layout (`to_set`; docs/spirv-mapping.md, "Into another set on the
+//! module's words"); into OpenCL.100 the code walk also writes the code's edits.
 
+mod code;
+mod head;
 mod kinds;
+mod operands;
 mod order;
 mod tables;
 mod to_set;
@@ -33,10 +36,11 @@ use crate::diag::Diagnostics;
 use crate::spec::spirv::Flavour;
 use rspirv::spirv::Op;
 
-use order::Cx;
+use head::Head;
+use order::SectionWriter;
 use tables::Tables;
-pub use words::Declined;
 use words::Words;
+pub use words::{Declined, Edit};
 
 /// The rewritten module: `head` (header and module-level section, rewritten; little-endian
 /// words), then the input's words from `tail_at` on with `edits` applied (in input order).
@@ -48,15 +52,6 @@ pub struct Rewritten {
     /// The set written, and the set the module carried.
     pub flavour: Flavour,
     pub from: Flavour,
-}
-
-/// One change to the input's tail: `remove` words from word offset `at` replaced by `words`
-/// (host-order words, written little-endian).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
-    pub at: usize,
-    pub remove: usize,
-    pub words: Vec<u32>,
 }
 
 impl Rewritten {
@@ -154,27 +149,14 @@ fn run(
     };
     let first = target()?;
     let write = |taken, target| {
-        let mut cx = Cx {
-            t: &tables,
-            written: vec![0; tables.def.len().div_ceil(64)],
-            empty_string: tables.empty_string,
-            new_string: false,
-            added_strings: Vec::new(),
-            redirect: Vec::new(),
-            edits: Vec::new(),
-            diagnostics: Diagnostics::default(),
-            next_id: tables.def.len() as u32,
-            taken,
-            taken_at: 0,
-            to: target,
-        };
-        cx.order_module_section().map(|head| (head, cx))
+        let mut writer = SectionWriter::new(Head::new(&tables, taken), target);
+        writer.order_module_section().map(|head| (head, writer))
     };
     // A large module's code is checked on a second core while its debug info is written, its
     // new ids taken from the bound on as if the code used none of them; written again, skipping
     // them, in the rare module where it does (a literal the grammar lets be an id).
     let mut checked;
-    let (head, mut cx) = match bytes.len() >= PARALLEL_FROM {
+    let (head, mut writer) = match bytes.len() >= PARALLEL_FROM {
         true => {
             let (checks, written) = std::thread::scope(|s| {
                 let checks = s.spawn(|| tables.check_code());
@@ -185,11 +167,11 @@ fn run(
                 (checks, written)
             });
             checked = checks?;
-            let (head, cx) = written?;
+            let (head, writer) = written?;
             // (Every word `taken` holds is at or above the bound.)
             match checked.taken.first() {
-                Some(&t) if t < cx.next_id => write(&checked.taken, target()?)?,
-                _ => (head, cx),
+                Some(&t) if t < writer.head.next_id => write(&checked.taken, target()?)?,
+                _ => (head, writer),
             }
         }
         false => {
@@ -197,70 +179,86 @@ fn run(
             write(&checked.taken, first)?
         }
     };
-    if !cx.redirect.is_empty() {
-        cx.patch_functions(&checked.local_variables)?;
+    if !writer.redirect.is_empty() {
+        writer.patch_functions(&checked.local_variables)?;
     }
-    let mut edits = std::mem::take(&mut cx.edits);
-    if let Some(to) = &cx.to {
-        // (Its literals would need converting in the code.)
-        if !checked.local_variables.is_empty() {
-            return Err(Declined("a DebugLocalVariable inside a function"));
-        }
-        // (Which the IR path leaves out of another set.)
-        if checked.constant_values {
-            return Err(Declined("a DebugValue of a constant"));
-        }
-        if checked.unusable_values {
-            return Err(Declined(
-                "a DebugDeclare or DebugValue of an id not defined before it in its function",
-            ));
-        }
-        let definitions = to.definitions(&tables)?;
-        // The IR path places no line or debug instruction in a function no DebugFunction names
-        // (ledgered as unmatched).
-        let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
-        if checked.outside_functions || tables.misplaced {
-            return Err(Declined(
-                "code between functions, a function without its end or an unknown opcode",
-            ));
-        }
-        if checked.after_merge {
-            return Err(Declined(
-                "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
-            ));
-        }
-        if checked.before_anchor {
-            return Err(Declined(
-                "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
-            ));
-        }
-        if checked.described.iter().any(|f| !defined.contains(f)) {
-            return Err(Declined(
-                "lines or debug instructions in a function no DebugFunction names",
-            ));
-        }
-        edits.extend(definitions);
-        edits.append(&mut checked.edits);
-        edits.sort_by_key(|e| (e.at, e.remove));
-        if checked.ranged_rows != 0 {
-            cx.diagnostics.push(
-                crate::diag::LossKind::Dropped,
-                "module",
-                format!(
-                    "end line/column of {} line rows: OpLine has only a start",
-                    checked.ranged_rows
-                ),
-            );
-        }
+    let mut edits = std::mem::take(&mut writer.edits);
+    if let Some(to) = &writer.to {
+        let code_edits = std::mem::take(&mut checked.edits);
+        let diagnostics = &mut writer.head.diagnostics;
+        code_into_other_set(to, &tables, &checked, code_edits, &mut edits, diagnostics)?;
     }
     Ok(Rewritten {
         head,
         tail_at: tables.section_end,
         edits,
-        diagnostics: std::mem::take(&mut cx.diagnostics),
+        diagnostics: std::mem::take(&mut writer.head.diagnostics),
         flavour: to.unwrap_or(import),
         from: import,
     })
+}
+
+/// Into another set: what in the code declines there, then the code's edits (the definitions,
+/// and into the OpenCL.100 family `code_edits`) among `edits`, in input order.
+fn code_into_other_set(
+    to: &to_set::Target,
+    tables: &Tables<'_>,
+    checked: &code::Checked,
+    mut code_edits: Vec<Edit>,
+    edits: &mut Vec<Edit>,
+    diagnostics: &mut Diagnostics,
+) -> Result<(), Declined> {
+    // (Its literals would need converting in the code.)
+    if !checked.local_variables.is_empty() {
+        return Err(Declined("a DebugLocalVariable inside a function"));
+    }
+    // (Which the IR path leaves out of another set.)
+    if checked.constant_values {
+        return Err(Declined("a DebugValue of a constant"));
+    }
+    if checked.unusable_values {
+        return Err(Declined(
+            "a DebugDeclare or DebugValue of an id not defined before it in its function",
+        ));
+    }
+    let definitions = to.definitions(tables)?;
+    // The IR path places no line or debug instruction in a function no DebugFunction names
+    // (ledgered as unmatched).
+    let defined: rustc_hash::FxHashSet<u32> = to.definitions.iter().map(|d| d[0]).collect();
+    if checked.outside_functions || tables.misplaced {
+        return Err(Declined(
+            "code between functions, a function without its end or an unknown opcode",
+        ));
+    }
+    if checked.after_merge {
+        return Err(Declined(
+            "a line or debug instruction right after an OpLoopMerge or OpSelectionMerge",
+        ));
+    }
+    if checked.before_anchor {
+        return Err(Declined(
+            "a line or debug instruction right before an OpLabel, OpPhi, OpVariable or OpFunctionParameter",
+        ));
+    }
+    if checked.described.iter().any(|f| !defined.contains(f)) {
+        return Err(Declined(
+            "lines or debug instructions in a function no DebugFunction names",
+        ));
+    }
+    edits.extend(definitions);
+    edits.append(&mut code_edits);
+    edits.sort_by_key(|e| (e.at, e.remove));
+    if checked.ranged_rows != 0 {
+        diagnostics.push(
+            crate::diag::LossKind::Dropped,
+            "module",
+            format!(
+                "end line/column of {} line rows: OpLine has only a start",
+                checked.ranged_rows
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// `.200` in place: the module as it is, when the reader takes it without a loss. The repairs and

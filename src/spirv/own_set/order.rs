@@ -1,81 +1,75 @@
-//! Pass 2 (`Cx::order_module_section`): the module-level section written with its debug
-//! instructions ordered so that none refers forward, and repaired.
+//! Pass 2 (`SectionWriter::order_module_section`): the module-level section written with its
+//! debug instructions ordered so that none refers forward, and repaired.
 
 use rspirv::spirv::Op;
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::diag::{Diagnostics, LossKind};
+use crate::diag::LossKind;
 use crate::spec::dwarf::{row, ArgKind, OPS};
 use crate::spec::spirv::{from_set, Flavour, LAST_SOURCE_LANGUAGE, Q};
 use crate::spirv::binary::{first_word, LLVM_SPIRV_GENERATOR};
 use crate::spirv::grammar::result_id;
 use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 
-use super::kinds::*;
+use super::head::Head;
+use super::kinds::{Kind, IN_FUNCTION};
+use super::operands::Role;
 use super::tables::Tables;
 use super::to_set::Target;
-use super::words::{extend_words, Declined};
-use super::Edit;
+use super::words::{extend_words, Declined, Edit};
 
-/// What `Cx::emit` did.
+/// What `SectionWriter::emit` did.
 pub(super) enum Emitted {
     Written(u32),
     /// Nothing: the instruction waits for this id.
     Waits(u32),
 }
 
-/// Pass 2's state: the module-level section being written.
-pub(super) struct Cx<'t> {
-    pub(super) t: &'t Tables<'t>,
-    /// Module-level ids written (a bit per id).
-    pub(super) written: Vec<u64>,
-    /// The OpString "" references use: the module's, or a new one (`new_string`).
-    pub(super) empty_string: u32,
-    pub(super) new_string: bool,
-    /// The OpStrings this pass adds (their words), which go at `strings_end`.
-    pub(super) added_strings: Vec<u32>,
+/// Debug instructions waiting for an id (their word offsets), by that id.
+#[derive(Default)]
+struct Waiting {
+    by_id: HashMap<u32, Vec<u32>>,
+    count: usize,
+}
+
+impl Waiting {
+    fn wait(&mut self, id: u32, at: u32) {
+        self.by_id.entry(id).or_default().push(at);
+        self.count += 1;
+    }
+
+    /// The instructions that waited for `id`, now written (no look-up while none waits).
+    #[inline]
+    fn release(&mut self, id: u32) -> Option<Vec<u32>> {
+        if self.count == 0 {
+            return None;
+        }
+        let waiters = self.by_id.remove(&id)?;
+        self.count -= waiters.len();
+        Some(waiters)
+    }
+}
+
+/// Pass 2: the module-level section written, its debug instructions ordered and repaired (and
+/// converted into another set).
+pub(super) struct SectionWriter<'t> {
+    pub(super) tables: &'t Tables<'t>,
+    pub(super) head: Head<'t>,
     /// A dropped typedef's id → its base (0: not redirected); empty until one is dropped.
     pub(super) redirect: Vec<u32>,
     pub(super) edits: Vec<Edit>,
-    pub(super) diagnostics: Diagnostics,
-    /// The next id free (the bound once the pass is done): new ids (the OpString "", and into
-    /// another set its constants and definitions) are taken from the input's bound on, skipping
-    /// `taken`.
-    pub(super) next_id: u32,
-    /// The words past the input's bound that the code may use as ids (`Checked::taken`; sorted),
-    /// and how many of them `next_id` has passed.
-    pub(super) taken: &'t [u32],
-    pub(super) taken_at: usize,
     /// Into another set than the module's (`to_set`): what the instructions are converted to.
     pub(super) to: Option<Box<Target>>,
 }
 
-impl<'t> std::ops::Deref for Cx<'t> {
-    type Target = Tables<'t>;
-    fn deref(&self) -> &Tables<'t> {
-        self.t
-    }
-}
-
-impl<'t> Cx<'t> {
-    /// Written, or defined in a function (where nothing waits for it).
-    pub(super) fn done(&self, id: u32) -> bool {
-        let written = self
-            .written
-            .get(id as usize / 64)
-            .is_some_and(|w| w >> (id % 64) & 1 == 1);
-        written || self.t.kind.get(id as usize).is_some_and(|k| k & DONE != 0)
-    }
-
-    pub(super) fn mark_written(&mut self, id: u32) {
-        self.written[id as usize / 64] |= 1 << (id % 64);
-    }
-
-    /// `Tables::kind_of`, knowing the OpString this pass adds.
-    pub(super) fn kind_of(&self, id: u32) -> u8 {
-        match self.new_string && id == self.empty_string {
-            true => K_STRING,
-            false => self.t.kind_of(id),
+impl<'t> SectionWriter<'t> {
+    pub(super) fn new(head: Head<'t>, to: Option<Box<Target>>) -> Self {
+        SectionWriter {
+            tables: head.tables,
+            head,
+            redirect: Vec::new(),
+            edits: Vec::new(),
+            to,
         }
     }
 
@@ -89,69 +83,60 @@ impl<'t> Cx<'t> {
     /// Pass 2: the module-level section, its debug instructions ordered and repaired; the header
     /// in front. Fills `edits` for in-function references to dropped typedefs.
     pub(super) fn order_module_section(&mut self) -> Result<Vec<u32>, Declined> {
-        let end = self.section_end;
+        let end = self.tables.section_end;
         let mut out: Vec<u32> = Vec::with_capacity(end);
-        extend_words(&mut out, &self.w, 0, 5);
-        // Instructions waiting for an id, by that id.
-        let mut waiting: HashMap<u32, Vec<u32>> = HashMap::default();
-        let mut waiters = 0usize;
+        extend_words(&mut out, &self.tables.words, 0, 5);
+        let mut waiting = Waiting::default();
         let mut ready: Vec<u32> = Vec::new();
         let mut i = 5;
         while i < end {
-            let (count, opcode) = self.w.head(i);
-            let debug = opcode == Op::ExtInst as u16 && count >= 5 && self.w.at(i + 3) == self.set;
-            if !debug {
-                extend_words(&mut out, &self.w, i, count);
-                if let Some(id) = result_id(&self.w.words[i..i + count]) {
-                    self.mark_written(id);
-                    if waiters != 0 {
-                        if let Some(w) = waiting.remove(&id) {
-                            waiters -= w.len();
-                            ready.extend(w);
-                        }
+            let (count, opcode) = self.tables.words.head(i);
+            let debug = opcode == Op::ExtInst as u16
+                && count >= 5
+                && self.tables.words.at(i + 3) == self.tables.set;
+            if debug {
+                ready.push(i as u32);
+            } else {
+                extend_words(&mut out, &self.tables.words, i, count);
+                if let Some(id) = result_id(&self.tables.words.words[i..i + count]) {
+                    self.head.mark_written(id);
+                    if let Some(waiters) = waiting.release(id) {
+                        ready.extend(waiters);
                     }
                 }
-            } else {
-                ready.push(i as u32);
             }
             while let Some(at) = ready.pop() {
                 match self.emit(at as usize, &mut out)? {
-                    Emitted::Waits(id) => {
-                        waiting.entry(id).or_default().push(at);
-                        waiters += 1;
-                    }
+                    Emitted::Waits(id) => waiting.wait(id, at),
                     Emitted::Written(id) => {
-                        self.mark_written(id);
-                        if waiters != 0 {
-                            if let Some(w) = waiting.remove(&id) {
-                                waiters -= w.len();
-                                // In input order: the last pushed is taken first.
-                                ready.extend(w.into_iter().rev());
-                            }
+                        self.head.mark_written(id);
+                        if let Some(waiters) = waiting.release(id) {
+                            // In input order: the last pushed is taken first.
+                            ready.extend(waiters.into_iter().rev());
                         }
                     }
                 }
             }
             i += count;
         }
-        if waiters != 0 {
+        if waiting.count != 0 {
             return Err(Declined("a reference cycle among debug instructions"));
         }
-        let strings = std::mem::take(&mut self.added_strings);
+        let strings = std::mem::take(&mut self.head.added_strings);
         let shift = strings.len();
         if shift != 0 {
             // Everything before `strings_end` was copied as it is.
-            let at = match self.strings_end {
+            let at = match self.tables.strings_end {
                 0 => out.len(),
                 at => at,
             };
             out.splice(at..at, strings);
         }
         if let Some(mut to) = self.to.take() {
-            to.finish(self, &mut out, shift)?;
+            to.finish(&mut self.head, &mut out, shift)?;
             self.to = Some(to);
         }
-        out[3] = self.next_id;
+        out[3] = self.head.next_id;
         if cfg!(target_endian = "big") {
             out.iter_mut().for_each(|w| *w = w.to_le());
         }
@@ -162,87 +147,97 @@ impl<'t> Cx<'t> {
     /// a kind its consumer takes), or nothing when it must wait for an id: defined later in the
     /// section and not yet written, on an operand that may not refer forward.
     pub(super) fn emit(&mut self, at: usize, out: &mut Vec<u32>) -> Result<Emitted, Declined> {
-        let (count, _) = self.w.head(at);
-        let id = self.w.at(at + 2);
-        let opcode = self.w.at(at + 4);
-        if IN_FUNCTION.contains(&opcode)
-            && opcode != DebugOp::DebugExpression as u32
-            && opcode != DebugOp::DebugLocalVariable as u32
+        let (count, _) = self.tables.words.head(at);
+        let id = self.tables.words.at(at + 2);
+        let opcode = self.tables.words.at(at + 4);
+        let instruction = Kind::debug(opcode);
+        if IN_FUNCTION.contains(instruction)
+            && instruction != Kind::DebugExpression
+            && instruction != Kind::DebugLocalVariable
         {
             return Err(Declined(
                 "an in-function debug instruction outside functions",
             ));
         }
-        let members_forward = opcode == DebugOp::DebugTypeComposite as u32
+        let members_forward = instruction == Kind::DebugTypeComposite
             && match &self.to {
                 Some(to) => to.forward_members(),
-                None => self.flavour != Flavour::Shader100,
+                None => self.tables.flavour != Flavour::Shader100,
             };
         // Into the OpenCL.100 family a member waits for its composite (its Parent there).
         if let Some(to) = &self.to {
-            if let Some(parent) = to.parent_of(self.t, opcode, id)? {
-                if !self.done(parent) {
+            if let Some(parent) = to.parent_of(self.tables, opcode, id)? {
+                if !self.head.done(parent) {
                     return Ok(Emitted::Waits(parent));
                 }
             }
         }
         let start = out.len();
-        extend_words(out, &self.w, at, count);
-        let (mut unnamed, mut void_parameter, mut absent) = (None, false, None);
-        let (mut waits, mut undefined, mut wrong) = (None, false, false);
-        self.ids(at, |n, o, i| {
+        extend_words(out, &self.tables.words, at, count);
+        // What the operands ask: the word of a Linkage Name or Text that becomes "", a
+        // DebugInfoNone parameter, the word of an absent optional operand; the id the
+        // instruction waits for, an undefined id, a kind the consumer rejects.
+        let mut unnamed = None;
+        let mut void_parameter = false;
+        let mut absent = None;
+        let mut waits = None;
+        let mut undefined = false;
+        let mut wrong = false;
+        self.tables.ids(at, |n, rule, i| {
             if waits.is_some() {
                 return;
             }
             let k = start + (i - at);
             // SPIRV-LLVM-Translator writes `.200`'s Arg Number as a literal word, which the
             // reader takes as such unless it names an integer constant (`to_set` converts it).
-            if self.flavour == Flavour::Shader200
-                && o.name == "Arg Number"
-                && !matches!(self.t.kind_of(out[k]), K_CONSTANT | K_CONSTANT_U32)
+            if self.tables.flavour == Flavour::Shader200
+                && rule.role == Role::ArgNumber
+                && !matches!(
+                    self.tables.kind_of(out[k]),
+                    Kind::Constant | Kind::ConstantU32
+                )
             {
                 return;
             }
             let target = self.followed(out[k]);
             // A dropped typedef where the reader takes no typedef (a member's Parent): the
             // redirect would repair what the reader refuses.
-            if target != out[k] && !self.allows(opcode, n, self.t.kind_of(out[k])) {
+            if target != out[k] && !rule.allowed.contains(self.tables.kind_of(out[k])) {
                 wrong = true;
                 return;
             }
             out[k] = target;
             // (The input's words: an id at the bound is none, even once a string takes it.)
-            let kind = self.t.kind_of(target);
-            if kind == K_UNDEFINED {
+            let kind = self.tables.kind_of(target);
+            if kind == Kind::Undefined {
                 undefined = true;
                 return;
             }
             // (An operand the other set has no place for is not waited for.)
-            let may_refer_forward = members_forward && o.name == "Members"
+            let may_refer_forward = members_forward && rule.role == Role::Members
                 || self.to.as_ref().is_some_and(|to| !to.carries(opcode, n));
-            if !(self.done(target) || may_refer_forward) {
+            if !(self.head.done(target) || may_refer_forward) {
                 waits = Some(target);
                 return;
             }
             // llvm-spirv-14 reads its own forms of `SPIRV.debug` as they are.
-            if self.flavour == Flavour::SpirvDebug || kind != K_DEBUG + DebugOp::DebugInfoNone as u8
-            {
-                wrong |= !self.allows(opcode, n, kind);
+            if self.tables.flavour == Flavour::SpirvDebug || kind != Kind::DebugInfoNone {
+                wrong |= !rule.allowed.contains(kind);
                 return;
             }
-            match o.name {
+            match rule.role {
                 // spirv-val wants an OpString; the reader takes "" as none. (DebugSource keeps
                 // its Text: llvm-spirv-14 asserts on a DebugSource without.)
-                "Linkage Name" | "Text" => unnamed = Some(k),
+                Role::NameOrText => unnamed = Some(k),
                 // (`.200`'s DebugInfoNone, DebugInfoNone before a text without a checksum.)
-                "Checksum Kind" | "Checksum Value" => wrong |= !self.allows(opcode, n, kind),
+                Role::Checksum => wrong |= !rule.allowed.contains(kind),
                 // An optional operand (always the last) that says "none" is left out, as the
                 // IR writer does (spirv-val wants e.g. a DebugFunctionDeclaration there).
-                _ if o.q == Q::Opt => absent = Some(k),
+                _ if rule.q == Q::Opt => absent = Some(k),
                 // llvm-spirv's void: the reader takes DebugInfoNone and OpTypeVoid alike.
-                "Return Type" if self.void != 0 => out[k] = self.void,
-                "Return Type" | "Parameter Types" => void_parameter = true,
-                _ => wrong |= !self.allows(opcode, n, kind),
+                Role::ReturnType if self.tables.void != 0 => out[k] = self.tables.void,
+                Role::ReturnType | Role::ParameterTypes => void_parameter = true,
+                _ => wrong |= !rule.allowed.contains(kind),
             }
         })?;
         if undefined {
@@ -256,7 +251,7 @@ impl<'t> Cx<'t> {
             return Err(Declined("an operand of a kind its consumer rejects"));
         }
         if let Some(k) = unnamed {
-            out[k] = self.empty_string()?;
+            out[k] = self.head.empty_string()?;
         }
         if void_parameter {
             return Err(Declined("a function type with a DebugInfoNone parameter"));
@@ -271,7 +266,7 @@ impl<'t> Cx<'t> {
         }
         self.repair(id, opcode, start, out)?;
         if let Some(mut to) = self.to.take() {
-            let converted = to.convert(self, start, out);
+            let converted = to.convert(&mut self.head, start, out);
             self.to = Some(to);
             converted?;
         }
@@ -294,27 +289,11 @@ impl<'t> Cx<'t> {
         };
         match opcode {
             DebugOp::DebugTypedef
-                if self.flavour != Flavour::SpirvDebug && !self.keeps_translator_forms() =>
+                if self.tables.flavour != Flavour::SpirvDebug && !self.keeps_translator_forms() =>
             {
-                let base = words[6];
-                match self.debug_opcode(base).map(DebugOp::from_u32) {
-                    Some(Some(DebugOp::DebugTypeBasic)) => {}
-                    None | Some(Some(DebugOp::DebugInfoNone)) => {
-                        return Err(Declined("a typedef of no debug type"))
-                    }
-                    Some(_) => {
-                        let name = self.name(words[5]);
-                        self.diagnostics.push(
-                            LossKind::Approximated,
-                            format!("%{id} (DebugTypedef {name:?})"),
-                            "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
-                        );
-                        if self.redirect.is_empty() {
-                            self.redirect = vec![0; self.def.len()];
-                        }
-                        self.redirect[id as usize] = base;
-                        out.truncate(start);
-                    }
+                let (name, base) = (words[5], words[6]);
+                if self.drops_typedef(id, name, base)? {
+                    out.truncate(start);
                 }
             }
             DebugOp::DebugTypeArray => {
@@ -328,7 +307,7 @@ impl<'t> Cx<'t> {
                     .get(13..)
                     .unwrap_or(&[])
                     .chunks_exact(2)
-                    .map(|pair| self.name(pair[1]))
+                    .map(|pair| self.tables.name(pair[1]))
                     .collect();
                 names.sort_unstable();
                 if names.windows(2).any(|w| w[0] == w[1]) {
@@ -336,30 +315,32 @@ impl<'t> Cx<'t> {
                 }
             }
             DebugOp::DebugTypeVector => {
-                let n = match self.flavour.literal_numbers() {
+                let n = match self.tables.flavour.literal_numbers() {
                     true => Some(u64::from(words[6])),
-                    false => self.constant(words[6]),
+                    false => self.tables.constant(words[6]),
                 };
                 if !n.is_some_and(|n| (2..=4).contains(&n))
-                    || self.debug_opcode(words[5]) != Some(DebugOp::DebugTypeBasic as u32)
+                    || self.tables.kind_of(words[5]) != Kind::DebugTypeBasic
                 {
                     return Err(Declined("a vector the IR writer re-encodes"));
                 }
             }
-            DebugOp::DebugTypePointer if self.flavour.literal_numbers() && words[6] == u32::MAX => {
+            DebugOp::DebugTypePointer
+                if self.tables.flavour.literal_numbers() && words[6] == u32::MAX =>
+            {
                 return Err(Declined("llvm-spirv's storage class 0xFFFFFFFF"));
             }
             // (`.200`'s checksum operands: checked by kind, converted by `to_set`.)
-            DebugOp::DebugSource if self.flavour == Flavour::Shader200 => {}
+            DebugOp::DebugSource if self.tables.flavour == Flavour::Shader200 => {}
             DebugOp::DebugSource => {
                 // llvm-spirv-14 writes (and reads) a missing text as DebugInfoNone.
                 let none_ok = |s: &Self, x: u32| {
-                    s.flavour == Flavour::SpirvDebug
-                        && s.debug_opcode(x) == Some(DebugOp::DebugInfoNone as u32)
+                    s.tables.flavour == Flavour::SpirvDebug
+                        && s.tables.kind_of(x) == Kind::DebugInfoNone
                 };
                 if words[5..]
                     .iter()
-                    .any(|&x| self.kind_of(x) != K_STRING && !none_ok(self, x))
+                    .any(|&x| self.head.kind_of(x) != Kind::String && !none_ok(self, x))
                 {
                     return Err(Declined("a DebugSource text that is not an OpString"));
                 }
@@ -367,11 +348,12 @@ impl<'t> Cx<'t> {
             // The reader maps the operation to DWARF's (one it cannot map is a loss in its
             // report) and holds it to the operands DWARF gives it.
             DebugOp::DebugOperation => {
-                let code = match self.flavour.literal_numbers() {
+                let code = match self.tables.flavour.literal_numbers() {
                     true => Some(words[5]),
-                    false => self.constant(words[5]).map(|v| v as u32),
+                    false => self.tables.constant(words[5]).map(|v| v as u32),
                 };
-                let Some(code) = code.and_then(|n| from_set(self.flavour.operations(), n)) else {
+                let Some(code) = code.and_then(|n| from_set(self.tables.flavour.operations(), n))
+                else {
                     return Err(Declined("a DebugOperation with no DWARF meaning in dwarv"));
                 };
                 let numbers = |kinds: &[ArgKind]| {
@@ -388,15 +370,15 @@ impl<'t> Cx<'t> {
             }
             // llvm-spirv-14 fails to read back the imported entities it wrote; the IR path
             // leaves them out (ledgered).
-            DebugOp::DebugImportedEntity if self.flavour == Flavour::SpirvDebug => {
+            DebugOp::DebugImportedEntity if self.tables.flavour == Flavour::SpirvDebug => {
                 return Err(Declined("an imported entity in SPIRV.debug"));
             }
             DebugOp::DebugCompilationUnit => {
-                let language = match self.flavour {
+                let language = match self.tables.flavour {
                     Flavour::OpenCl100 | Flavour::SpirvDebug => words.get(8).copied(),
                     Flavour::Shader100 | Flavour::Shader200 => words
                         .get(8)
-                        .and_then(|&c| self.constant(c))
+                        .and_then(|&c| self.tables.constant(c))
                         .map(|v| v as u32),
                     Flavour::DebugInfo => None,
                 };
@@ -409,21 +391,48 @@ impl<'t> Cx<'t> {
         Ok(())
     }
 
+    /// Whether a typedef (`id`, of `name`, of `base`) goes: spirv-val takes one of a basic type
+    /// only; references to another go to its base (ledgered).
+    fn drops_typedef(&mut self, id: u32, name: u32, base: u32) -> Result<bool, Declined> {
+        match self.tables.kind_of(base) {
+            Kind::DebugTypeBasic => return Ok(false),
+            k if !k.is_debug() || k == Kind::DebugInfoNone => {
+                return Err(Declined("a typedef of no debug type"))
+            }
+            _ => {}
+        }
+        let name = self.tables.name(name);
+        self.head.diagnostics.push(
+            LossKind::Approximated,
+            format!("%{id} (DebugTypedef {name:?})"),
+            "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
+        );
+        if self.redirect.is_empty() {
+            self.redirect = vec![0; self.tables.def.len()];
+        }
+        self.redirect[id as usize] = base;
+        Ok(true)
+    }
+
     /// How many of an array's Component Counts to keep: llvm-spirv's lower bounds (the second
     /// half, as the reader takes them) go in OpenCL.100, ledgered unless DebugInfoNone; every
     /// count must be a positive constant (or, in NonSemantic, 0: runtime-sized), as the IR
     /// writer writes it. `SPIRV.debug` keeps llvm-spirv-14's own form, counts then bounds.
     pub(super) fn array_counts(&mut self, id: u32, ids: &[u32]) -> Result<usize, Declined> {
         // (`.200`'s are DebugTypeSubranges, checked as they are converted: `to_set`.)
-        if matches!(self.flavour, Flavour::SpirvDebug | Flavour::Shader200) {
+        if matches!(
+            self.tables.flavour,
+            Flavour::SpirvDebug | Flavour::Shader200
+        ) {
             return Ok(ids.len());
         }
-        let none = |s: &Self, x: u32| s.debug_opcode(x) == Some(DebugOp::DebugInfoNone as u32);
+        let none = |s: &Self, x: u32| s.tables.kind_of(x) == Kind::DebugInfoNone;
         let mut keep = ids.len();
-        if self.flavour == Flavour::OpenCl100 && keep >= 2 && keep % 2 == 0 {
+        if self.tables.flavour == Flavour::OpenCl100 && keep >= 2 && keep % 2 == 0 {
             let half = keep / 2;
             let lowers = &ids[half..];
-            if self.generator >> 16 == LLVM_SPIRV_GENERATOR || lowers.iter().all(|&x| none(self, x))
+            if self.tables.generator >> 16 == LLVM_SPIRV_GENERATOR
+                || lowers.iter().all(|&x| none(self, x))
             {
                 keep = half;
                 // (`.200`'s subranges hold them: the IR path would write them.)
@@ -433,46 +442,27 @@ impl<'t> Cx<'t> {
                     ));
                 }
                 if lowers.iter().any(|&x| !none(self, x)) {
-                    self.diagnostics.push(
+                    self.head.diagnostics.push(
                         LossKind::Dropped,
                         format!("%{id} (DebugTypeArray)"),
                         "a dimension's lower/upper bound or stride: only counts are written",
                     );
                 }
                 // Counts alone of an even number would read back as counts and bounds.
-                if keep % 2 == 0 && self.generator >> 16 == LLVM_SPIRV_GENERATOR {
+                if keep % 2 == 0 && self.tables.generator >> 16 == LLVM_SPIRV_GENERATOR {
                     return Err(Declined("an array of an even number of dimensions"));
                 }
             }
         }
-        let zero_ok = self.flavour == Flavour::Shader100;
+        let zero_ok = self.tables.flavour == Flavour::Shader100;
         for &c in &ids[..keep] {
-            match self.constant(c) {
+            match self.tables.constant(c) {
                 Some(n) if n > 0 && n <= i64::MAX as u64 => {}
                 Some(0) if zero_ok => {}
                 _ => return Err(Declined("an array count that is not a positive constant")),
             }
         }
         Ok(keep)
-    }
-
-    /// The id of an OpString "": the module's own, else one added (`new_string`).
-    pub(super) fn empty_string(&mut self) -> Result<u32, Declined> {
-        if self.empty_string == 0 {
-            self.empty_string = self.add_string("")?;
-            self.new_string = true;
-        }
-        Ok(self.empty_string)
-    }
-
-    /// A new OpString `s` (it goes at `strings_end`), and its id.
-    pub(super) fn add_string(&mut self, s: &str) -> Result<u32, Declined> {
-        let id = self.new_id()?;
-        let at = self.added_strings.len();
-        self.added_strings.extend([0, id]);
-        self.added_strings.extend(super::to_set::words_of(s));
-        self.added_strings[at] = first_word(self.added_strings.len() - at, Op::String);
-        Ok(id)
     }
 
     /// Into a set judged by SPIRV-LLVM-Translator alone (`.200`): spirv-val's repairs are not
@@ -483,22 +473,12 @@ impl<'t> Cx<'t> {
             .is_some_and(|t| !t.to.judged_by_spirv_val())
     }
 
-    /// A new id, none of the words the code may use as ids (the bound grows past it).
-    pub(super) fn new_id(&mut self) -> Result<u32, Declined> {
-        self.next_id = free_from(self.taken, &mut self.taken_at, self.next_id);
-        if self.next_id == u32::MAX {
-            return Err(Declined("no id free for a new instruction"));
-        }
-        self.next_id += 1;
-        Ok(self.next_id - 1)
-    }
-
     /// In-function references to dropped typedefs, redirected to their bases.
     pub(super) fn patch_functions(&mut self, local_variables: &[u32]) -> Result<(), Declined> {
         let mut patches = Vec::new();
         for &at in local_variables {
-            self.ids(at as usize, |_, _, i| {
-                let id = self.w.at(i);
+            self.tables.ids(at as usize, |_, _, i| {
+                let id = self.tables.words.at(i);
                 let to = self.followed(id);
                 if to != id {
                     patches.push(Edit {
@@ -511,40 +491,5 @@ impl<'t> Cx<'t> {
         }
         self.edits.extend(patches);
         Ok(())
-    }
-}
-
-/// The first id from `id` on that `taken` (sorted) has not (`u32::MAX` at the end of the id
-/// space). `at` counts the words of `taken` passed: ids only grow, so those are passed for good.
-fn free_from(taken: &[u32], at: &mut usize, mut id: u32) -> u32 {
-    let rest = &taken[*at..];
-    let mut k = rest.partition_point(|&t| t < id);
-    while rest.get(k) == Some(&id) && id < u32::MAX {
-        id += 1;
-        k += 1;
-    }
-    *at += k;
-    id
-}
-
-#[cfg(test)]
-mod tests {
-    use super::free_from;
-
-    /// New ids pass over runs of taken words, and each taken word once.
-    #[test]
-    fn new_ids_skip_the_taken_words() {
-        let taken = [29, 30, 32, 40, u32::MAX - 1, u32::MAX];
-        let (mut at, mut next, mut given) = (0, 29, Vec::new());
-        for _ in 0..5 {
-            let id = free_from(&taken, &mut at, next);
-            given.push(id);
-            next = id + 1;
-        }
-        assert_eq!(given, [31, 33, 34, 35, 36]);
-        assert_eq!(at, 3);
-        assert_eq!(free_from(&taken, &mut at, 40), 41);
-        assert_eq!(free_from(&taken, &mut at, u32::MAX - 1), u32::MAX);
-        assert_eq!(at, taken.len() - 1);
     }
 }

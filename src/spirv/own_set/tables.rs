@@ -1,13 +1,13 @@
 //! Pass 1 (`Tables::index`): every id of the module indexed; the checks of the code.
 
-use crate::spec::spirv::{Flavour, Layout, Operand, LLVM_SPIRV14_LAYOUTS, Q, W};
-use crate::spirv::binary::Insn;
-use crate::spirv::grammar::{self, id_layout, id_words, result_word, IdLayout, IdWord, Rest};
-use rspirv::spirv::{Capability, Op};
+use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, W as Encoding};
+use crate::spirv::grammar::{self, result_word};
+use rspirv::spirv::{Capability, Decoration, Op};
 
-use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
+use rspirv::spirv::NonsemanticShaderDebuginfo100Op as ShaderOp;
 
-use super::kinds::{self, *};
+use super::kinds::Kind;
+use super::operands::{OperandRule, PAIR_NAME, PAIR_NAME_RULE};
 use super::words::{Declined, Words};
 
 /// Opcodes of the layout's sections up to the strings and sources (an OpString goes after them).
@@ -26,31 +26,28 @@ pub(super) const BEFORE_NAMES: [Op; 13] = [
     Op::ExecutionModeId,
     Op::Line,
 ];
-/// Decoration LinkageAttributes.
-const LINKAGE_ATTRIBUTES: u32 = 41;
-/// The operand index `Tables::ids` gives the name of an enumerator pair (the value has the
-/// pair's own index).
-pub(super) const PAIR_NAME: usize = usize::MAX;
 
 /// Pass 1's index of the module, read only from then on (pass 2 and the checks of the code run
 /// side by side on it).
 pub(super) struct Tables<'a> {
-    pub(super) w: Words<'a>,
+    pub(super) words: Words<'a>,
     pub(super) flavour: Flavour,
     /// The debug set's import id.
     pub(super) set: u32,
     pub(super) generator: u32,
     /// Per id: the word offset of the instruction defining it (0: none).
     pub(super) def: Vec<u32>,
-    /// Per id: what defines it (`K_*`, or `K_DEBUG` + the debug opcode; `DONE` if in a
-    /// function): one byte, so that the checks of every operand stay in cache.
-    pub(super) kind: Vec<u8>,
+    /// Per id: what defines it.
+    pub(super) kind: Vec<Kind>,
+    /// The ids defined in functions (a bit per id): nothing in the module-level section waits
+    /// for them.
+    pub(super) in_functions: Vec<u64>,
     /// Where the first function starts (the end of the module-level section).
     pub(super) section_end: usize,
     /// Layouts by opcode (dense).
     pub(super) layouts: Vec<Option<&'static Layout>>,
-    /// Per opcode, per operand: the kinds of id it may be (`kinds::allowed`).
-    pub(super) allowed: Vec<Vec<kinds::Mask>>,
+    /// Per opcode, per operand of its layout: what the passes ask of it.
+    pub(super) rules: Vec<Option<Box<[OperandRule]>>>,
     /// The module's OpTypeVoid (0: none).
     pub(super) void: u32,
     /// The module's OpString "" (0: none).
@@ -80,43 +77,9 @@ pub(super) struct Tables<'a> {
     pub(super) info_none: u32,
     /// How many OpFunctions the module has.
     pub(super) functions: usize,
-    /// The code is converted into the OpenCL.100 family (`to_set::in_function`): the checks of
+    /// The code is converted into the OpenCL.100 family (`code::in_function`): the checks of
     /// the code also write its edits.
     pub(super) into_literals: bool,
-}
-
-/// What the checks of the code found (besides a refusal).
-pub(super) struct Checked {
-    /// The words at or above the bound that the code may use as ids (`IdWord::Maybe`, as
-    /// `NormalForm::taken` has them), sorted: new ids skip them, or the code would seem to use
-    /// one of them (and an instruction defining it would count as code in the normal form).
-    pub(super) taken: Vec<u32>,
-    /// DebugLocalVariables in functions (word offsets): where references to dropped typedefs
-    /// may be (NonSemantic declares local variables in the function).
-    pub(super) local_variables: Vec<u32>,
-    /// A DebugValue in a function whose value is an integer or boolean constant (the IR path
-    /// writes such an event only into the module's own set).
-    pub(super) constant_values: bool,
-    /// The OpFunctions whose code holds debug instructions or lines (an OpLine before an
-    /// OpFunction counts for it), each once.
-    pub(super) described: Vec<u32>,
-    /// Code between functions, a function without its end, an opcode the grammar does not know.
-    pub(super) outside_functions: bool,
-    /// A line or debug instruction right before an OpLabel, OpPhi, OpVariable or
-    /// OpFunctionParameter in a function (where the IR path moves or drops it).
-    pub(super) before_anchor: bool,
-    /// A line or debug instruction right after an OpLoopMerge or OpSelectionMerge in a function,
-    /// anchored at an instruction that is no merge (the IR path places it before the merge: only
-    /// a branch stays with its merge; llvm-spirv-14's second OpLoopMerge keeps what precedes it).
-    pub(super) after_merge: bool,
-    /// A DebugDeclare/DebugValue of an id of the code defined after it or in another function
-    /// (which the IR path leaves out of another set).
-    pub(super) unusable_values: bool,
-    /// Into the OpenCL.100 family (`Tables::into_literals`): the code's edits (DebugLines into
-    /// OpLines, DebugFunctionDefinitions out), and how many DebugLines the reader takes for rows
-    /// (each has an end, which an OpLine has not).
-    pub(super) edits: Vec<super::Edit>,
-    pub(super) ranged_rows: usize,
 }
 
 impl<'a> Tables<'a> {
@@ -140,25 +103,25 @@ impl<'a> Tables<'a> {
                 *slot = Some(l);
             }
         }
-        let allowed = layouts
+        let rules = layouts
             .iter()
-            .map(|l| match l {
-                Some(l) => l
-                    .operands
-                    .iter()
-                    .map(|o| kinds::allowed(flavour, l, o))
-                    .collect(),
-                None => Vec::new(),
+            .map(|l| {
+                l.map(|l| {
+                    (l.operands.iter())
+                        .map(|o| OperandRule::new(flavour, l, o))
+                        .collect()
+                })
             })
             .collect();
-        let mut cx = Tables {
-            w,
+        let mut tables = Tables {
+            words: w,
             flavour,
-            allowed,
+            rules,
             set: 0,
             generator: w.at(2),
             def: vec![0; bound],
-            kind: vec![K_UNDEFINED; bound],
+            kind: vec![Kind::Undefined; bound],
+            in_functions: vec![0; bound.div_ceil(64)],
             section_end: w.len,
             layouts,
             void: 0,
@@ -187,8 +150,8 @@ impl<'a> Tables<'a> {
                 return Err(Declined("damaged word count"));
             }
             let op = grammar::op(opcode);
-            if cx.strings_end == 0 && !op.is_some_and(|o| BEFORE_NAMES.contains(&o)) {
-                cx.strings_end = i;
+            if tables.strings_end == 0 && !op.is_some_and(|o| BEFORE_NAMES.contains(&o)) {
+                tables.strings_end = i;
             }
             // The reader decodes these instructions' operands: too few of them, or a string that
             // runs past its instruction, is damage.
@@ -212,7 +175,11 @@ impl<'a> Tables<'a> {
             if opcode == Op::ExtInstWithForwardRefsKHR as u16 {
                 return Err(Declined("an OpExtInstWithForwardRefsKHR"));
             }
-            if opcode == Op::ExtInst as u16 && cx.set != 0 && w.at(i + 3) == cx.set && count < 5 {
+            if opcode == Op::ExtInst as u16
+                && tables.set != 0
+                && w.at(i + 3) == tables.set
+                && count < 5
+            {
                 return Err(Declined("a debug instruction without its opcode"));
             }
             match op {
@@ -221,7 +188,7 @@ impl<'a> Tables<'a> {
                         .string(i + 2, i + count)
                         .and_then(Flavour::from_import_name)
                     {
-                        if cx.set != 0 {
+                        if tables.set != 0 {
                             return Err(Declined("more than one debug set"));
                         }
                         // (The reader would take the set's instructions before it too.)
@@ -231,426 +198,177 @@ impl<'a> Tables<'a> {
                         if f != import {
                             return Err(Declined("another debug set than the one asked for"));
                         }
-                        cx.set = w.at(i + 1);
+                        tables.set = w.at(i + 1);
                     }
                 }
                 Some(Op::ExtInst) => {
                     seen_ext_inst = true;
-                    if cx.set != 0 && w.at(i + 3) == cx.set && cx.first_debug == w.len {
-                        cx.first_debug = i;
+                    if tables.set != 0 && w.at(i + 3) == tables.set && tables.first_debug == w.len {
+                        tables.first_debug = i;
                     }
-                    if non_semantic && cx.set != 0 && w.at(i + 3) == cx.set {
-                        cx.index_non_semantic(i, count);
+                    if non_semantic && tables.set != 0 && w.at(i + 3) == tables.set {
+                        tables.index_non_semantic(i, count);
                     }
                 }
-                Some(Op::Name) if count >= 3 => cx.names.push((w.at(i + 1), i as u32)),
-                Some(Op::Decorate) if count >= 4 && w.at(i + 2) == LINKAGE_ATTRIBUTES => {
-                    cx.names.push((w.at(i + 1), i as u32));
+                Some(Op::Name) if count >= 3 => tables.names.push((w.at(i + 1), i as u32)),
+                Some(Op::Decorate)
+                    if count >= 4 && w.at(i + 2) == Decoration::LinkageAttributes as u32 =>
+                {
+                    tables.names.push((w.at(i + 1), i as u32));
                 }
                 Some(Op::Capability) if count >= 2 => {
-                    cx.kernel |= w.at(i + 1) == Capability::Kernel as u32;
-                    cx.generic |= w.at(i + 1) == Capability::GenericPointer as u32;
+                    tables.kernel |= w.at(i + 1) == Capability::Kernel as u32;
+                    tables.generic |= w.at(i + 1) == Capability::GenericPointer as u32;
                 }
-                Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), cx.uint32) == (32, 0, 0) => {
-                    cx.uint32 = w.at(i + 1);
+                Some(Op::TypeInt) if (w.at(i + 2), w.at(i + 3), tables.uint32) == (32, 0, 0) => {
+                    tables.uint32 = w.at(i + 1);
                 }
                 Some(Op::Function) => {
-                    cx.functions += 1;
-                    if cx.section_end == w.len {
-                        cx.section_end = i;
+                    tables.functions += 1;
+                    if tables.section_end == w.len {
+                        tables.section_end = i;
                     }
                 }
                 Some(Op::FunctionEnd | Op::Label | Op::FunctionParameter)
-                    if cx.section_end == w.len =>
+                    if tables.section_end == w.len =>
                 {
-                    cx.misplaced = true;
+                    tables.misplaced = true;
                 }
-                Some(Op::TypeVoid) if count == 2 && cx.void == 0 => cx.void = w.at(i + 1),
-                Some(Op::TypeBool) if count == 2 && cx.bool_type == 0 => {
-                    cx.bool_type = w.at(i + 1);
+                Some(Op::TypeVoid) if count == 2 && tables.void == 0 => tables.void = w.at(i + 1),
+                Some(Op::TypeBool) if count == 2 && tables.bool_type == 0 => {
+                    tables.bool_type = w.at(i + 1);
                 }
                 Some(Op::ConstantFalse)
-                    if w.at(i + 1) == cx.bool_type
-                        && cx.bool_type != 0
-                        && cx.false_constant == 0 =>
+                    if w.at(i + 1) == tables.bool_type
+                        && tables.bool_type != 0
+                        && tables.false_constant == 0 =>
                 {
-                    cx.false_constant = w.at(i + 2);
+                    tables.false_constant = w.at(i + 2);
                 }
-                Some(Op::String) if count == 3 && w.at(i + 2) == 0 && cx.empty_string == 0 => {
-                    cx.empty_string = w.at(i + 1);
+                Some(Op::String) if count == 3 && w.at(i + 2) == 0 && tables.empty_string == 0 => {
+                    tables.empty_string = w.at(i + 1);
                 }
                 _ => {}
             }
             let at = result_word(opcode);
             if at != 0 {
                 let id = if at < count { w.at(i + at) } else { 0 };
-                match cx.def.get_mut(id as usize) {
+                match tables.def.get_mut(id as usize) {
                     Some(d) if *d == 0 && id != 0 => *d = i as u32,
                     _ => return Err(Declined("an id out of bound or defined twice")),
                 }
-                cx.kind[id as usize] = match op {
-                    Some(Op::String) => K_STRING,
-                    Some(Op::ExtInst) if count >= 5 && w.at(i + 3) == cx.set => {
-                        debug_kind(w.at(i + 4))
+                tables.kind[id as usize] = match op {
+                    Some(Op::String) => Kind::String,
+                    Some(Op::ExtInst) if count >= 5 && w.at(i + 3) == tables.set => {
+                        Kind::debug(w.at(i + 4))
                     }
-                    Some(Op::Constant) => match cx.int_type(w.at(i + 1)) {
-                        Some((32, 0)) if count == 4 => K_CONSTANT_U32,
+                    Some(Op::Constant) => match tables.int_type(w.at(i + 1)) {
+                        Some((32, 0)) if count == 4 => Kind::ConstantU32,
                         Some((width, _)) if count < 4 || (width > 32 && count < 5) => {
                             return Err(Declined("an integer constant without its value"))
                         }
-                        Some(_) => K_CONSTANT,
-                        None => K_CODE,
+                        Some(_) => Kind::Constant,
+                        None => Kind::Code,
                     },
-                    Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => K_CONSTANT,
-                    Some(Op::TypeVoid) => K_VOID,
-                    Some(Op::Variable) => K_VARIABLE,
-                    Some(Op::FunctionParameter) => K_PARAMETER,
-                    Some(Op::Function) => K_FUNCTION,
-                    _ => K_CODE,
+                    Some(Op::ConstantTrue | Op::ConstantFalse | Op::ConstantNull) => Kind::Constant,
+                    Some(Op::TypeVoid) => Kind::Void,
+                    Some(Op::Variable) => Kind::Variable,
+                    Some(Op::FunctionParameter) => Kind::Parameter,
+                    Some(Op::Function) => Kind::Function,
+                    _ => Kind::Code,
                 };
-                if i >= cx.section_end {
-                    cx.kind[id as usize] |= DONE;
+                if i >= tables.section_end {
+                    tables.in_functions[id as usize / 64] |= 1 << (id % 64);
                 }
             }
             i += count;
         }
-        if cx.set == 0 {
+        if tables.set == 0 {
             return Err(Declined("no debug set"));
         }
-        cx.names.sort_unstable();
-        cx.function_definitions.sort_unstable();
-        cx.member_parents.sort_unstable();
-        Ok(cx)
+        tables.names.sort_unstable();
+        tables.function_definitions.sort_unstable();
+        tables.member_parents.sort_unstable();
+        Ok(tables)
     }
 
     /// What the OpenCL.100 family takes from elsewhere in a NonSemantic module: the NonSemantic
     /// debug instruction at `i` (its count checked) indexed.
     fn index_non_semantic(&mut self, i: usize, count: usize) {
-        let w = self.w;
+        let w = self.words;
         let module_level = self.section_end == w.len;
-        match w.at(i + 4) {
+        match ShaderOp::from_u32(w.at(i + 4)) {
             // DebugFunctionDefinition Function Definition.
-            101 if count == 7 && !module_level => {
+            Some(ShaderOp::DebugFunctionDefinition) if count == 7 && !module_level => {
                 (self.function_definitions).push((w.at(i + 5), w.at(i + 6)));
             }
             // DebugTypeComposite Name Tag Source Line Column Parent Linkage Size Flags Members…
-            10 if count > 14 && module_level => {
+            Some(ShaderOp::DebugTypeComposite) if count > 14 && module_level => {
                 let composite = w.at(i + 2);
                 (self.member_parents)
                     .extend(w.words[i + 14..i + count].iter().map(|&m| (m, composite)));
             }
-            0 if module_level && self.info_none == 0 => self.info_none = w.at(i + 2),
+            Some(ShaderOp::DebugInfoNone) if module_level && self.info_none == 0 => {
+                self.info_none = w.at(i + 2)
+            }
             _ => {}
         }
-    }
-
-    /// The checks of everything but the module-level debug instructions (which pass 2 checks
-    /// as it writes them): the ids every code instruction uses, the result type of every debug
-    /// instruction, every OpLine's file, the debug instructions in functions.
-    pub(super) fn check_code(&self) -> Result<Checked, Declined> {
-        let mut checked = Checked {
-            taken: Vec::new(),
-            local_variables: Vec::new(),
-            constant_values: false,
-            described: Vec::new(),
-            outside_functions: false,
-            before_anchor: false,
-            after_merge: false,
-            unusable_values: false,
-            edits: Vec::new(),
-            ranged_rows: 0,
-        };
-        // Into the OpenCL.100 family: a DebugLine the reader has not yet taken for a row.
-        let mut open_line = false;
-        let w = &self.w;
-        let bound = w.at(3);
-        // The function being walked (0: between functions), and whether lines wait for the next.
-        let (mut function, mut pending, mut function_at) = (0, false, 0);
-        // A line or debug instruction is the last thing before the walk's position.
-        let mut after_debug = false;
-        // The last code instruction before the walk's position is a merge instruction, and lines
-        // or debug instructions follow it.
-        let (mut after_merge, mut merge_run) = (false, false);
-        let mut i = 5;
-        while i < w.len {
-            let (count, opcode) = w.head(i);
-            let debug = opcode == Op::ExtInst as u16 && count >= 5 && w.at(i + 3) == self.set;
-            if i >= self.section_end {
-                let described = debug || opcode == Op::Line as u16 || opcode == Op::NoLine as u16;
-                let anchor_only = matches!(
-                    grammar::op(opcode),
-                    Some(Op::Label | Op::Phi | Op::Variable | Op::FunctionParameter)
-                );
-                checked.before_anchor |= anchor_only && after_debug && function != 0;
-                after_debug = described && function != 0;
-                let merge = matches!(
-                    grammar::op(opcode),
-                    Some(Op::LoopMerge | Op::SelectionMerge)
-                );
-                if described {
-                    merge_run |= after_merge;
-                } else {
-                    checked.after_merge |= merge_run && !merge;
-                    merge_run = false;
-                    after_merge = merge && function != 0;
-                }
-                match grammar::op(opcode) {
-                    Some(Op::Function) if count >= 3 => {
-                        // (A function without its OpFunctionEnd.)
-                        checked.outside_functions |= function != 0;
-                        function = w.at(i + 2);
-                        function_at = i;
-                        if std::mem::take(&mut pending) {
-                            checked.described.push(function);
-                        }
-                    }
-                    Some(Op::FunctionEnd) => function = 0,
-                    // An opcode the grammar does not know: the reader skips it, the IR path's
-                    // positions may not be the words path's.
-                    None => checked.outside_functions = true,
-                    _ if described && function == 0 => pending = true,
-                    // (Which the reader takes, and the IR path places nothing in.)
-                    _ if function == 0 => checked.outside_functions = true,
-                    _ if described && checked.described.last() != Some(&function) => {
-                        checked.described.push(function);
-                    }
-                    _ => {}
-                }
-            }
-            if debug {
-                // Its operands are checked by the set's layout; its result type here.
-                if !(1..bound).contains(&w.at(i + 1)) {
-                    return Err(Declined("an id out of bound in the code"));
-                }
-                if i >= self.section_end {
-                    // The one in-function instruction that may name a (dropped) typedef.
-                    if w.at(i + 4) == DebugOp::DebugLocalVariable as u32 {
-                        checked.local_variables.push(i as u32);
-                    }
-                    let event = [DebugOp::DebugDeclare as u32, DebugOp::DebugValue as u32];
-                    if event.contains(&w.at(i + 4)) && count >= 7 {
-                        let value = w.at(i + 6);
-                        let k = self.kind_of(value);
-                        let constant = k == K_CONSTANT || k == K_CONSTANT_U32;
-                        checked.constant_values |= constant && w.at(i + 4) == event[1];
-                        // (A debug instruction, DebugInfoNone, is no id of the code.)
-                        let d = self.def.get(value as usize).map_or(0, |&d| d as usize);
-                        let usable = d < self.section_end || (function_at < d && d < i);
-                        checked.unusable_values |= k < K_DEBUG && !usable;
-                    }
-                    self.check_in_function(i)?;
-                    if self.into_literals {
-                        if function == 0 {
-                            return Err(Declined("a debug instruction between functions"));
-                        }
-                        open_line = match w.at(i + 4) {
-                            super::to_set::DEBUG_LINE => true,
-                            super::to_set::DEBUG_NO_LINE => false,
-                            _ => open_line,
-                        };
-                        super::to_set::in_function(self, i, count, &mut checked.edits)?;
-                    } else if self.flavour == Flavour::Shader200
-                        && w.at(i + 4) == super::to_set::DEBUG_LINE
-                        && self.kind_of(w.at(i + 5)) == K_STRING
-                    {
-                        // (SPIRV-LLVM-Translator's form; the other sets' want a DebugSource.)
-                        return Err(Declined("a DebugLine of a file's OpString"));
-                    }
-                }
-            } else {
-                if self.into_literals && i >= self.section_end {
-                    // The reader's rows: a line covers the code up to the next line, label or
-                    // function end (a terminator is covered).
-                    let ends = matches!(
-                        grammar::op(opcode),
-                        Some(Op::Line | Op::NoLine | Op::Label | Op::Function | Op::FunctionEnd)
-                    );
-                    checked.ranged_rows += usize::from(open_line && !ends);
-                    open_line = false;
-                }
-                self.check_code_ids(i, count, opcode, &mut checked.taken)?;
-                if opcode == Op::Line as u16
-                    && (count != 4 || self.kind_of(w.at(i + 1)) != K_STRING)
-                {
-                    return Err(Declined("an OpLine without an OpString file"));
-                }
-            }
-            i += count;
-        }
-        // (The last function without its end.)
-        checked.outside_functions |= function != 0;
-        checked.taken.sort_unstable();
-        checked.taken.dedup();
-        Ok(checked)
-    }
-
-    /// The ids a code instruction uses are below the bound (as the reader checks, by the
-    /// grammar: `spirv::grammar::id_words`); the words that may be ids and are at or above the
-    /// bound go into `taken` (the words `id_words` reports as `Maybe`, which the output's normal
-    /// form counts as uses: new ids skip them).
-    pub(super) fn check_code_ids(
-        &self,
-        at: usize,
-        count: usize,
-        opcode: u16,
-        taken: &mut Vec<u32>,
-    ) -> Result<(), Declined> {
-        let bound = self.def.len() as u32;
-        let out_of_bound = |id: u32| id == 0 || id >= bound;
-        let mut maybe = |id: u32| {
-            if id >= bound {
-                taken.push(id);
-            }
-        };
-        let operands = &self.w.words[at + 1..at + count];
-        let mut walk = false;
-        match id_layout(opcode) {
-            IdLayout::Simple { uses, fixed, rest } => {
-                let fixed = usize::from(fixed).min(operands.len());
-                let mut bits = if fixed >= 32 {
-                    uses
-                } else {
-                    uses & ((1 << fixed) - 1)
-                };
-                while bits != 0 {
-                    if out_of_bound(operands[bits.trailing_zeros() as usize]) {
-                        return Err(Declined("an id out of bound in the code"));
-                    }
-                    bits &= bits - 1;
-                }
-                let tail = &operands[fixed..];
-                match rest {
-                    Rest::Ids if tail.iter().any(|&id| out_of_bound(id)) => {
-                        return Err(Declined("an id out of bound in the code"));
-                    }
-                    Rest::Ids | Rest::Literals => {}
-                    Rest::Beyond => tail.iter().for_each(|&w| maybe(w)),
-                    // Volatile, Aligned (a literal), Nontemporal, NonPrivatePointer: no id.
-                    Rest::MemoryAccess => match tail.first() {
-                        Some(m) if m & !0x27 != 0 => walk = true,
-                        // The words after the mask and Aligned's literal are possible ids (a
-                        // second memory operand), as `id_words` has them.
-                        Some(m) => (tail.get(1 + (m >> 1 & 1) as usize..))
-                            .unwrap_or(&[])
-                            .iter()
-                            .for_each(|&w| maybe(w)),
-                        None => {}
-                    },
-                    // UniformId, AlignmentId, MaxByteOffsetId, CounterBuffer take ids; a
-                    // decoration beyond those `id_words` knows may (the others take literals).
-                    Rest::Decoration => {
-                        walk = tail
-                            .first()
-                            .is_some_and(|&d| matches!(d, 27 | 46 | 47 | 5634) || d >= 5000);
-                    }
-                }
-            }
-            IdLayout::Complex => walk = true,
-        }
-        if walk {
-            let mut bad = false;
-            let insn = Insn {
-                offset: at,
-                words: &self.w.words[at..at + count],
-            };
-            id_words(&insn, |id, role| match role {
-                IdWord::Use => bad |= out_of_bound(id),
-                IdWord::Maybe => maybe(id),
-                IdWord::Result => {}
-            });
-            if bad {
-                return Err(Declined("an id out of bound in the code"));
-            }
-        }
-        Ok(())
     }
 
     /// (width, signedness) of an OpTypeInt, (1, 0) of an OpTypeBool; `None` for other ids.
     pub(super) fn int_type(&self, id: u32) -> Option<(u32, u32)> {
         let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
-        let (count, opcode) = self.w.head(at);
+        let (count, opcode) = self.words.head(at);
         match (count, grammar::op(opcode)) {
-            (4, Some(Op::TypeInt)) => Some((self.w.at(at + 2), self.w.at(at + 3))),
+            (4, Some(Op::TypeInt)) => Some((self.words.at(at + 2), self.words.at(at + 3))),
             (2, Some(Op::TypeBool)) => Some((1, 0)),
             _ => None,
         }
     }
 
-    pub(super) fn kind_of(&self, id: u32) -> u8 {
+    pub(super) fn kind_of(&self, id: u32) -> Kind {
         self.kind
             .get(id as usize)
-            .map_or(K_UNDEFINED, |k| k & !DONE)
-    }
-
-    /// A debug instruction in a function: one the set allows there, its operand counts and
-    /// kinds.
-    pub(super) fn check_in_function(&self, at: usize) -> Result<(), Declined> {
-        if !IN_FUNCTION.contains(&self.w.at(at + 4)) {
-            return Err(Declined("a debug entity inside a function"));
-        }
-        let opcode = self.w.at(at + 4);
-        let mut wrong = false;
-        self.ids(at, |k, _, i| {
-            let id = self.w.at(i);
-            wrong |= !self.allows(opcode, k, self.kind_of(id));
-        })?;
-        match wrong {
-            true => Err(Declined("an operand of a kind its consumer rejects")),
-            false => Ok(()),
-        }
-    }
-
-    /// Whether operand `k` of debug instruction `opcode` may be an id of `kind`
-    /// (`kinds::allowed`, the consumers' rules).
-    pub(super) fn allows(&self, opcode: u32, k: usize, kind: u8) -> bool {
-        if k == PAIR_NAME {
-            return kind == K_STRING;
-        }
-        match self.allowed.get(opcode as usize).and_then(|ops| ops.get(k)) {
-            Some(mask) => mask[usize::from(kind >> 6)] >> (kind & 63) & 1 == 1,
-            None => true,
-        }
-    }
-
-    /// The debug opcode of the instruction defining `id`, if it is one of the set.
-    pub(super) fn debug_opcode(&self, id: u32) -> Option<u32> {
-        let k = self.kind_of(id);
-        (k >= K_DEBUG).then(|| kind_opcode(k))
+            .copied()
+            .unwrap_or(Kind::Undefined)
     }
 
     /// The value of an integer OpConstant of at most 64 bits, if `id` is one.
     pub(super) fn constant(&self, id: u32) -> Option<u64> {
         let at = *self.def.get(id as usize).filter(|&&at| at != 0)? as usize;
-        let (count, opcode) = self.w.head(at);
+        let (count, opcode) = self.words.head(at);
         match (grammar::op(opcode), count) {
-            (Some(Op::Constant), 4) => Some(u64::from(self.w.at(at + 3))),
+            (Some(Op::Constant), 4) => Some(u64::from(self.words.at(at + 3))),
             (Some(Op::Constant), 5) => {
-                Some(u64::from(self.w.at(at + 3)) | u64::from(self.w.at(at + 4)) << 32)
+                Some(u64::from(self.words.at(at + 3)) | u64::from(self.words.at(at + 4)) << 32)
             }
             _ => None,
         }
     }
 
-    /// Calls `f(operand index, operand, word offset)` for every id word of the debug
+    /// Calls `f(operand index, its rule, word offset)` for every id word of the debug
     /// instruction at `at` (an enumerator pair's name with index `PAIR_NAME`); declines when its
     /// operand count does not fit its layout.
+    // Inlined: it runs for every debug instruction, and its callers' closures are small.
+    #[inline(always)]
     pub(super) fn ids(
         &self,
         at: usize,
-        mut f: impl FnMut(usize, &Operand, usize),
+        mut f: impl FnMut(usize, &OperandRule, usize),
     ) -> Result<(), Declined> {
-        let (count, _) = self.w.head(at);
-        let layout = self
-            .layouts
-            .get(self.w.at(at + 4) as usize)
-            .copied()
-            .flatten()
+        let (count, _) = self.words.head(at);
+        let rules = (self.rules.get(self.words.at(at + 4) as usize))
+            .and_then(Option::as_deref)
             .ok_or(Declined("a debug opcode the set does not define"))?;
         let (mut i, end) = (at + 5, at + count);
         let literal_numbers = self.flavour.literal_numbers();
-        for (k, o) in layout.operands.iter().enumerate() {
-            let width = if o.w == W::Pair { 2 } else { 1 };
-            let times = match o.q {
+        for (k, rule) in rules.iter().enumerate() {
+            let width = if rule.encoding == Encoding::Pair {
+                2
+            } else {
+                1
+            };
+            let times = match rule.q {
                 Q::One => 1,
                 Q::Opt => usize::from(i < end),
                 Q::Many => (end - i) / width,
@@ -659,14 +377,14 @@ impl<'a> Tables<'a> {
                 return Err(Declined("fewer operands than the layout has"));
             }
             for _ in 0..times {
-                match o.w {
-                    W::Id => f(k, o, i),
-                    W::Lit => {}
-                    W::Pair => {
+                match rule.encoding {
+                    Encoding::Id => f(k, rule, i),
+                    Encoding::Lit => {}
+                    Encoding::Pair => {
                         if !literal_numbers {
-                            f(k, o, i);
+                            f(k, rule, i);
                         }
-                        f(PAIR_NAME, o, i + 1);
+                        f(PAIR_NAME, &PAIR_NAME_RULE, i + 1);
                     }
                 }
                 i += width;
@@ -681,7 +399,7 @@ impl<'a> Tables<'a> {
     /// Where a `DebugFunctionDefinition` of `function` goes: in its entry block, after its
     /// OpVariables (and the lines and debug instructions among them).
     pub(super) fn entry_insertion(&self, function: u32) -> Result<usize, Declined> {
-        let w = &self.w;
+        let w = &self.words;
         let mut i = self.def[function as usize] as usize;
         let mut entry = None;
         let mut after_variables = 0;
@@ -713,23 +431,26 @@ impl<'a> Tables<'a> {
             .iter()
             .take_while(move |&&(n, _)| n == id)
             .filter_map(|&(_, at)| {
-                let (at, (count, opcode)) = (at as usize, self.w.head(at as usize));
+                let (at, (count, opcode)) = (at as usize, self.words.head(at as usize));
                 let text = if opcode == Op::Name as u16 {
                     at + 2
                 } else {
                     at + 3
                 };
-                self.w.string(text, at + count)
+                self.words.string(text, at + count)
             })
     }
 
     /// An OpString's text, for the ledger.
     pub(super) fn name(&self, id: u32) -> String {
         match self.def.get(id as usize) {
-            Some(&at) if at != 0 && self.w.head(at as usize).1 == Op::String as u16 => {
+            Some(&at) if at != 0 && self.words.head(at as usize).1 == Op::String as u16 => {
                 let at = at as usize;
-                let count = self.w.head(at).0;
-                self.w.string(at + 2, at + count).unwrap_or("").to_string()
+                let count = self.words.head(at).0;
+                self.words
+                    .string(at + 2, at + count)
+                    .unwrap_or("")
+                    .to_string()
             }
             _ => String::new(),
         }

@@ -1,10 +1,20 @@
-//! The module's words as the rewrite reads them, and why it declines a module.
+//! The module's words as the rewrite reads them, the edits it makes to them, strings as words,
+//! and why it declines a module.
 
 use crate::spirv::binary::MAGIC;
 
 /// Why the module was left to the IR path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Declined(pub &'static str);
+
+/// One change to the input's tail: `remove` words from word offset `at` replaced by `words`
+/// (host-order words, written little-endian).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub at: usize,
+    pub remove: usize,
+    pub words: Vec<u32>,
+}
 
 /// The module's words: a view of the input's bytes where they are aligned and the host is
 /// little-endian (no copy), else a copy.
@@ -65,4 +75,21 @@ impl<'a> Words<'a> {
 
 pub(super) fn extend_words(out: &mut Vec<u32>, w: &Words<'_>, at: usize, count: usize) {
     out.extend_from_slice(&w.words[at..at + count]);
+}
+
+/// A string's words, NUL-terminated and padded.
+pub(super) fn words_of(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.resize((bytes.len() / 4 + 1) * 4, 0);
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The string in `words` (up to its NUL).
+pub(super) fn string_words(words: &[u32]) -> String {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
