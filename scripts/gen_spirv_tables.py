@@ -76,7 +76,7 @@ def main(folder):
            "// grammars (and seed 000 for NonSemantic opcodes 105-108; SPIRV-LLVM-Translator for .200).",
            "// Do not edit by hand.",
            "",
-           "use super::spirv::{Layout, Operand, OperandWords, Q};",
+           "use super::spirv_layout::{Layout, Operand, OperandWords, Q};",
            ""]
     for const, fname in SETS:
         g = json.load(open(f"{folder}/{fname}"))

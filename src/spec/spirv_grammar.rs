@@ -2,7 +2,7 @@
 // grammars (and seed 000 for NonSemantic opcodes 105-108; SPIRV-LLVM-Translator for .200).
 // Do not edit by hand.
 
-use super::spirv::{Layout, Operand, OperandWords, Q};
+use super::spirv_layout::{Layout, Operand, OperandWords, Q};
 
 /// Instruction layouts of the set, by opcode.
 pub const DEBUGINFO: &[Layout] = &[

@@ -101,15 +101,6 @@ impl<'a> Insn<'a> {
     pub fn opcode(&self) -> u16 {
         (self.words[0] & 0xffff) as u16
     }
-    /// The opcode as rspirv names it; `None` for one the core grammar does not know.
-    /// OpExtInstWithForwardRefsKHR (SPV_KHR_relaxed_extended_instruction) is an OpExtInst that
-    /// may name ids defined later: the same instruction to every reader.
-    pub fn op(&self) -> Option<Op> {
-        match self.opcode() {
-            op::EXT_INST_WITH_FORWARD_REFS => Some(Op::ExtInst),
-            n => super::grammar::op(n),
-        }
-    }
     /// The operand words after the opcode word.
     pub fn operands(&self) -> &'a [u32] {
         &self.words[1..]

@@ -118,6 +118,15 @@ pub fn is_terminator(op: Op) -> bool {
 }
 
 impl Insn<'_> {
+    /// The opcode as rspirv names it; `None` for one the core grammar does not know.
+    /// OpExtInstWithForwardRefsKHR (SPV_KHR_relaxed_extended_instruction) is an OpExtInst that
+    /// may name ids defined later: the same instruction to every reader.
+    pub fn op(&self) -> Option<Op> {
+        match self.opcode() {
+            super::binary::op::EXT_INST_WITH_FORWARD_REFS => Some(Op::ExtInst),
+            n => op(n),
+        }
+    }
     /// The instruction's result id, per the core grammar ([`result_id`]).
     pub fn result_id(&self) -> Option<u32> {
         result_id(self.words)

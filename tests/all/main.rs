@@ -2,8 +2,8 @@
 mod support;
 
 mod cli;
-mod docs_claims;
 mod container;
+mod docs_claims;
 mod dwarf;
 mod ir;
 mod llvm;

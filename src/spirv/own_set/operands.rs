@@ -2,7 +2,7 @@
 //! its name: how it is encoded and repeated, the kinds of id its consumer takes
 //! (`kinds::allowed`), and what pass 2 makes of it beyond that (`Role`).
 
-use crate::spec::spirv::{Flavour, Layout, Operand, Q, W as Encoding};
+use crate::spec::spirv::{Flavour, Layout, Operand, OperandWords, Q};
 use crate::spec::spirv_names::{operand, OperandName};
 
 use super::kinds::{self, Kind, KindSet};
@@ -28,7 +28,7 @@ pub(super) enum Role {
 /// One operand of a layout, for the passes.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct OperandRule {
-    pub(super) encoding: Encoding,
+    pub(super) encoding: OperandWords,
     pub(super) q: Q,
     /// The kinds of id its consumer takes.
     pub(super) allowed: KindSet,
@@ -39,7 +39,7 @@ pub(super) struct OperandRule {
 /// pair's own index), and its rule.
 pub(super) const PAIR_NAME: usize = usize::MAX;
 pub(super) static PAIR_NAME_RULE: OperandRule = OperandRule {
-    encoding: Encoding::Pair,
+    encoding: OperandWords::Pair,
     q: Q::Many,
     allowed: KindSet::of(&[Kind::String]),
     role: Role::Plain,

@@ -1,6 +1,6 @@
 //! Pass 1 (`Tables::index`): every id of the module indexed; the checks of the code.
 
-use crate::spec::spirv::{Flavour, Layout, LLVM_SPIRV14_LAYOUTS, Q, W as Encoding};
+use crate::spec::spirv::{Flavour, Layout, OperandWords, LLVM_SPIRV14_LAYOUTS, Q};
 use crate::spirv::grammar::{self, result_word};
 use rspirv::spirv::{Capability, Decoration, Op};
 
@@ -161,7 +161,7 @@ impl<'a> Tables<'a> {
                 Some(Op::TypeInt | Op::ExtInst) => 4,
                 Some(Op::TypeVoid | Op::TypeBool | Op::Source) => 2,
                 // (Any other the reader may decode: what the grammar requires, a fuzz finding:
-                // tests/spirv/fuzz_set_to_set_short_decoration.spv.)
+                // tests/regressions/spirv/fuzz_set_to_set_short_decoration.spv.)
                 _ => grammar::least_words(opcode),
             };
             if count < least {
@@ -363,7 +363,7 @@ impl<'a> Tables<'a> {
         let (mut i, end) = (at + 5, at + count);
         let literal_numbers = self.flavour.literal_numbers();
         for (k, rule) in rules.iter().enumerate() {
-            let width = if rule.encoding == Encoding::Pair {
+            let width = if rule.encoding == OperandWords::Pair {
                 2
             } else {
                 1
@@ -378,9 +378,9 @@ impl<'a> Tables<'a> {
             }
             for _ in 0..times {
                 match rule.encoding {
-                    Encoding::Id => f(k, rule, i),
-                    Encoding::Lit => {}
-                    Encoding::Pair => {
+                    OperandWords::Id => f(k, rule, i),
+                    OperandWords::Lit => {}
+                    OperandWords::Pair => {
                         if !literal_numbers {
                             f(k, rule, i);
                         }

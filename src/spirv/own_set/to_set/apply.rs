@@ -4,7 +4,7 @@
 
 use rspirv::spirv::Op;
 
-use crate::spec::spirv::{Layout, Shader200Op, Q, W as Encoding};
+use crate::spec::spirv::{Layout, OperandWords, Shader200Op, Q};
 use crate::spirv::binary::first_word;
 
 use super::super::head::Head;
@@ -64,11 +64,11 @@ impl Target {
                 Source::Operand(s) => {
                     let (a, b) = self.spans[s];
                     let from = source.operands[s].w;
-                    let width = if from == Encoding::Pair { 2 } else { 1 };
+                    let width = if from == OperandWords::Pair { 2 } else { 1 };
                     for at in (a..b).step_by(width) {
                         let value = self.operand(head, planned, from, self.scratch[at])?;
                         out.push(value);
-                        if from == Encoding::Pair {
+                        if from == OperandWords::Pair {
                             out.push(self.scratch[at + 1]);
                         }
                     }
@@ -84,29 +84,29 @@ impl Target {
         &mut self,
         head: &mut Head<'_>,
         planned: &Planned,
-        from: Encoding,
+        from: OperandWords,
         word: u32,
     ) -> Result<u32, Declined> {
         let t = head.tables;
         let values = planned.values;
         match (from, planned.rule.encoding) {
-            (Encoding::Id, to) if self.from_200 && planned.rule.role == Role::ArgNumber => {
+            (OperandWords::Id, to) if self.from_200 && planned.rule.role == Role::ArgNumber => {
                 self.arg_number(head, word, to)
             }
-            (Encoding::Id, Encoding::Lit) => self.literal(head, values, word),
-            (Encoding::Lit, Encoding::Id) if !values.known(t, t.flavour, word) => {
+            (OperandWords::Id, OperandWords::Lit) => self.literal(head, values, word),
+            (OperandWords::Lit, OperandWords::Id) if !values.known(t, t.flavour, word) => {
                 Err(Declined("a number the IR path would not write as it is"))
             }
-            (Encoding::Lit, Encoding::Id) => self.constant(head, word),
+            (OperandWords::Lit, OperandWords::Id) => self.constant(head, word),
             // `.200`'s basic type without Flags (as the translator writes it).
-            (Encoding::Id, Encoding::Id)
+            (OperandWords::Id, OperandWords::Id)
                 if self.from_200 && values == Values::Flags && none(head, word) =>
             {
                 self.constant(head, 0)
             }
             // (Numbers `.200` holds that the other set does not define, e.g. the translator's
             // storage class 0xFFFFFFFF.)
-            (Encoding::Id, Encoding::Id)
+            (OperandWords::Id, OperandWords::Id)
                 if self.from_200
                     && t.constant(word).is_some_and(|v| {
                         !u32::try_from(v).is_ok_and(|v| self.known_in_both(head, values, v))
@@ -114,10 +114,12 @@ impl Target {
             {
                 Err(Declined("a number the IR path would not write as it is"))
             }
-            (Encoding::Id, Encoding::Id) => self.id_operand(head, word, &planned.rule.allowed),
+            (OperandWords::Id, OperandWords::Id) => {
+                self.id_operand(head, word, &planned.rule.allowed)
+            }
             // An enumerator's value: an integer constant's id, or a literal (as the reader
             // takes it).
-            (Encoding::Pair, Encoding::Pair) => match head.kind_of(word) {
+            (OperandWords::Pair, OperandWords::Pair) => match head.kind_of(word) {
                 Kind::ConstantU32 | Kind::Constant => {
                     self.id_operand(head, word, &planned.rule.allowed)
                 }
@@ -133,14 +135,14 @@ impl Target {
         &mut self,
         head: &mut Head<'_>,
         word: u32,
-        to: Encoding,
+        to: OperandWords,
     ) -> Result<u32, Declined> {
         let number = match head.kind_of(word) {
             Kind::Constant | Kind::ConstantU32 => head.tables.constant(word),
             _ => Some(u64::from(word)),
         };
         match (number.and_then(|n| u32::try_from(n).ok()), to) {
-            (Some(n), Encoding::Lit) => Ok(n),
+            (Some(n), OperandWords::Lit) => Ok(n),
             (Some(n), _) => self.constant(head, n),
             (None, _) => Err(Declined("an Arg Number past 32 bits")),
         }
@@ -151,12 +153,12 @@ impl Target {
     fn subrange(
         &mut self,
         head: &mut Head<'_>,
-        from: Encoding,
+        from: OperandWords,
         word: u32,
     ) -> Result<u32, Declined> {
         // (Pass 2 checked each count: a positive constant.)
         let count = match from {
-            Encoding::Lit => Some(word),
+            OperandWords::Lit => Some(word),
             _ => head.tables.constant(word).map(|v| v as u32),
         };
         let count = match count {
@@ -213,7 +215,7 @@ impl Target {
         self.spans.clear();
         let (mut i, end) = (5, self.scratch.len());
         for o in source.operands {
-            let width = if o.w == Encoding::Pair { 2 } else { 1 };
+            let width = if o.w == OperandWords::Pair { 2 } else { 1 };
             let times = match o.q {
                 Q::One => 1,
                 Q::Opt => usize::from(i < end),

@@ -38,7 +38,7 @@ use rspirv::spirv::OpenclDebuginfo100Op as DebugOp;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::LossKind;
-use crate::spec::spirv::{Flavour, Shader200Op, W as Encoding};
+use crate::spec::spirv::{Flavour, OperandWords, Shader200Op};
 use crate::spec::spirv_names::OperandName;
 use crate::spirv::binary::first_word;
 
@@ -253,7 +253,8 @@ impl Target {
             let t = head.tables;
             for ((o, &(a, b)), values) in source.operands.iter().zip(&self.spans).zip(values) {
                 let literals = &self.scratch[a..b];
-                if o.w == Encoding::Lit && !literals.iter().all(|&v| values.known(t, t.flavour, v))
+                if o.w == OperandWords::Lit
+                    && !literals.iter().all(|&v| values.known(t, t.flavour, v))
                 {
                     return Err(Declined("a number the IR path would not write as it is"));
                 }
