@@ -250,7 +250,7 @@ fn with_u32(bytes: &[u8], at: usize, v: u32) -> Vec<u8> {
 
 /// `dwarv stats` of `bytes` exits 2 and its message names `what`.
 fn damaged(bytes: &[u8], name: &str, what: &[&str]) {
-    let f = crate::support::offload::inputs().join(name);
+    let f = scratch(name);
     std::fs::write(&f, bytes).unwrap();
     let o = dwarv(&["stats", p(&f)]);
     let (_, err) = text(&o);
