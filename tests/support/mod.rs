@@ -10,8 +10,22 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+pub mod cli_batch;
+pub mod cli_strip_attach;
+pub mod dwarf_cfi;
+pub mod dwarf_read;
+pub mod dwarf_write;
 pub mod fixtures;
+pub mod ir_merge;
+pub mod llvm_corpus;
+pub mod llvm_read;
 pub mod offload;
+pub mod rng;
+pub mod spirv_conformance;
+pub mod spirv_set_to_set;
+pub mod spirv_shader200;
+pub mod spirv_write;
+pub mod visa_tables;
 
 /// Tools that must come from the project-local SPIRV-Tools (>= 2025.5), never
 /// from PATH: Debian's /usr/bin/spirv-val 2023.1 rejects valid debug types; and

@@ -2,15 +2,13 @@
 //! clang-19 (old and new offload driver, compressed, -fgpu-rdc), the device bitcode, bundles of
 //! SPIR-V and bitcode made with clang-offload-bundler-19, an object holding its device image in
 //! a section, and an offloading binary made with clang-offload-packager-19. Built once per state
-//! of the tree ([`super::fixtures::cached`]).
+//! of the tree ([`super::fixtures::cached`]); and the helpers both tiers' container tests use.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use super::{corpus, repo_root, run_ok, tool};
-
-const GFX90A: &str = "hipv4-amdgcn-amd-amdhsa--gfx90a";
 
 /// The folder of the built containers (see the module's header for what it holds).
 pub fn inputs() -> &'static Path {
@@ -140,4 +138,35 @@ pub fn clang19_hip() -> Command {
         "-O1",
     ]);
     c
+}
+
+pub const GFX90A: &str = "hipv4-amdgcn-amd-amdhsa--gfx90a";
+
+pub fn dwarv(args: &[&str]) -> Output {
+    crate::support::dwarv(args)
+}
+
+pub fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+pub fn ok(args: &[&str]) -> String {
+    let o = dwarv(args);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "dwarv {args:?}\n{out}\n{err}");
+    out
+}
+
+pub fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Where this file's tests write: outside the shared fixture folder.
+pub fn scratch(name: impl AsRef<Path>) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("offload");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
 }

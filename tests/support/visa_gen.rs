@@ -5,26 +5,7 @@
 
 use dwarv::unstable::visa::*;
 
-/// A small xorshift generator: no dependency, stable across platforms.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+pub use super::rng::Rng;
 
 fn reg(file: RegFile, num: u16, sub: u16) -> Storage {
     Storage::Reg { file, num, sub }

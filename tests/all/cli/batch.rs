@@ -3,41 +3,10 @@
 //! `dwarv batch`, `report merge` and `stats` over a generated corpus of more than 1 000 modules
 //! of mixed formats with a few corrupt ones.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use crate::support::cli_batch::*;
+use std::process::Command;
 
 use serde_json::Value;
-
-fn dwarv(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dwarv"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("dwarv runs")
-}
-
-fn report(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).expect("report written")).expect("valid JSON")
-}
-
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    walk(dir).into_iter().filter(|p| p.is_file()).collect()
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push(p.clone());
-            }
-            out.push(p);
-        }
-    }
-    out
-}
 
 #[test]
 fn outputs_never_leave_the_output_directory() {

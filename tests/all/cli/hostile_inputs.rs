@@ -4,6 +4,7 @@
 //! with bits flipped. Every run must end with exit 0 and an output that reads back valid, or exit
 //! 2 with a message naming the input and no output file — never a panic (101) or a signal.
 
+use crate::support::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -24,17 +25,6 @@ fn inputs() -> Vec<PathBuf> {
     );
     v.sort();
     v
-}
-
-/// A small deterministic generator (xorshift), so a failure names a reproducible variant.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 /// Truncations (near the start, where headers are, and spread over the file) and bit flips.

@@ -6,29 +6,9 @@
 //! in-place conversion into that set gives, `--keep-link` keeps the link records (which `diff`
 //! ignores), and a sidecar of another module is refused (exit 2, no output).
 
-use std::path::{Path, PathBuf};
+use crate::support::cli_strip_attach::*;
 
 use crate::support::dwarv;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("strip_attach");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn ok(args: &[&str]) {
-    let o = dwarv(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
 
 #[test]
 fn a_sidecar_of_another_module_is_refused() {

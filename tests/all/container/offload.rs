@@ -7,49 +7,17 @@
 //! one, damaged containers exit 2 naming the entry, and `convert --into` a host object replaces
 //! one device image's debug info keeping the rest of the container byte for byte.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use crate::support::offload::*;
 
 use crate::support::corpus;
-
-const GFX90A: &str = "hipv4-amdgcn-amd-amdhsa--gfx90a";
-
-fn dwarv(args: &[&str]) -> Output {
-    crate::support::dwarv(args)
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = dwarv(args);
-    let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(0), "dwarv {args:?}\n{out}\n{err}");
-    out
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 /// The HIP host objects whose `.hip_fatbin` holds a gfx90a code object.
 const HIP_OBJECTS: [&str; 4] = ["hipcc.o", "clang19.o", "clang19-new.o", "clang19-z.o"];
 
-/// Where this file's tests write: outside the shared fixture folder.
-fn scratch(name: impl AsRef<Path>) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("offload");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn stats_and_dump_show_the_host_and_the_device_kernel_its_variables_and_lines() {
     for name in HIP_OBJECTS {
-        let f = crate::support::offload::inputs().join(name);
+        let f = inputs().join(name);
         let all = ok(&["stats", p(&f)]);
         assert!(all.contains(&format!("{name} [host] (ELF/DWARF)")), "{all}");
         assert!(
@@ -108,7 +76,7 @@ fn each_device_image_round_trips_through_dwarf() {
             "dwarf",
             "--part",
             part,
-            p(&crate::support::offload::inputs().join(name)),
+            p(&inputs().join(name)),
         ]);
     }
     // The host part too.
@@ -118,7 +86,7 @@ fn each_device_image_round_trips_through_dwarf() {
         "dwarf",
         "--part",
         "host",
-        p(&crate::support::offload::inputs().join("hipcc.o")),
+        p(&inputs().join("hipcc.o")),
     ]);
 }
 
@@ -153,7 +121,7 @@ fn bundles_of_spirv_and_bitcode_and_offloading_binaries_read_as_what_they_hold()
         ),
         ("sections.o", GFX90A, "ELF/DWARF"),
     ] {
-        let f = crate::support::offload::inputs().join(name);
+        let f = inputs().join(name);
         let stats = ok(&["stats", p(&f)]);
         assert!(
             stats.contains(&format!("{name} [{part}] ({format})")),
@@ -175,29 +143,29 @@ fn bundles_of_spirv_and_bitcode_and_offloading_binaries_read_as_what_they_hold()
         "roundtrip",
         "--via",
         "dwarf",
-        p(&crate::support::offload::inputs().join("spirv.bundle")),
+        p(&inputs().join("spirv.bundle")),
     ]);
     // The compressed bundle is really one (CCOB), and reads as the plain one does.
-    let z = std::fs::read(crate::support::offload::inputs().join("bitcode-z.bundle")).unwrap();
+    let z = std::fs::read(inputs().join("bitcode-z.bundle")).unwrap();
     assert_eq!(&z[..4], b"CCOB");
-    let zc = std::fs::read(crate::support::offload::inputs().join("clang19-z.o")).unwrap();
+    let zc = std::fs::read(inputs().join("clang19-z.o")).unwrap();
     assert!(zc.windows(4).any(|w| w == b"CCOB"));
     ok(&[
         "diff",
-        p(&crate::support::offload::inputs().join("bitcode.bundle")),
-        p(&crate::support::offload::inputs().join("bitcode-z.bundle")),
+        p(&inputs().join("bitcode.bundle")),
+        p(&inputs().join("bitcode-z.bundle")),
     ]);
     // Host objects of the same source: host to host and device to device, part by part.
     ok(&[
         "diff",
-        p(&crate::support::offload::inputs().join("clang19.o")),
-        p(&crate::support::offload::inputs().join("clang19-z.o")),
+        p(&inputs().join("clang19.o")),
+        p(&inputs().join("clang19-z.o")),
     ]);
 }
 
 #[test]
 fn several_parts_and_none_picked_is_a_usage_error_listing_them() {
-    let f = crate::support::offload::inputs().join("hipcc.o");
+    let f = inputs().join("hipcc.o");
     let out = scratch("x.dwir");
     let _ = std::fs::remove_file(&out);
     for args in [
@@ -205,11 +173,7 @@ fn several_parts_and_none_picked_is_a_usage_error_listing_them() {
         vec!["roundtrip", "--via", "dwarf", p(&f)],
         vec!["strip", p(&f), "-o", p(&out), "--debug-out", "y.o"],
         vec!["convert", p(&f), "--part", "gfx1030", "-o", p(&out)],
-        vec![
-            "diff",
-            p(&f),
-            p(&crate::support::offload::inputs().join("device.bc")),
-        ],
+        vec!["diff", p(&f), p(&inputs().join("device.bc"))],
     ] {
         let o = dwarv(&args);
         let (_, err) = text(&o);
@@ -263,7 +227,7 @@ fn damaged(bytes: &[u8], name: &str, what: &[&str]) {
 
 #[test]
 fn damaged_containers_exit_2_naming_the_entry() {
-    let spv = std::fs::read(crate::support::offload::inputs().join("spirv.bundle")).unwrap();
+    let spv = std::fs::read(inputs().join("spirv.bundle")).unwrap();
     // Header 24 + count 8; entry 0 at 32: offset, size, id length (8 each), id.
     let id0 = u64::from_le_bytes(spv[48..56].try_into().unwrap()) as usize;
     let e1 = 56 + id0;
@@ -295,7 +259,7 @@ fn damaged_containers_exit_2_naming_the_entry() {
         &["entry 2 of 18446744073709551615"],
     );
     // Compressed: the header states one byte more (or far more) than the stream holds.
-    let z = std::fs::read(crate::support::offload::inputs().join("bitcode-z.bundle")).unwrap();
+    let z = std::fs::read(inputs().join("bitcode-z.bundle")).unwrap();
     let stated = u32::from_le_bytes(z[12..16].try_into().unwrap());
     damaged(
         &with_u32(&z, 12, stated + 1),
@@ -322,7 +286,7 @@ fn damaged_containers_exit_2_naming_the_entry() {
         &["compressed bundle at 0x0", "MD5"],
     );
     // In a host object: the entry count of the bundle in .hip_fatbin.
-    let o = std::fs::read(crate::support::offload::inputs().join("hipcc.o")).unwrap();
+    let o = std::fs::read(inputs().join("hipcc.o")).unwrap();
     let at = o
         .windows(24)
         .position(|w| w == b"__CLANG_OFFLOAD_BUNDLE__")
@@ -333,7 +297,7 @@ fn damaged_containers_exit_2_naming_the_entry() {
         &["section .hip_fatbin, bundle at 0x0", "of 1000"],
     );
     // An offloading binary whose image runs past its end.
-    let pk = std::fs::read(crate::support::offload::inputs().join("packaged.bin")).unwrap();
+    let pk = std::fs::read(inputs().join("packaged.bin")).unwrap();
     damaged(
         &with_u64(&pk, 32 + 32, 1 << 40),
         "image.bin",
@@ -351,8 +315,8 @@ fn crosscheck_of_the_device_bitcode_against_the_code_object_in_the_bundle() {
             "gfx90a",
             "--limit",
             "100",
-            p(&crate::support::offload::inputs().join(bc)),
-            p(&crate::support::offload::inputs().join(obj)),
+            p(&inputs().join(bc)),
+            p(&inputs().join(obj)),
         ])
     };
     let o = pair("device.O0.bc", "clang19.O0.o");
@@ -372,7 +336,7 @@ fn batch_over_100_host_objects_reports_per_device_image() {
     std::fs::create_dir_all(&dir).unwrap();
     let sources = ["hipcc.o", "clang19.o", "clang19-z.o", "clang19-new.o"];
     for i in 0..100 {
-        let src = crate::support::offload::inputs().join(sources[i % sources.len()]);
+        let src = inputs().join(sources[i % sources.len()]);
         std::fs::copy(&src, dir.join(format!("obj{i:03}.o"))).unwrap();
     }
     let out = scratch("batch-out");

@@ -4,57 +4,8 @@
 //! Call-frame information: an `.eh_frame` dwarv cannot read is reported, and AMD's
 //! `DW_OP_LLVM_user` operations in a `.debug_frame` without units are read.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use crate::support::dwarv;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dwarf_cfi");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Assembles `source` (x86-64) with llvm-mc-19.
-fn assemble(name: &str, source: &str) -> PathBuf {
-    let d = dir();
-    let src = d.join(format!("{name}.s"));
-    std::fs::write(&src, source).unwrap();
-    let obj = d.join(format!("{name}.o"));
-    crate::support::run_ok(
-        Command::new(crate::support::tool("llvm-mc-19"))
-            .args(["--filetype=obj", "-triple=x86_64-pc-linux"])
-            .arg(&src)
-            .arg("-o")
-            .arg(&obj),
-    );
-    obj
-}
-
-fn roundtrip_ok(obj: &Path) {
-    let r = dwarv(&["roundtrip", s(obj), "--via", "dwarf"]);
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{}: {}{}",
-        obj.display(),
-        String::from_utf8_lossy(&r.stdout),
-        String::from_utf8_lossy(&r.stderr)
-    );
-}
-
-fn dump(obj: &Path) -> String {
-    let o = crate::support::run_ok(
-        Command::new(env!("CARGO_BIN_EXE_dwarv"))
-            .arg("dump")
-            .arg(obj),
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
+use crate::support::dwarf_cfi::*;
+use std::path::Path;
 
 /// An `.eh_frame` dwarv cannot read (FDE pointers relative to data, DW_EH_PE_datarel) is
 /// skipped with a diagnostic line, not silently.

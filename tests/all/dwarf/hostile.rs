@@ -5,6 +5,7 @@
 //! bad forms, huge counts, bad offsets). The reader must return a module that validates or a
 //! `Error::Dwarf` naming a section and offset — never panic; the CLI exits 2 and writes nothing.
 
+use crate::support::rng::Rng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::Command;
 
@@ -23,20 +24,6 @@ const OBJECTS: &[&str] = &[
     "kernel.gfx900.dwarf4.o",
     "kernel.gfx90a.o",
 ];
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Debug sections: (name, index, file offset, size).
 fn debug_sections(bytes: &[u8]) -> Vec<(String, usize, usize, usize)> {
@@ -120,14 +107,14 @@ fn flipped_bits() {
         let sections = debug_sections(&bytes);
         for round in 0..150 {
             let mut b = bytes.clone();
-            let (sec, _, off, size) = &sections[rng.below(sections.len())];
+            let (sec, _, off, size) = &sections[rng.pick(sections.len())];
             if *size == 0 {
                 continue;
             }
-            let flips = 1 + rng.below(4);
+            let flips = 1 + rng.pick(4);
             for _ in 0..flips {
-                let at = off + rng.below(*size);
-                b[at] ^= 1 << rng.below(8);
+                let at = off + rng.pick(*size);
+                b[at] ^= 1 << rng.pick(8);
             }
             if !check(&b, &format!("{name} {sec} round {round}")) {
                 errors += 1;

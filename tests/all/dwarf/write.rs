@@ -3,20 +3,9 @@
 //! The DWARF writer on what it must refuse (`--into` what is not ELF: nothing written) and on a
 //! unit without code, which round-trips through the IR.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::support::dwarf_write::*;
 
 use crate::support::dwarv;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dwarf_write");
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
 
 #[test]
 fn into_rejects_what_is_not_elf_and_writes_nothing() {
@@ -49,24 +38,4 @@ fn a_unit_without_code_round_trips() {
     for (cc, v) in [("clang-14", "4"), ("clang-19", "5"), ("gcc-12", "5")] {
         compiled_round_trips(cc, v, &src, &dir.join(format!("globals.{cc}.o")));
     }
-}
-
-/// Compiles `src` with `cc -g -gdwarf-V -c` into `obj`, which must round-trip through DWARF
-/// exactly (`roundtrip --via dwarf` exit 0).
-fn compiled_round_trips(cc: &str, v: &str, src: &Path, obj: &Path) {
-    crate::support::run_ok(
-        Command::new(crate::support::tool(cc))
-            .args(["-g", &format!("-gdwarf-{v}"), "-c"])
-            .arg(src)
-            .arg("-o")
-            .arg(obj),
-    );
-    let r = dwarv(&["roundtrip", s(obj), "--via", "dwarf"]);
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{cc} v{v}: {}{}",
-        String::from_utf8_lossy(&r.stdout),
-        String::from_utf8_lossy(&r.stderr)
-    );
 }

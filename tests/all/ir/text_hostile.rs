@@ -3,6 +3,7 @@
 //! Hostile IR text: truncations, bit flips, deep chains and deep nesting never panic or overflow
 //! the stack; whatever parses either validates and round-trips, or is reported.
 
+use crate::support::rng::Rng;
 use dwarv::ir::diff::{diff, DiffOptions};
 use dwarv::ir::text::{parse, print};
 use dwarv::ir::verify::verify;
@@ -35,17 +36,6 @@ fn exercise(text: &str) {
     let again = parse(&printed, "reprint").expect("printed text parses");
     assert_eq!(again, m, "parse(print(m)) != m for:\n{text}");
     assert!(diff(&m, &again, DiffOptions::default()).is_empty());
-}
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 #[test]

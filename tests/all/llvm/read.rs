@@ -5,24 +5,14 @@
 //! text that does not parse, metadata LLVM's verifier rejects, truncated and mutated bitcode —
 //! exit 2 with a message naming the file, no output file, never a panic or a signal.
 
+use crate::support::llvm_read::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use dwarv::ir::{self, CodePos, EventKind, ScopeKind, TypeKind, Value, VarKind};
-use dwarv::unstable::input::{lower_with_diagnostics, Input};
 
 fn small() -> PathBuf {
     crate::support::repo_root().join("tests/llvm/small.ll")
-}
-
-fn lower(path: &Path) -> (ir::Module, dwarv::unstable::diag::Diagnostics) {
-    let input = Input {
-        name: path.display().to_string(),
-        bytes: std::fs::read(path).unwrap().into(),
-    };
-    let (m, d) = lower_with_diagnostics(&input).unwrap_or_else(|e| panic!("{e}"));
-    ir::verify::check(&m).unwrap_or_else(|f| panic!("{}: {f}", path.display()));
-    (m, d)
 }
 
 #[test]

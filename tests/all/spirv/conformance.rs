@@ -4,9 +4,8 @@
 //! `dwarv roundtrip --via spirv` rewrites each corpus module in place and reads it back as its
 //! input's IR.
 
+use crate::support::spirv_conformance::*;
 use std::process::Command;
-
-const TYPEDEF_LOSS: &str = "typedef of a non-basic type: references go to its base";
 
 /// `dwarv roundtrip --via spirv` on SPIR-V input rewrites it in place: into its own set it gives
 /// the same IR (exit 0); where the set forces an approximation it exits 1 and prints the ledger

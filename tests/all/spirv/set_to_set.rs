@@ -5,13 +5,10 @@
 //! the CLI: `roundtrip --via spirv` takes the words path, and the directions it has none for go
 //! through the IR.
 
+use crate::support::spirv_set_to_set::*;
 use std::path::{Path, PathBuf};
 
 use crate::support::{convert_report, corpus};
-
-fn in_place(report: &serde_json::Value) -> String {
-    report["in_place"].as_str().unwrap_or_default().to_string()
-}
 
 /// `roundtrip --via spirv --flavour shader100` takes the same path as `convert`.
 #[test]

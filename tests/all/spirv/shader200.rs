@@ -6,34 +6,11 @@
 //! (`tests/spirv/every_shader200.spvasm`) reads as the translator means it; damaged forms are
 //! errors or losses.
 
-use std::path::{Path, PathBuf};
+use crate::support::spirv_shader200::*;
 use std::process::Command;
 
 use dwarv::ir::{self, Bound, ChecksumKind, Encoding, Module, ScopeKind, TypeKind, Value, VarKind};
 use dwarv::unstable::front::spirv::read;
-
-/// The fixture assembled as SPIR-V 1.0 (the translator reads up to 1.5).
-fn fixture(dir: &Path) -> PathBuf {
-    let src = crate::support::repo_root().join("tests/spirv/every_shader200.spvasm");
-    let out = dir.join("every_shader200.spv");
-    crate::support::run_ok(
-        Command::new(crate::support::tool("spirv-as"))
-            .args(["--target-env", "spv1.0"])
-            .arg(&src)
-            .arg("-o")
-            .arg(&out),
-    );
-    out
-}
-
-fn read_clean(path: &Path) -> Module {
-    let (m, diag) = read(&std::fs::read(path).unwrap(), "input").unwrap_or_else(|e| panic!("{e}"));
-    assert!(diag.is_empty(), "{}: {diag:?}", path.display());
-    let m = m.into_inner();
-    let text = ir::text::print(&m);
-    assert!(ir::text::parse(&text, "text").unwrap() == m);
-    m
-}
 
 fn types_of<'m>(m: &'m Module, f: impl Fn(&TypeKind) -> bool + 'm) -> Vec<&'m ir::Type> {
     m.types.values().filter(|t| f(&t.kind)).collect()
@@ -132,10 +109,6 @@ fn every_shader200_form_reads_as_the_translator_means_it() {
     assert!(m.vars.values().any(|v| v.kind == VarKind::Param(1)));
     assert_eq!(m.events.len(), 2);
     assert_eq!(m.events[1].values, [Value::Undef]);
-}
-
-fn status(args: &[&str]) -> i32 {
-    crate::support::dwarv(args).status.code().unwrap_or(-1)
 }
 
 /// Damaged `.200` forms: an error naming the instruction and what was expected, or (a checksum

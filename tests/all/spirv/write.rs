@@ -3,60 +3,13 @@
 //! The SPIR-V writer's ledger: what each conversion between the sets loses or approximates,
 //! line by line, for the corpus's shader and kernel and the hand-written IR of the sets' gaps.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-const FLAVOURS: [&str; 4] = ["shader100", "opencl100", "debuginfo", "spirv-debug"];
-
-fn dwarv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dwarv"))
-        .args(args)
-        .output()
-        .expect("run dwarv")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Converts `input` to `out` with `extra` arguments; panics unless dwarv exits 0.
-fn convert(input: &Path, out: &Path, flavour: &str, extra: &[&str]) -> serde_json::Value {
-    let report = out.with_extension("json");
-    let mut args = vec!["convert", s(input), "-o", s(out), "--flavour", flavour];
-    args.extend(["--report", s(&report)]);
-    args.extend(extra);
-    let o = dwarv(&args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap()
-}
-
-fn losses(report: &serde_json::Value) -> Vec<(String, String, String)> {
-    report["diagnostics"]["losses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            let f = |k: &str| l[k].as_str().unwrap().to_string();
-            (f("kind"), f("place"), f("message"))
-        })
-        .collect()
-}
+use crate::support::spirv_write::*;
 
 fn ledger_of(input: &str, flavour: &str) -> Vec<(String, String, String)> {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.spv");
     let report = convert(&crate::support::repo_root().join(input), &out, flavour, &[]);
     losses(&report)
-}
-
-fn expect(rows: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
-    rows.iter()
-        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
-        .collect()
 }
 
 const STANDALONE_19_13: [(&str, &str, &str); 4] = [
@@ -100,11 +53,6 @@ const GLSL_ANY_SET: [(&str, &str, &str); 3] = [
         "column of the call site: DebugInlinedAt has only a line",
     ),
 ];
-
-fn sorted(mut v: Vec<(String, String, String)>) -> Vec<(String, String, String)> {
-    v.sort();
-    v
-}
 
 #[test]
 fn ledger_glsl_shader_into_opencl100_is_exact() {

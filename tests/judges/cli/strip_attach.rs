@@ -6,29 +6,10 @@
 //! in-place conversion into that set gives, `--keep-link` keeps the link records (which `diff`
 //! ignores), and a sidecar of another module is refused (exit 2, no output).
 
-use std::path::{Path, PathBuf};
+use crate::support::cli_strip_attach::*;
+use std::path::Path;
 
 use crate::support::dwarv;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("strip_attach");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn ok(args: &[&str]) {
-    let o = dwarv(args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
 
 /// The environment spirv-val judges a module in: vulkan1.2 for shaders; for kernels the
 /// universal environment of their SPIR-V version (llvm-spirv-14 writes 1.4).

@@ -7,34 +7,11 @@
 //! one, damaged containers exit 2 naming the entry, and `convert --into` a host object replaces
 //! one device image's debug info keeping the rest of the container byte for byte.
 
-use std::path::{Path, PathBuf};
+use crate::support::offload::*;
+use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::support::{repo_root, run_ok, tool};
-
-const GFX90A: &str = "hipv4-amdgcn-amd-amdhsa--gfx90a";
-
-fn dwarv(args: &[&str]) -> Output {
-    crate::support::dwarv(args)
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = dwarv(args);
-    let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(0), "dwarv {args:?}\n{out}\n{err}");
-    out
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 /// Every section's name, header fields but its offset, and bytes, but `.hip_fatbin`'s.
 fn sections_but_fatbin(elf: &[u8]) -> Vec<(String, u64, u64, Vec<u8>)> {
@@ -64,17 +41,10 @@ fn image_range(bytes: &[u8], part: &str) -> std::ops::Range<usize> {
     start..start + parts[i].bytes.len()
 }
 
-/// Where this file's tests write: outside the shared fixture folder.
-fn scratch(name: impl AsRef<Path>) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("offload");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn convert_into_a_host_object_replaces_one_device_image_and_keeps_the_rest() {
     for name in ["hipcc.o", "clang19.o"] {
-        let orig_path = crate::support::offload::inputs().join(name);
+        let orig_path = inputs().join(name);
         let orig = std::fs::read(&orig_path).unwrap();
         let dwir = scratch(format!("{name}.device.dwir"));
         ok(&["dump", "--part", "gfx90a", p(&orig_path), "-o", p(&dwir)]);
@@ -156,7 +126,7 @@ fn convert_into_a_host_object_replaces_one_device_image_and_keeps_the_rest() {
         "--part",
         "gfx90a",
         "--into",
-        p(&crate::support::offload::inputs().join("clang19-z.o")),
+        p(&inputs().join("clang19-z.o")),
         "-o",
         p(&out),
     ]);
@@ -217,7 +187,7 @@ fn an_executable_shows_its_device_image_and_takes_it_back_when_it_fits() {
         Command::new(tool("clang++-19"))
             .args(["-g", "-fuse-ld=lld"])
             .arg(&main)
-            .arg(crate::support::offload::inputs().join("clang19.o"))
+            .arg(inputs().join("clang19.o"))
             .args(["-L/usr/lib/x86_64-linux-gnu", "-lamdhip64", "-o"])
             .arg(&exe),
     );

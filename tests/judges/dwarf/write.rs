@@ -9,22 +9,13 @@
 //! are accepted only when dwarv's own decoder reads the bytes LLVM stopped at and they start with
 //! one of those operations.
 
+use crate::support::dwarf_write::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::{dwarfdump_verify as verify, dwarv};
 
 use dwarv::unstable::dwarf::AmdOps;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dwarf_write");
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
 
 /// Converts to DWARF; panics unless dwarv exits 0. Returns the report.
 fn to_dwarf(input: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
@@ -458,26 +449,6 @@ fn unsigned_64_bit_enumerators_round_trip() {
             assert!(dump.contains("(9223372036854775808)"), "{cc} v{v}:\n{dump}");
         }
     }
-}
-
-/// Compiles `src` with `cc -g -gdwarf-V -c` into `obj`, which must round-trip through DWARF
-/// exactly (`roundtrip --via dwarf` exit 0).
-fn compiled_round_trips(cc: &str, v: &str, src: &Path, obj: &Path) {
-    crate::support::run_ok(
-        Command::new(crate::support::tool(cc))
-            .args(["-g", &format!("-gdwarf-{v}"), "-c"])
-            .arg(src)
-            .arg("-o")
-            .arg(obj),
-    );
-    let r = dwarv(&["roundtrip", s(obj), "--via", "dwarf"]);
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{cc} v{v}: {}{}",
-        String::from_utf8_lossy(&r.stdout),
-        String::from_utf8_lossy(&r.stderr)
-    );
 }
 
 /// gcc-12's C++ constructors and destructors (corpus errors.gcc.O0.o): one abstract DIE (C4/D4,

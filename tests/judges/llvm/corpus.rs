@@ -6,6 +6,7 @@
 //! consumer (spirv-val; `llvm-spirv-14 -r` for spirv-debug). The same over the translator's
 //! current tests (modern IR, read by LLVM 19). docs/llvm.md has the tables.
 
+use crate::support::llvm_corpus::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -45,41 +46,6 @@ const MAIN_MULTI_CU_SPIRV_DEBUG: [&str; 4] = [
     "X86/split-dwarf-multiple-cu-hash.ll",
     "omit-empty.ll",
 ];
-
-fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            ll_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ll") {
-            out.push(p);
-        }
-    }
-}
-
-/// The peer files as (name relative to the corpus, path to read), templates instantiated;
-/// `None` when the corpus is absent (see `crate::support::shared_corpus`).
-fn peer(tmp: &Path) -> Option<Vec<(String, PathBuf)>> {
-    let root = crate::support::peer()?;
-    let root = root.as_path();
-    let mut files = Vec::new();
-    ll_files(root, &mut files);
-    files.sort();
-    let files = files
-        .into_iter()
-        .map(|p| {
-            let rel = p.strip_prefix(root).unwrap().display().to_string();
-            let text = std::fs::read_to_string(&p).unwrap();
-            if !text.contains("INPUT_LANGUAGE") {
-                return (rel, p);
-            }
-            let inst = tmp.join(rel.replace('/', "_"));
-            std::fs::write(&inst, text.replace("INPUT_LANGUAGE", "DW_LANG_OpenCL")).unwrap();
-            (rel, inst)
-        })
-        .collect();
-    Some(files)
-}
 
 /// Converts standalone and judges the output; Err(what failed).
 fn convert_and_judge(input: &Path, out: &Path, flavour: &str) -> Result<(), String> {

@@ -4,21 +4,8 @@
 //! text that does not parse, metadata LLVM's verifier rejects, truncated and mutated bitcode —
 //! exit 2 with a message naming the file, no output file, never a panic or a signal.
 
-use std::path::Path;
+use crate::support::llvm_read::*;
 use std::process::Command;
-
-use dwarv::ir::{self};
-use dwarv::unstable::input::{lower_with_diagnostics, Input};
-
-fn lower(path: &Path) -> (ir::Module, dwarv::unstable::diag::Diagnostics) {
-    let input = Input {
-        name: path.display().to_string(),
-        bytes: std::fs::read(path).unwrap().into(),
-    };
-    let (m, d) = lower_with_diagnostics(&input).unwrap_or_else(|e| panic!("{e}"));
-    ir::verify::check(&m).unwrap_or_else(|f| panic!("{}: {f}", path.display()));
-    (m, d)
-}
 
 /// A label of a function inlined in several places (corpus/src/linked.c's `scan`, always_inline
 /// with its address taken, clang-14 -O2): LLVM clones its llvm.dbg.label into each inlined

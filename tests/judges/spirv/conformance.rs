@@ -8,6 +8,7 @@
 //! to the conversion's ledger; the shader100 → opencl100 → debuginfo → shader100 chain; the peer
 //! corpus rewritten in place into every flavour.
 
+use crate::support::spirv_conformance::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -96,8 +97,6 @@ fn convert(input: &Path, out: &Path, flavour: &str) -> Ledger {
         })
         .collect()
 }
-
-const TYPEDEF_LOSS: &str = "typedef of a non-basic type: references go to its base";
 const ARRAY_SIZE_LOSS: &str = "array size: the set has none; readers take counts × element size: ";
 
 /// The IR entity (`t6`) a ledger place names: an IR place (`t6 (type "float4")`), or, from the

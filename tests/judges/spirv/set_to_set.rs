@@ -6,16 +6,13 @@
 //! path's output (`dwarv diff`) and passes spirv-val where the IR path's does, or goes through
 //! the IR and the report says why.
 
+use crate::support::spirv_set_to_set::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::support::{convert_report, corpus};
 use dwarv::unstable::spirv::binary::Module;
 use dwarv::unstable::spirv::normal::NormalForm;
-
-fn in_place(report: &serde_json::Value) -> String {
-    report["in_place"].as_str().unwrap_or_default().to_string()
-}
 
 /// The ledger's messages, sorted (places name SPIR-V ids on the words path, IR entities on the
 /// IR path).

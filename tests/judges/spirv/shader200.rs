@@ -7,35 +7,12 @@
 //! in `.200` (the PyPI build `scripts/setup.sh` installs as `llvm-spirv-dpcpp`), each judged by
 //! that translator's `-r` and by spirv-val.
 
+use crate::support::spirv_shader200::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use dwarv::ir::diff::{diff, DiffOptions};
-use dwarv::ir::{self, Module};
-use dwarv::unstable::front::spirv::read;
-
-/// The fixture assembled as SPIR-V 1.0 (the translator reads up to 1.5).
-fn fixture(dir: &Path) -> PathBuf {
-    let src = crate::support::repo_root().join("tests/spirv/every_shader200.spvasm");
-    let out = dir.join("every_shader200.spv");
-    crate::support::run_ok(
-        Command::new(crate::support::tool("spirv-as"))
-            .args(["--target-env", "spv1.0"])
-            .arg(&src)
-            .arg("-o")
-            .arg(&out),
-    );
-    out
-}
-
-fn read_clean(path: &Path) -> Module {
-    let (m, diag) = read(&std::fs::read(path).unwrap(), "input").unwrap_or_else(|e| panic!("{e}"));
-    assert!(diag.is_empty(), "{}: {diag:?}", path.display());
-    let m = m.into_inner();
-    let text = ir::text::print(&m);
-    assert!(ir::text::parse(&text, "text").unwrap() == m);
-    m
-}
+use dwarv::ir::{self};
 
 #[test]
 fn every_shader200_form_is_written_back() {
@@ -123,10 +100,6 @@ fn translated_peer(src: &Path, out: &Path) -> Vec<PathBuf> {
         .collect();
     made.sort();
     made
-}
-
-fn status(args: &[&str]) -> i32 {
-    crate::support::dwarv(args).status.code().unwrap_or(-1)
 }
 
 /// Every `.200` module the translator writes from the peer corpus: `dwarv validate` passes where

@@ -3,38 +3,11 @@
 //! The SPIR-V writer against its real consumers: spirv-val 2025.5 (`.tools/bin`) for every set it
 //! can judge, `llvm-spirv-14 -r` for `SPIRV.debug` Kernel modules.
 
+use crate::support::spirv_write::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use dwarv::unstable::spirv::binary::{op, to_words, Module as Bin};
-
-const FLAVOURS: [&str; 4] = ["shader100", "opencl100", "debuginfo", "spirv-debug"];
-
-fn dwarv(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dwarv"))
-        .args(args)
-        .output()
-        .expect("run dwarv")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Converts `input` to `out` with `extra` arguments; panics unless dwarv exits 0.
-fn convert(input: &Path, out: &Path, flavour: &str, extra: &[&str]) -> serde_json::Value {
-    let report = out.with_extension("json");
-    let mut args = vec!["convert", s(input), "-o", s(out), "--flavour", flavour];
-    args.extend(["--report", s(&report)]);
-    args.extend(extra);
-    let o = dwarv(&args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap()
-}
 
 fn words(path: &Path) -> Vec<u32> {
     to_words(&std::fs::read(path).unwrap()).unwrap()
@@ -83,18 +56,6 @@ fn corpus_ir() -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
-}
-
-fn losses(report: &serde_json::Value) -> Vec<(String, String, String)> {
-    report["diagnostics"]["losses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            let f = |k: &str| l[k].as_str().unwrap().to_string();
-            (f("kind"), f("place"), f("message"))
-        })
-        .collect()
 }
 
 /// Every corpus module (whatever its source: the writer works from the IR, and the non-SPIR-V
@@ -147,17 +108,6 @@ fn standalone_modules_of_the_whole_corpus_validate() {
     }
     eprintln!("{}", table.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-fn expect(rows: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
-    rows.iter()
-        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
-        .collect()
-}
-
-fn sorted(mut v: Vec<(String, String, String)>) -> Vec<(String, String, String)> {
-    v.sort();
-    v
 }
 
 fn disassemble(path: &Path) -> String {
