@@ -47,6 +47,16 @@ read -r passed failed ignored < <(awk '
   }
   END { printf "%d %d %d\n", p, f, g }' "$log")
 
+# One line per test binary (the tiers: all, regressions, judges; the unit tests; the doctests),
+# with its wall time as libtest reports it.
+awk '
+  /^ *Running / { what = ($2 == "unittests") ? "unittests " $3 : $2 }
+  /^ *Doc-tests / { what = "doctests " $2 }
+  /test result:/ {
+    t = $0; sub(/.*finished in /, "", t)
+    printf "binary %s: %s passed, %s failed, %s ignored, %s\n", what, $4, $6, $8, t
+  }' "$log"
+
 # Exactly "word: N passed, N failed, N skipped" so CI log readers recognise it.
 [ "$habits_rc" -eq 0 ] || echo "habits: FAILED (see the habit lines above)"
 echo "summary: $passed passed, $failed failed, $ignored skipped"
