@@ -8,8 +8,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// for it). 0 returns freed pages to the system at once rather than 10 ms later: a conversion
 /// frees whole phases (the LLVM model once lowered, the code index once tied) just before the next
 /// one allocates, and with the delay each phase's peak stacked on the last one's
-/// (`convert --into` of the 10 MB bench bitcode: 324 → 265 MiB; DWARF of sqlite3.o 150 → 138 MiB;
-/// CPU time unchanged).
+/// (bench/README.md, "Figures behind code comments").
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 fn main() {
@@ -40,9 +39,8 @@ fn main() {
 /// Keeps freed pages (a purge delay no conversion reaches) or returns them at once, those kept
 /// included (purge delay 0 and a forced collection). The DWARF reader's and writer's DIE fills
 /// and the writer's serialisation keep them: those phases free and allocate again all along,
-/// and returning each freed page at once faulted it in anew (the linked sqlite program `--into`
-/// itself: 22 200 → 10 200 page faults with the reader's variables allocated at once, 1.5 MiB
-/// more peak memory; bench/README.md, "The DWARF writer's CPU time").
+/// and returning each freed page at once faulted it in anew (bench/README.md, "The DWARF
+/// writer's CPU time").
 fn freed_pages(p: dwarv::unstable::background::FreedPages) {
     use dwarv::unstable::background::FreedPages;
     const KEEP_MS: std::ffi::c_long = 1_000_000;
@@ -60,9 +58,8 @@ fn freed_pages(p: dwarv::unstable::background::FreedPages) {
 }
 
 /// For an LLVM or a SPIR-V input, the time the kernel spends zeroing transparent huge pages
-/// outweighs what they save (bench/README.md: LLVM → SPIR-V of big_12000.bc 5.0–5.7 s → 3.8–4.3 s;
-/// its 50 MB SPIR-V rewritten in place through the IR 2.3–3.5 s → 1.8–2.0 s), while the DWARF
-/// round trip gains from them (0.33 → 0.24 s). mimalloc madvises its arena for huge pages;
+/// outweighs what they save, while the DWARF round trip gains from them (bench/README.md,
+/// "Figures behind code comments"). mimalloc madvises its arena for huge pages;
 /// `PR_SET_THP_DISABLE` keeps the kernel from backing any of this process's memory (and its
 /// forked LLVM child's) with them from now on, whatever was madvised — what
 /// `MIMALLOC_ALLOW_THP=0` does at mimalloc's start, without starting again. Only inputs of at

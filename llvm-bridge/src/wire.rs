@@ -106,8 +106,7 @@ pub fn decode(b: &[u8]) -> Result<Model, WireError> {
     // The node and field tables and the instruction locations are reserved for the most the
     // buffer can hold (a node record takes at least 9 bytes, a field 6, a location 9): pages
     // never written are never touched, so this costs no memory, and the tables never move (a
-    // doubling vector touches twice its final size: 18 k against 11 k page faults for the
-    // 28 MB model of the 10 MB bench bitcode).
+    // doubling vector touches twice its final size).
     m.nodes.recs.reserve(b.len() / 9);
     m.nodes.slots.reserve(b.len() / 6);
     m.locations.reserve(b.len() / 9);

@@ -152,7 +152,7 @@ pub(crate) fn put_fixed(out: &mut Vec<u8>, value: u64, n: u8) {
 }
 
 /// An unsigned LEB128 number, the bytes gimli's writer gives (pushed here directly: gimli's
-/// goes through `io::Write` a byte at a time, 1.4 % of a DWARF conversion's instructions).
+/// goes through `io::Write` a byte at a time).
 pub(crate) fn put_uleb(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let byte = (v & 0x7f) as u8;

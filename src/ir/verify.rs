@@ -223,7 +223,7 @@ impl Verifier<'_> {
 
     /// A reference in `field` must resolve and be of one of `allowed` kinds. Inlined, with the
     /// report out of line: a module holds a million references, and the formatting's stack
-    /// frame set up for each was most of the cost (20 M instructions on a linked program).
+    /// frame set up for each was most of the cost.
     #[inline]
     fn reference(&mut self, field: &str, r: Ref, allowed: &[K]) {
         if !self.m.resolves(r) || !allowed.contains(&r.kind()) {
@@ -909,8 +909,7 @@ fn event_name(k: EventKind) -> &'static str {
 }
 
 /// The row of a location-expression operation (`spec::dwarf::OPS`), by an index of the codes
-/// below 256 (a search of the table for each operation cost 4 M instructions on a linked
-/// program).
+/// below 256 (a search of the table for each operation showed in a linked program's profile).
 fn op_row(code: u32) -> Option<&'static crate::spec::dwarf::Row> {
     use crate::spec::dwarf::{row, OPS};
     static INDEX: std::sync::OnceLock<[u16; 256]> = std::sync::OnceLock::new();

@@ -540,8 +540,7 @@ impl Builder<'_, '_> {
 }
 
 /// Values grouped by the handle they belong to, in one vector (a map to a vector per key held
-/// a heap block per key, grown value by value: 600 page faults of a linked program's
-/// conversion).
+/// a heap block per key, grown value by value, each faulting pages in).
 pub(super) struct Groups<K, V> {
     /// Key `i`'s values are `values[starts[i]..starts[i + 1]]`.
     starts: Vec<u32>,

@@ -689,8 +689,8 @@ fn lines(w: &mut Writer, trusted: &[bool], out: &mut Inserts, lost: &mut Lost, s
     }
 }
 /// The OpString naming a file, for OpLine. Its id is kept when writing it had no side effect
-/// but interning (no ledger entry, no NUL cut): formatting the name per row was 9 % of the
-/// parent process's instructions in `--into` of the 1 500-function bench program (callgrind).
+/// but interning (no ledger entry, no NUL cut): formatting the name per row was a large share of
+/// `--into`'s time (bench/README.md, "Figures behind code comments").
 fn file_string(w: &mut Writer, file: Option<Handle<crate::ir::File>>) -> u32 {
     if let Some(&id) = w.file_strings.get(&file) {
         return id;

@@ -43,10 +43,9 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
         loc: elf.section(".debug_loc"),
         loclists: elf.section(".debug_loclists"),
     };
-    // A DIE takes 9 bytes of .debug_info in a linked clang -O2 program, 8 or more in general:
-    // the DIE map and plans sized for that once, rather than grown (rehashing the map 10
-    // times cost 6.5 M instructions there); at most for a million DIEs (a section of a few
-    // huge DIEs reserves no more than that, and a program of more grows from there).
+    // A DIE takes 8 or more bytes of .debug_info: the DIE map and plans sized for that once,
+    // rather than grown and rehashed; at most for a million DIEs (a section of a few huge DIEs
+    // reserves no more than that, and a program of more grows from there).
     let dies = (elf.section(".debug_info").len() / 8).min(1 << 20);
     let mut w = Walker {
         machine: elf.machine,
@@ -116,8 +115,7 @@ pub fn read_units(elf: &Elf, m: &mut Module, diag: &mut Diagnostics) -> DResult<
     w.resolve_aliases()?;
     // Filling the DIEs frees and allocates again all along (grown vectors, each DIE's
     // scratch): its freed pages are kept for it and returned once it ends, but for the line
-    // rows' (`fill_unit`). Linked sqlite program: 700 fewer page faults, 0.975x the CPU time,
-    // 1 MiB more peak memory.
+    // rows' (`fill_unit`): fewer page faults for a little more peak memory.
     let kept = crate::background::keep_freed_pages();
     for (off, unit) in &units {
         w.fill(&u, *off, unit)?;
@@ -418,8 +416,7 @@ impl Walker<'_> {
         Handle::new(u32::try_from(index).expect("arena holds at most u32::MAX entities"))
     }
 
-    // Inlined into `read_units`, its one caller: out of line, the walk of each DIE took
-    // 3.5 M instructions more on the linked clang -O2 program.
+    // Inlined into `read_units`, its one caller: out of line, the walk of each DIE cost more.
     #[inline(always)]
     pub(super) fn plan(&mut self, uoff: u64, unit: &gimli::Unit<Slice<'_>>) -> DResult<()> {
         let mut cursor = unit.entries();
@@ -797,7 +794,7 @@ impl Walker<'_> {
             let (mut attrs, mut used) = std::mem::take(&mut buffers);
             attrs.clear();
             // Copied, not cloned: gimli's derived `Clone` of a generic attribute matches on
-            // every value (12 M instructions on the linked clang -O2 program).
+            // every value.
             attrs.extend(entry.attrs().iter().copied());
             used.clear();
             used.resize(attrs.len(), false);

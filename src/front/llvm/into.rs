@@ -568,7 +568,7 @@ pub(crate) fn apply(
     }
     // Lines and scope runs: one row per SPIR-V instruction (the last LLVM instruction tied to it
     // wins), runs of equal rows merged.
-    // Rewritten in place (the copies per step were a tenth of the parent's page faults),
+    // Rewritten in place (a copy per step faulted pages in),
     // with room for the rows of dbg calls (`uncovered`: at most one per event).
     let mut lost_lines = 0;
     let mut rows = std::mem::take(&mut m.lines);
@@ -775,8 +775,8 @@ fn spirv_span(r: CodeRange) -> Option<(u32, u32)> {
 
 /// A union of half-open word ranges, kept as disjoint ranges by start: inserting merges, asking
 /// is one ordered lookup, so covering every instruction of a module stays linear in its size.
-/// Built in bulk from the rows (sorted and merged, then one bulk load): one insert per row was
-/// 19 % of the parent process's instructions on the 1 500-function bench program (callgrind).
+/// Built in bulk from the rows (sorted and merged, then one bulk load): one insert per row
+/// showed in the build step's profile.
 #[derive(Default)]
 struct Intervals(std::collections::BTreeMap<u32, u32>);
 

@@ -45,7 +45,7 @@ pub fn read_into<T: Send>(
 ) -> Result<(Module, Diagnostics, T), Error> {
     // The code module is indexed while LLVM reads the module in its child process. Only the
     // index is kept: the parsed module would stay beside the IR until the writer parses it
-    // again (0.92× the time, but 290 instead of 251 MiB on the 10 MB bench input).
+    // again (a little faster, much more memory).
     let (model, code) =
         llvm_bridge::load_beside(bytes, name, || into::index_module(code, code_name));
     let model = model.map_err(|e| llvm_error(name, e))?;
