@@ -1,5 +1,5 @@
 //! Merging source-level debug info into the debug info of compiled code, by function name: what
-//! `convert tables.bin --with debug.{ll,bc,spv,o}` needs (issue 6 item 3; docs/visa.md).
+//! `convert tables.bin --with debug.{ll,bc,spv,o}` needs (docs/visa.md).
 //!
 //! `code` (vISA tables read to IR) knows where things are in Gen code but not their source names,
 //! types or lines; `source` (LLVM IR, SPIR-V or DWARF of the same kernels) knows those but not
