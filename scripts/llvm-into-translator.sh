@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The translator-as-consumer table of docs/llvm.md (issue 17): for every .ll of the peer corpus
+# The translator-as-consumer table of docs/llvm.md: for every .ll of the peer corpus
 # that llvm-as-14 assembles and whose debug-stripped module llvm-spirv-14 translates (code.spv):
 # `dwarv convert file.ll --into code.spv --flavour F` for F in shader200, shader100, opencl100;
 # spirv-val of the output where code.spv passes; whether SPIRV-LLVM-Translator 2024.2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every verb's output for every corpus input, for `diff -r` between two builds: what a refactor
-# must leave byte for byte the same (issue 20: "every output unchanged").
+# must leave byte for byte the same.
 #
 #   bash scripts/outputs.sh OUT_DIR            # build release, corpus into OUT_DIR/inputs, results
 #   PEER=1 bash scripts/outputs.sh OUT_DIR     # also the peer corpus (../shared, llvm-spirv-14)
