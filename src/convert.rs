@@ -37,6 +37,18 @@ impl Target {
 
     /// The target an output file name implies: `.dwir` ir, `.spv` spirv, `.o`/`.elf`/`.debug`/
     /// `.dwo` dwarf, `.visa` visa.
+    /// The target a `--into` base implies, by its content: SPIR-V into a SPIR-V module, DWARF
+    /// into an ELF binary or an offload container; `None` for anything else (the output's name or
+    /// `--to` decides, and the base is judged where it is read).
+    pub fn of_base(path: &str) -> Result<Option<Target>> {
+        let base = input::read(path)?;
+        Ok(match input::detect(&base.bytes) {
+            Some(input::Format::Spirv) => Some(Target::Spirv),
+            Some(input::Format::Elf | input::Format::Offload) => Some(Target::Dwarf),
+            _ => None,
+        })
+    }
+
     pub fn from_extension(path: &str) -> Option<Target> {
         let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
@@ -256,7 +268,16 @@ pub fn in_place_note(
 
 /// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
 pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
-    let target = match opts.to.or_else(|| Target::from_extension(output)) {
+    let into_target = match &opts.into {
+        // Not stdin: the base is read once, where it is written into.
+        Some(path) if opts.to.is_none() && path != "-" => Target::of_base(path)?,
+        _ => None,
+    };
+    let target = match opts
+        .to
+        .or(into_target)
+        .or_else(|| Target::from_extension(output))
+    {
         Some(t) => t,
         None => {
             return Err(Error::Usage(format!(

@@ -470,3 +470,33 @@ fn roundtrip_via_spirv_takes_converts_path_and_says_which() {
     let o = dwarv(&["roundtrip", spv, "--via", "dwarf", "--through-ir"]);
     assert_eq!(code(&o), 2, "{o:?}");
 }
+
+/// `--into` names the target when `--to` does not: an ELF binary or container takes DWARF, a
+/// SPIR-V module SPIR-V, whatever the output is called.
+#[test]
+fn into_a_base_implies_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = crate::support::corpus();
+    let cases = [
+        ("prog.dwarf5.o", "prog.dwarf5.o", b"\x7fELF".as_slice()),
+        (
+            "kernel.ocl100.spv",
+            "kernel.nodebug.spv",
+            [0x03, 0x02, 0x23, 0x07].as_slice(),
+        ),
+    ];
+    for (input, base, magic) in cases {
+        let out = dir.path().join(format!("{input}.out"));
+        let o = dwarv(&[
+            "convert",
+            corpus.join(input).to_str().unwrap(),
+            "--into",
+            corpus.join(base).to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&o), 0, "{input}: {}", text(&o.stderr));
+        let written = std::fs::read(&out).unwrap();
+        assert!(written.starts_with(magic), "{input}: not the base's format");
+    }
+}
