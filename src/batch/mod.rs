@@ -42,6 +42,19 @@ pub struct Options {
     pub stats: bool,
 }
 
+/// The file in the output directory that records the settings its outputs were written with.
+pub const SETTINGS_FILE: &str = ".dwarv-batch";
+
+/// What makes an output's bytes: dwarv's version, the target and the flavour.
+fn settings_line(opts: &Options) -> String {
+    format!(
+        "dwarv {} to={} flavour={}\n",
+        env!("CARGO_PKG_VERSION"),
+        opts.to.name(),
+        opts.flavour.map_or("default", Flavour::cli_name)
+    )
+}
+
 /// The file extension outputs of a target get.
 pub fn extension(t: Target) -> &'static str {
     match t {
@@ -82,6 +95,14 @@ pub fn run(opts: &Options) -> Result<Report> {
         })
         .collect();
     let lost = inputs::collisions(&outputs);
+    // Outputs written with other settings, or by another dwarv, are not up to date.
+    let settings_path = opts.out_dir.join(SETTINGS_FILE);
+    let settings = settings_line(opts);
+    let written_with = std::fs::read_to_string(&settings_path).unwrap_or_default();
+    let opts = &Options {
+        force: opts.force || written_with != settings,
+        ..opts.clone()
+    };
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.unwrap_or(0))
@@ -113,6 +134,7 @@ pub fn run(opts: &Options) -> Result<Report> {
             .collect()
     });
     progress.finish();
+    crate::output::write_atomic(&settings_path.display().to_string(), settings.as_bytes())?;
     crate::output::sync_filesystem(&opts.out_dir)?;
 
     let mut rep = Report::new(

@@ -31,8 +31,11 @@ fn outputs_never_leave_the_output_directory() {
         &work,
     );
     assert!(o.status.success(), "{o:?}");
-    let written = files_under(&work.join("out"));
+    // The outputs, and the settings they were written with.
+    let mut written = files_under(&work.join("out"));
+    written.retain(|p| !p.ends_with(".dwarv-batch"));
     assert_eq!(written.len(), 2, "{written:?}");
+    assert!(work.join("out/.dwarv-batch").is_file());
     for p in &written {
         assert!(p.starts_with(work.join("out")));
         assert_eq!(p.extension().unwrap(), "dwir");
@@ -183,4 +186,41 @@ fn stats_of_a_dwarf_object_count_dies_and_bytes() {
         code["with_line"].as_u64().unwrap(),
     );
     assert!(total > 0 && lines > total / 2 && lines <= total, "{code}");
+}
+
+/// An output is up to date only if it was written with the same settings: a batch into the same
+/// folder with another flavour converts again, and then the same batch finds it up to date.
+#[test]
+fn outputs_of_other_settings_are_converted_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path();
+    std::fs::copy(
+        crate::support::corpus().join("shade.spv"),
+        work.join("shade.spv"),
+    )
+    .unwrap();
+    let run = |flavour: &str| {
+        let args = [
+            "batch",
+            "shade.spv",
+            "-o",
+            "out",
+            "--to",
+            "spirv",
+            "--flavour",
+            flavour,
+            "-q",
+            "--report",
+            "r.json",
+        ];
+        let o = dwarv(&args, work);
+        assert!(o.status.success(), "{o:?}");
+        report(&work.join("r.json"))["totals"].clone()
+    };
+    assert_eq!(run("shader100")["converted"], 1);
+    assert_eq!(run("shader100")["up_to_date"], 1);
+    let other = run("opencl100");
+    assert_eq!(other["converted"], 1, "{other}");
+    assert_eq!(other["up_to_date"], 0, "{other}");
+    assert_eq!(run("opencl100")["up_to_date"], 1);
 }
