@@ -35,20 +35,27 @@ impl Target {
         Self::NAMES.iter().find(|t| t.0 == self).map_or("", |t| t.1)
     }
 
-    /// The target an output file name implies: `.dwir` ir, `.spv` spirv, `.o`/`.elf`/`.debug`/
-    /// `.dwo` dwarf, `.visa` visa.
-    /// The target a `--into` base implies, by its content: SPIR-V into a SPIR-V module, DWARF
-    /// into an ELF binary or an offload container; `None` for anything else (the output's name or
-    /// `--to` decides, and the base is judged where it is read).
-    pub fn of_base(path: &str) -> Result<Option<Target>> {
-        let base = input::read(path)?;
-        Ok(match input::detect(&base.bytes) {
-            Some(input::Format::Spirv) => Some(Target::Spirv),
-            Some(input::Format::Elf | input::Format::Offload) => Some(Target::Dwarf),
+    /// The target a `--into` base implies, by its first bytes: SPIR-V into a SPIR-V module,
+    /// DWARF into an ELF binary or an offload container; `None` for anything else, and for what
+    /// is not a regular file (a pipe read here would be read again where the base is written
+    /// into, which also reports a base it cannot open).
+    pub fn of_base(path: &str) -> Option<Target> {
+        use std::io::Read;
+        let file = std::fs::File::open(path).ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        let mut head = Vec::with_capacity(64);
+        file.take(64).read_to_end(&mut head).ok()?;
+        match input::detect(&head)? {
+            input::Format::Spirv => Some(Target::Spirv),
+            input::Format::Elf | input::Format::Offload => Some(Target::Dwarf),
             _ => None,
-        })
+        }
     }
 
+    /// The target an output file name implies: `.dwir` ir, `.spv` spirv, `.o`/`.elf`/`.debug`/
+    /// `.dwo` dwarf, `.visa` visa.
     pub fn from_extension(path: &str) -> Option<Target> {
         let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
@@ -269,8 +276,7 @@ pub fn in_place_note(
 /// Converts `input` to `output`. The report is filled in whether or not conversion succeeds.
 pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Report) -> Result<()> {
     let into_target = match &opts.into {
-        // Not stdin: the base is read once, where it is written into.
-        Some(path) if opts.to.is_none() && path != "-" => Target::of_base(path)?,
+        Some(path) if opts.to.is_none() && path != "-" => Target::of_base(path),
         _ => None,
     };
     let target = match opts

@@ -550,6 +550,11 @@ pub fn files_under(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     files
 }
 
+/// The hand-written IR texts of `corpus/ir`, sorted.
+pub fn corpus_ir() -> Vec<PathBuf> {
+    files_with_extension(&repo_root().join("corpus").join("ir"), "dwir")
+}
+
 /// The files under `root` (recursively) whose extension is `ext`, sorted.
 pub fn files_with_extension(root: &Path, ext: &str) -> Vec<PathBuf> {
     files_under(root, |p| p.extension().is_some_and(|x| x == ext))

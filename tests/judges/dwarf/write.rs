@@ -10,7 +10,7 @@
 //! one of those operations.
 
 use crate::support::dwarf_write::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::support::{dwarfdump_verify as verify, dwarv};
@@ -24,20 +24,10 @@ fn to_dwarf(input: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
     crate::support::convert_report(input, out, &args)
 }
 
-fn corpus_ir() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(crate::support::repo_root().join("corpus/ir"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "dwir"))
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn every_corpus_ir_text_writes_dwarf_5_and_4_that_llvm_verifies() {
     let mut vendor = 0;
-    for input in corpus_ir() {
+    for input in crate::support::corpus_ir() {
         let stem = input.file_stem().unwrap().to_str().unwrap();
         for (v, extra) in [("5", vec![]), ("4", vec!["--dwarf-version", "4"])] {
             let out = tmp(&format!("{stem}.v{v}.o"));

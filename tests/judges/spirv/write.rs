@@ -4,7 +4,7 @@
 //! can judge, `llvm-spirv-14 -r` for `SPIRV.debug` Kernel modules.
 
 use crate::support::spirv_write::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use dwarv::unstable::spirv::binary::{op, to_words, Module as Bin};
@@ -48,16 +48,6 @@ fn units(dwir: &Path) -> usize {
         .count()
 }
 
-fn corpus_ir() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(crate::support::repo_root().join("corpus/ir"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "dwir"))
-        .collect();
-    v.sort();
-    v
-}
-
 /// Every corpus module (whatever its source: the writer works from the IR, and the non-SPIR-V
 /// modules exercise C++ inheritance, templates, Fortran modules and unknown values), every flavour:
 /// the standalone module passes spirv-val; `spirv-debug` Kernel modules are read by llvm-spirv-14.
@@ -66,7 +56,7 @@ fn standalone_modules_of_the_whole_corpus_validate() {
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     let mut table = Vec::new();
-    for input in corpus_ir() {
+    for input in crate::support::corpus_ir() {
         let stem = input.file_stem().unwrap().to_str().unwrap().to_string();
         for fl in FLAVOURS {
             let out = dir.path().join(format!("{stem}.{fl}.spv"));
@@ -514,7 +504,7 @@ fn any_ir_into_any_corpus_module_validates() {
     ];
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
-    for input in corpus_ir() {
+    for input in crate::support::corpus_ir() {
         let stem = input.file_stem().unwrap().to_str().unwrap().to_string();
         for base in bases {
             let base_path = crate::support::corpus().join(base);
