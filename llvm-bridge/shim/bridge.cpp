@@ -1,4 +1,4 @@
-// The one C++ translation unit of dwarv: parses an LLVM module (.ll or .bc; on LLVM 14 retrying
+// The reader shim: parses an LLVM module (.ll or .bc; on LLVM 14 retrying
 // with opaque pointers), verifies it, and serialises every debug-metadata node, the `!dbg` of every
 // instruction and the llvm.dbg.* intrinsics into one flat little-endian buffer (the wire format
 // decoded by src/wire.rs). The same buffer crosses the pipe from the containment child, so the C++
@@ -7,10 +7,14 @@
 // build.rs compiles it once per installed LLVM (14 and newer); `#if LLVM_VERSION_MAJOR` marks
 // where their APIs differ. What a newer LLVM adds is sent only when present, so an LLVM 14 module
 // gives the same buffer whichever LLVM wrote the shim.
+//
+// dwarv_llvm_split also strips the parsed module of its debug info and hands its code on: to the
+// SPIR-V writer (spirv_writer.cpp) when one is given, else as bitcode.
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/AsmParser/LLParser.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -35,6 +39,14 @@
 #include <vector>
 
 using namespace llvm;
+
+// A SPIR-V writer (spirv_writer.cpp, linked to the translator's library): translates `module`
+// with the options in `options` (`key=value` lines), 0 and the words in *out, or a status and
+// the translator's message.
+typedef int (*SpirvWriter)(void *module, const char *options, const char **out, size_t *out_len,
+                           void **handle);
+// Receives one part of a split's output as it is ready (see dwarv_llvm_split).
+typedef void (*Emit)(void *ctx, int status, const char *data, size_t len);
 
 namespace {
 
@@ -796,9 +808,121 @@ void serialise(Module &m, Out &o, bool opaque, const std::string &warnings) {
   o.u8(0);
 }
 
+// A module parsed and verified, or why not.
+struct Read {
+  std::unique_ptr<LLVMContext> ctx;
+  std::unique_ptr<Module> m;
+  bool opaque = false;
+  Diags diags;
+  // 0 read; 1 does not parse; 2 parses but is rejected (verifier, invalid debug info).
+  int status = 1;
+  std::string message;
+  // Rejected for its debug info alone: the code is sound (LLVM's bitcode upgrade already dropped
+  // the debug info, or the verifier found nothing wrong but it).
+  bool debug_info_only = false;
+};
+
+Read read_module(const char *data, size_t len, const char *name) {
+  Read r;
+  r.ctx = std::make_unique<LLVMContext>();
+  r.ctx->setDiagnosticHandlerCallBack(ON_DIAG, &r.diags);
+  bool verified = false;
+  std::string err;
+  r.m = parse(data, len, name, *r.ctx, err, verified);
+#if LLVM_VERSION_MAJOR < 15
+  if (!r.m) {
+    // Modules written with opaque pointers (`ptr`) only parse in a context that has them on.
+    std::string err2;
+    auto ctx2 = std::make_unique<LLVMContext>();
+    ctx2->enableOpaquePointers();
+    Diags diags2;
+    ctx2->setDiagnosticHandlerCallBack(ON_DIAG, &diags2);
+    bool verified2 = false;
+    auto m2 = parse(data, len, name, *ctx2, err2, verified2);
+    if (m2) {
+      r.m = std::move(m2), r.ctx.swap(ctx2), r.opaque = true, err.clear(), verified = verified2;
+      std::swap(r.diags, diags2);
+      r.ctx->setDiagnosticHandlerCallBack(ON_DIAG, &r.diags);
+    }
+  }
+#elif LLVM_VERSION_MAJOR < 17
+  // LLVM 15 and 16 decide typed or opaque pointers from what they parse.
+  r.opaque = r.m && !r.ctx->supportsTypedPointers();
+#else
+  r.opaque = true;
+#endif
+  if (!r.m) {
+    r.message = err;
+    return r;
+  }
+  if (r.diags.bad_debug_info) {
+    r.status = 2;
+    r.debug_info_only = true;
+    r.message = "invalid debug info (LLVM's verifier rejected it):\n" + r.diags.text;
+    return r;
+  }
+  // As LLVM's own readers do: debug info of another Debug Info Version is dropped (a warning
+  // the core turns into a diagnostic), never misread.
+  unsigned version = getDebugMetadataVersionFromModule(*r.m);
+  if (version != DEBUG_METADATA_VERSION && StripDebugInfo(*r.m))
+    r.diags.text += "debug info dropped: the module's Debug Info Version is " +
+                    std::to_string(version) + ", LLVM " + std::to_string(LLVM_VERSION_MAJOR) +
+                    " reads " + std::to_string(DEBUG_METADATA_VERSION) + "\n";
+  std::string v;
+  raw_string_ostream os(v);
+  bool broken_di = false;
+  // Given broken_di, verifyModule returns true for broken code only.
+  bool broken_code = !verified && verifyModule(*r.m, &os, &broken_di);
+  if (broken_code || broken_di) {
+    r.message = "the module fails LLVM's verifier:\n" + os.str();
+    r.status = 2;
+    r.debug_info_only = !broken_code;
+    return r;
+  }
+  r.status = 0;
+  return r;
+}
+
+// What the shim hands out: a buffer the caller frees with dwarv_llvm_free.
+void hand_out(std::string &&bytes, const char **out, size_t *out_len, void **handle) {
+  auto *keep = new std::string(std::move(bytes));
+  *out = keep->data();
+  *out_len = keep->size();
+  *handle = keep;
+}
+
+// The model of a read module: about three times its bitcode, reserved at once, not grown by
+// copying (the pages reserved and not written are never touched).
+std::string model_of(Read &r, size_t len) {
+  Out o;
+  o.b.reserve(3 * len + 4096);
+  serialise(*r.m, o, r.opaque, r.diags.text);
+  return std::move(o.b);
+}
+
+// Strips `m`'s debug info and emits its code: what `writer` makes of it, or its bitcode.
+void write_code(Module &m, SpirvWriter writer, const char *options, Emit emit, void *ctx) {
+  StripDebugInfo(m);
+  if (writer) {
+    const char *code = nullptr;
+    size_t code_len = 0;
+    void *handle = nullptr;
+    int written = writer(&m, options, &code, &code_len, &handle);
+    emit(ctx, written, code, code_len);
+    delete static_cast<std::string *>(handle);
+  } else {
+    std::string bitcode;
+    raw_string_ostream os(bitcode);
+    WriteBitcodeToFile(m, os);
+    os.flush();
+    emit(ctx, 0, bitcode.data(), bitcode.size());
+  }
+}
+
 } // namespace
 
-// build.rs compiles with hidden visibility: these two are the shim's only exported symbols.
+// build.rs compiles with hidden visibility: the entry points below are the shim's only exported
+// symbols.
 #define EXPORT __attribute__((visibility("default")))
 
 extern "C" {
@@ -811,75 +935,39 @@ extern "C" {
 // frees anyway).
 EXPORT int dwarv_llvm_load(const char *data, size_t len, const char *name, int exiting,
                     const char **out, size_t *out_len, void **handle) {
-  Out o;
-  std::string err;
-  bool opaque = false;
-  auto ctx = std::make_unique<LLVMContext>();
-  Diags diags;
-  ctx->setDiagnosticHandlerCallBack(ON_DIAG, &diags);
-  bool verified = false;
-  auto m = parse(data, len, name, *ctx, err, verified);
-#if LLVM_VERSION_MAJOR < 15
-  if (!m) {
-    // Modules written with opaque pointers (`ptr`) only parse in a context that has them on.
-    std::string err2;
-    auto ctx2 = std::make_unique<LLVMContext>();
-    ctx2->enableOpaquePointers();
-    Diags diags2;
-    ctx2->setDiagnosticHandlerCallBack(ON_DIAG, &diags2);
-    bool verified2 = false;
-    auto m2 = parse(data, len, name, *ctx2, err2, verified2);
-    if (m2) {
-      m = std::move(m2), ctx.swap(ctx2), opaque = true, err.clear(), verified = verified2;
-      std::swap(diags, diags2);
-      ctx->setDiagnosticHandlerCallBack(ON_DIAG, &diags);
-    }
-  }
-#elif LLVM_VERSION_MAJOR < 17
-  // LLVM 15 and 16 decide typed or opaque pointers from what they parse.
-  opaque = m && !ctx->supportsTypedPointers();
-#else
-  opaque = true;
-#endif
-  int status = 1;
-  if (!m) {
-    o.b = err;
-  } else if (diags.bad_debug_info) {
-    status = 2;
-    o.b = "invalid debug info (LLVM's verifier rejected it):\n" + diags.text;
-    m.reset();
-  } else {
-    // As LLVM's own readers do: debug info of another Debug Info Version is dropped (a warning
-    // the core turns into a diagnostic), never misread.
-    unsigned version = getDebugMetadataVersionFromModule(*m);
-    if (version != DEBUG_METADATA_VERSION && StripDebugInfo(*m))
-      diags.text += "debug info dropped: the module's Debug Info Version is " +
-                    std::to_string(version) + ", LLVM " + std::to_string(LLVM_VERSION_MAJOR) +
-                    " reads " + std::to_string(DEBUG_METADATA_VERSION) + "\n";
-    std::string v;
-    raw_string_ostream os(v);
-    bool broken_di = false;
-    if (!verified && (verifyModule(*m, &os, &broken_di) || broken_di)) {
-      o.b = "the module fails LLVM's verifier:\n" + os.str();
-      m.reset();
-      status = 2;
-    }
-  }
-  if (m) {
-    // The model of a module with debug info is about three times its bitcode: reserved at once,
-    // not grown by copying (the pages reserved and not written are never touched).
-    o.b.reserve(3 * len + 4096);
-    serialise(*m, o, opaque, diags.text);
-    status = 0;
-  }
+  Read r = read_module(data, len, name);
+  std::string bytes = r.status == 0 ? model_of(r, len) : std::move(r.message);
   if (exiting) {
-    (void)m.release();
-    (void)ctx.release();
+    (void)r.m.release();
+    (void)r.ctx.release();
   }
-  auto *keep = new std::string(std::move(o.b));
-  *out = keep->data();
-  *out_len = keep->size();
-  *handle = keep;
+  hand_out(std::move(bytes), out, out_len, handle);
+  return r.status;
+}
+
+// The module's model and its code without debug info, from one parse. `emit` gets the model (or
+// the message and status of dwarv_llvm_load; a module rejected for its debug info alone gets
+// status 3 and the message, and its code is still written), then the code: the SPIR-V `writer`
+// makes of the stripped module (status 0, or the writer's status and message), or without a
+// writer the stripped module's bitcode. Each part is freed once emitted: the model is gone before
+// the code is translated. Returns the first part's status.
+EXPORT int dwarv_llvm_split(const char *data, size_t len, const char *name, int exiting,
+                            SpirvWriter writer, const char *options, Emit emit, void *ctx) {
+  Read r = read_module(data, len, name);
+  if (r.status != 0 && !r.debug_info_only) {
+    emit(ctx, r.status, r.message.data(), r.message.size());
+    return r.status;
+  }
+  int status = r.status == 0 ? 0 : 3;
+  {
+    std::string first = r.status == 0 ? model_of(r, len) : std::move(r.message);
+    emit(ctx, status, first.data(), first.size());
+  }
+  write_code(*r.m, writer, options, emit, ctx);
+  if (exiting) {
+    (void)r.m.release();
+    (void)r.ctx.release();
+  }
   return status;
 }
 
@@ -904,10 +992,22 @@ EXPORT int dwarv_llvm_serialise(void *module, const char **out, size_t *out_len,
 #endif
     serialise(m, o, opaque, "");
   }
-  auto *keep = new std::string(std::move(o.b));
-  *out = keep->data();
-  *out_len = keep->size();
-  *handle = keep;
+  hand_out(std::move(o.b), out, out_len, handle);
+  return status;
+}
+
+// dwarv_llvm_split of a module that lives in the caller's process (an `LLVMModuleRef`): run in
+// a forked child, whose copy of the module is the one stripped.
+EXPORT int dwarv_llvm_split_module(void *module, SpirvWriter writer, const char *options,
+                                   Emit emit, void *ctx) {
+  const char *model = nullptr;
+  size_t model_len = 0;
+  void *handle = nullptr;
+  int status = dwarv_llvm_serialise(module, &model, &model_len, &handle);
+  emit(ctx, status, model, model_len);
+  delete static_cast<std::string *>(handle);
+  if (status == 0)
+    write_code(*static_cast<Module *>(module), writer, options, emit, ctx);
   return status;
 }
 

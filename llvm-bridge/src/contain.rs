@@ -21,6 +21,21 @@ pub fn run(
     job: impl FnOnce(&mut dyn FnMut(u8, &[u8])),
     beside: &mut dyn FnMut(),
 ) -> Result<(u8, Vec<u8>), Error> {
+    let mut first = None;
+    run_parts(job, beside, &mut |status, bytes| {
+        first.get_or_insert((status, bytes));
+    })?;
+    first.ok_or_else(|| Error::Crashed("the child replied nothing".into()))
+}
+
+/// [`run`] for a job that replies several times (a model, then code): each reply is handed to
+/// `on_part` as soon as it has arrived, while the child goes on with the next. A child that dies
+/// after some replies is Crashed, after `on_part` has had them.
+pub fn run_parts(
+    job: impl FnOnce(&mut dyn FnMut(u8, &[u8])),
+    beside: &mut dyn FnMut(),
+    on_part: &mut dyn FnMut(u8, Vec<u8>),
+) -> Result<usize, Error> {
     let mut fds = [0i32; 2];
     // SAFETY: plain POSIX calls on descriptors this function owns.
     unsafe {
@@ -75,22 +90,37 @@ pub fn run(
         }
         libc::close(fds[1]);
         beside();
-        // The header, then the body read straight into a buffer of its announced size.
-        let mut header = [0u8; 9];
-        let got_header = read_full(fds[0], header.as_mut_ptr(), header.len()) == header.len();
-        let len = u64::from_le_bytes(header[1..].try_into().unwrap_or_default());
-        let mut body = Vec::new();
-        let mut complete = false;
-        if got_header {
-            if let Ok(len) = usize::try_from(len) {
-                body.reserve_exact(len);
-                // Read into the spare capacity (no zeroing pass over a buffer of model size).
-                let spare = body.spare_capacity_mut();
-                let n = read_full(fds[0], spare.as_mut_ptr().cast(), len);
-                // SAFETY: `read_full` initialised the first `n` bytes.
-                body.set_len(n);
-                complete = n == len;
+        // Each reply: its header, then its body read straight into a buffer of its announced
+        // size (no zeroing pass over a buffer of model size).
+        let mut parts = 0;
+        let mut complete = true;
+        loop {
+            let mut header = [0u8; 9];
+            let got = read_full(fds[0], header.as_mut_ptr(), header.len());
+            if got == 0 {
+                break;
             }
+            let len = u64::from_le_bytes(header[1..].try_into().unwrap_or_default());
+            let Ok(len) = usize::try_from(len) else {
+                complete = false;
+                break;
+            };
+            if got != header.len() {
+                complete = false;
+                break;
+            }
+            let mut body = Vec::new();
+            body.reserve_exact(len);
+            let spare = body.spare_capacity_mut();
+            let n = read_full(fds[0], spare.as_mut_ptr().cast(), len);
+            // SAFETY: `read_full` initialised the first `n` bytes.
+            body.set_len(n);
+            if n != len {
+                complete = false;
+                break;
+            }
+            parts += 1;
+            on_part(header[0], body);
         }
         libc::close(fds[0]);
         let mut wstatus = 0;
@@ -100,8 +130,8 @@ pub fn run(
             }
         }
         let stderr = read_memfd(errfd);
-        if libc::WIFEXITED(wstatus) && libc::WEXITSTATUS(wstatus) == 0 && complete {
-            return Ok((header[0], body));
+        if libc::WIFEXITED(wstatus) && libc::WEXITSTATUS(wstatus) == 0 && complete && parts > 0 {
+            return Ok(parts);
         }
         let how = if libc::WIFSIGNALED(wstatus) {
             format!("signal {}", libc::WTERMSIG(wstatus))

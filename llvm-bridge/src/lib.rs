@@ -16,7 +16,10 @@ mod contain;
 pub mod ident;
 pub mod model;
 mod shim;
+mod split;
 pub mod wire;
+
+pub use split::{split, split_module, Code, Split, Writer};
 
 pub use model::*;
 pub use wire::{decode, WireError, MAGIC as MODEL_MAGIC};
@@ -45,6 +48,9 @@ pub enum Error {
     NoReader(String),
     /// The bitcode's IDENTIFICATION block names an LLVM that cannot read it.
     Misidentified(String),
+    /// The SPIR-V translator refused or crashed on the module (its debug info already
+    /// stripped): the message names the translator.
+    Translator(String),
 }
 
 impl fmt::Display for Error {
@@ -67,7 +73,9 @@ impl fmt::Display for Error {
                 "reading it needs LLVM {major}, whose library {library} is not installed \
                  (Debian package libllvm{major}): {detail}"
             ),
-            Error::NoReader(m) | Error::Misidentified(m) => write!(f, "{m}"),
+            Error::NoReader(m) | Error::Misidentified(m) | Error::Translator(m) => {
+                write!(f, "{m}")
+            }
         }
     }
 }
@@ -162,7 +170,7 @@ const NOT_PARSED: u8 = 1;
 /// LLVM that read it.
 fn with_readers(
     bytes: &[u8],
-    mut run: impl FnMut(&'static shim::Shim) -> Result<(u8, Vec<u8>), Error>,
+    mut run: impl FnMut(usize, &'static shim::Shim) -> Result<(u8, Vec<u8>), Error>,
 ) -> Result<(Vec<u8>, &'static str), Error> {
     let (order, id) = pick(bytes)?;
     // Whether the input names the LLVM that wrote it: then the first reader that parses it has
@@ -179,7 +187,7 @@ fn with_readers(
                 continue;
             }
         };
-        let (status, buf) = run(shim)?;
+        let (status, buf) = run(index, shim)?;
         if status == NOT_PARSED || (status != 0 && !named) {
             failures.push((c.major, String::from_utf8_lossy(&buf).into_owned()));
             continue;
@@ -265,7 +273,7 @@ fn run_shim<R>(
 
 /// Runs the reader that reads `bytes` in this process: Ok(model buffer) or Err(the message).
 pub fn load_raw(bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
-    with_readers(bytes, |shim| {
+    with_readers(bytes, |_, shim| {
         run_shim(shim, bytes, name, false, |status, b| {
             Ok((status, b.to_vec()))
         })
@@ -283,12 +291,32 @@ fn model(buf: &[u8], llvm: &'static str) -> Result<Model, Error> {
 /// Loads a module in this process. LLVM may abort the process on corrupt bitcode: use [`load`]
 /// for untrusted input.
 pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
-    let (buf, llvm) = with_readers(bytes, |shim| {
+    let (buf, llvm) = with_readers(bytes, |_, shim| {
         run_shim(shim, bytes, name, false, |status, b| {
             Ok((status, b.to_vec()))
         })
     })?;
     model(&buf, llvm)
+}
+
+/// The index of the reader of LLVM `major`.
+fn carried_index(major: u32) -> Result<usize, Error> {
+    shim::CARRIED
+        .iter()
+        .position(|c| c.major == major)
+        .ok_or_else(|| {
+            Error::Rejected(format!(
+                "this build carries no reader for LLVM {major} (it carries {})",
+                carried_list()
+            ))
+        })
+}
+
+/// The in-process SPIR-V writer beside reader `index`: None when this build carries none, else
+/// the translator library it runs, or why it cannot be loaded.
+pub fn writer_available(index: usize) -> Option<Result<&'static str, String>> {
+    let library = shim::CARRIED[index].writer.as_ref()?.library;
+    Some(shim::writer(index)?.map(|_| library))
 }
 
 /// The model of a module that lives in this process, built by LLVM `major` (an `LLVMModuleRef`:
@@ -300,18 +328,7 @@ pub fn load_in_process(bytes: &[u8], name: &str) -> Result<Model, Error> {
 /// `libLLVM` the shim of that version loads (the one the system's loader finds by its soname),
 /// and nothing may change it during the call.
 pub unsafe fn model_of_module(module: *mut std::ffi::c_void, major: u32) -> Result<Model, Error> {
-    let index = shim::CARRIED
-        .iter()
-        .position(|c| c.major == major)
-        .ok_or_else(|| {
-            let carried: Vec<String> = (shim::CARRIED.iter())
-                .map(|c| c.major.to_string())
-                .collect();
-            Error::Rejected(format!(
-                "this build carries no reader for LLVM {major} (it carries {})",
-                carried.join(", ")
-            ))
-        })?;
+    let index = carried_index(major)?;
     let shim = shim::get(index).map_err(|m| shim_error(index, m))?;
     let mut out: *const u8 = std::ptr::null();
     let mut len = 0usize;
@@ -344,7 +361,7 @@ pub fn load_beside<T>(
     let mut beside = Some(beside);
     let mut done = None;
     // Each shim is loaded here, before the fork: the child only runs it.
-    let read = with_readers(bytes, |shim| {
+    let read = with_readers(bytes, |_, shim| {
         let mut now = || {
             if let Some(f) = beside.take() {
                 done = Some(f());

@@ -100,3 +100,101 @@ fn rejects_metadata_the_verifier_rejects() {
         other => panic!("expected a rejection, got {other:?}"),
     }
 }
+
+/// The stripped module's code as the translator's command line makes it: `opt -strip-debug`,
+/// then `llvm-spirv-14`.
+fn translator_of_stripped(module: &[u8]) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("bridge-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (ll, stripped, spv) = (dir.join("m.ll"), dir.join("s.bc"), dir.join("s.spv"));
+    std::fs::write(&ll, module).unwrap();
+    let run = |cmd: &mut std::process::Command| {
+        let out = cmd.output().expect("runs");
+        assert!(
+            out.status.success(),
+            "{cmd:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(std::process::Command::new("opt-14")
+        .arg("-strip-debug")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&stripped));
+    run(std::process::Command::new("llvm-spirv-14")
+        .arg(&stripped)
+        .arg("-o")
+        .arg(&spv));
+    let words = std::fs::read(&spv).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    words
+}
+
+#[test]
+fn split_gives_the_model_then_the_translators_code_from_one_parse() {
+    use llvm_bridge::{split, Code, Writer};
+    let done = split(SMALL.as_bytes(), "small.ll", Writer::Spirv(""), |m| {
+        m.expect("debug info accepted").functions.len()
+    })
+    .expect("splits");
+    assert_eq!(done.lowered, 1, "the model reached the caller");
+    assert!(done.llvm.starts_with("14."), "read by LLVM {}", done.llvm);
+    let Code::Spirv { bytes, translator } = done.code else {
+        panic!("no in-process translator: {:?}", done.code)
+    };
+    assert_eq!(translator, "libLLVMSPIRVLib.so.14");
+    assert!(
+        bytes == translator_of_stripped(SMALL.as_bytes()),
+        "the in-process code differs from opt -strip-debug + llvm-spirv-14"
+    );
+}
+
+#[test]
+fn split_to_bitcode_gives_the_stripped_module() {
+    use llvm_bridge::{split, Code, Writer};
+    let done = split(SMALL.as_bytes(), "small.ll", Writer::Bitcode, |m| m.is_ok()).unwrap();
+    assert!(done.lowered);
+    let Code::Bitcode { bytes, why: None } = done.code else {
+        panic!("expected bitcode: {:?}", done.code)
+    };
+    let back = load(&bytes, "stripped.bc").expect("the stripped bitcode loads");
+    assert_eq!(back.functions.len(), 1);
+    assert!(
+        back.compile_units.is_empty() && back.intrinsics.is_empty() && back.locations.is_empty(),
+        "debug info left"
+    );
+}
+
+#[test]
+fn split_translates_a_module_whose_debug_info_llvm_rejects() {
+    use llvm_bridge::{split, Code, Writer};
+    // A DILocation whose scope is not a scope: the verifier's debug-info check fails, the code
+    // is sound.
+    let broken = SMALL.replace(
+        "!12 = !DILocation(line: 1, column: 5, scope: !6)",
+        "!12 = !DILocation(line: 1, column: 5, scope: !9)",
+    );
+    let done = split(broken.as_bytes(), "broken.ll", Writer::Spirv(""), |m| {
+        m.err()
+    })
+    .unwrap();
+    let message = done.lowered.expect("the debug info is rejected");
+    assert!(message.contains("verifier"), "{message}");
+    assert!(matches!(done.code, Code::Spirv { .. }), "{:?}", done.code);
+}
+
+#[test]
+fn split_names_a_translator_option_it_does_not_know() {
+    use llvm_bridge::{split, Error, Writer};
+    let e = split(
+        SMALL.as_bytes(),
+        "small.ll",
+        Writer::Spirv("ext=+SPV_NO_SUCH"),
+        |_| (),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::Translator(m) if m.contains("SPV_NO_SUCH")),
+        "{e:?}"
+    );
+}
