@@ -142,6 +142,9 @@ pub struct Report {
     /// A SPIR-V input rewritten in place: how (`"own set, on its words"`, or `"through the
     /// IR: …"` with the reason the words could not be kept).
     pub in_place: Option<String>,
+    /// `translate`: who translated the code (the translator library, or its program).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub translator: Option<String>,
     pub diagnostics: Diagnostics,
 }
 
@@ -158,6 +161,7 @@ impl Report {
             bytes_in: 0,
             bytes_out: 0,
             in_place: None,
+            translator: None,
             diagnostics: Diagnostics::default(),
         }
     }

@@ -72,6 +72,9 @@ pub enum Error {
     },
     #[error("{path}: unrecognised input format (expected a .dwir text, SPIR-V, ELF, LLVM IR or bitcode, or vISA debug tables)")]
     UnknownFormat { path: String },
+    /// The SPIR-V translator program `dwarv translate` ran failed, or wrote no module.
+    #[error("the SPIR-V translator {translator} {message}")]
+    Translator { translator: String, message: String },
     #[error("{0}")]
     Usage(String),
     #[error("refused under --strict: {count} loss(es); the first: {first}")]

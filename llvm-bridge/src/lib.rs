@@ -19,7 +19,7 @@ mod shim;
 mod split;
 pub mod wire;
 
-pub use split::{split, split_module, Code, Split, Writer};
+pub use split::{split, split_module, Code, ModelOrRejection, Split, Writer};
 
 pub use model::*;
 pub use wire::{decode, WireError, MAGIC as MODEL_MAGIC};

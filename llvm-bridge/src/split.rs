@@ -69,7 +69,7 @@ pub fn split<T>(
     let mut code = None;
     // A reader that rejected only the debug info: its message and code, used when no later
     // reader accepts the module whole.
-    let mut fallback: Option<(String, Code)> = None;
+    let mut fallback: Option<(String, Code, &'static str)> = None;
     let read = with_readers(bytes, |index, s| {
         let (write_fn, why) = writer_of(index, writer);
         let mut parts = Parts::default();
@@ -121,7 +121,8 @@ pub fn split<T>(
             (Ok(_), Some((DEBUG_INFO_REJECTED, message))) => {
                 let message = String::from_utf8_lossy(&message).into_owned();
                 let made = code_of(parts.second, write_fn, why, index)?;
-                fallback.get_or_insert((message.clone(), made));
+                let version = shim::CARRIED[index].version;
+                fallback.get_or_insert((message.clone(), made, version));
                 Ok((2, message.into_bytes()))
             }
             (Ok(_), Some(other)) => Ok(other),
@@ -137,11 +138,11 @@ pub fn split<T>(
     let llvm = match read {
         Ok((_, llvm)) => llvm,
         Err(e @ (Error::Rejected(_) | Error::Misidentified(_))) => match fallback {
-            Some((message, made)) => {
+            Some((message, made, version)) => {
                 let f = on_model.take().expect("one model per split");
                 lowered = Some(f(Err(message)));
                 code = Some(made);
-                "debug info rejected"
+                version
             }
             None => return Err(e),
         },

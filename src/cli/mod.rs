@@ -22,6 +22,8 @@ mod report;
 mod roundtrip;
 mod stats;
 mod strip;
+#[cfg(feature = "llvm")]
+mod translate;
 mod validate;
 
 #[derive(Parser, Debug)]
@@ -45,6 +47,12 @@ enum Command {
     Diff(diff::Args),
     /// Convert an input to IR text, SPIR-V, DWARF or vISA tables.
     Convert(convert::Args),
+    /// Translate an LLVM module to SPIR-V with its debug info, from one parse: the SPIR-V
+    /// translator's library (or program) translates the code, dwarv writes the debug info. Takes
+    /// the translator's flags (`-o`, `--spirv-ext`, `--spirv-max-version`,
+    /// `--spirv-debug-info-version`…) in their meaning.
+    #[cfg(feature = "llvm")]
+    Translate(translate::Args),
     /// Convert many inputs in parallel: files, directories (recursive) and @LIST files (one path
     /// a line). Outputs mirror the input paths under OUT_DIR; exit 1 when any input failed.
     Batch(batch::Args),
@@ -115,6 +123,15 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    #[allow(unused_mut)]
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    #[cfg(feature = "llvm")]
+    if args.get(1).is_some_and(|verb| verb == "translate") {
+        args = args
+            .into_iter()
+            .map(translate::translator_spelling)
+            .collect();
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -145,6 +162,8 @@ fn dispatch(command: Command) -> Result<i32> {
         Command::Validate(args) => validate::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Convert(args) => convert::run(args),
+        #[cfg(feature = "llvm")]
+        Command::Translate(args) => translate::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Report(args) => report::run(args),
         Command::Stats(args) => stats::run(args),

@@ -1,43 +1,6 @@
-//! A library API for an LLVM → SPIR-V build step that emits its own code and wants the
-//! program's debug information in the result.
-//!
-//! Feed [`DebugInfoStep`] the LLVM module (`.ll` or `.bc`). While emitting code, ask it what
-//! debug information each function and instruction has ([`DebugInfoStep::function`],
-//! [`DebugInfoStep::location`]) and tell it what each became ([`DebugInfoStep::emitted_function`],
-//! [`DebugInfoStep::emitted_instruction`], …). [`DebugInfoStep::finish`] then writes the debug
-//! instructions of the chosen set into the emitted module: DebugFunction (or
-//! DebugFunctionDefinition) tied to each OpFunction, globals to their OpVariables,
-//! DebugDeclare/DebugValue of parameters and locals, and a line and scope on every instruction
-//! that came from an LLVM instruction with a location. The instructions themselves are made at
-//! the end because their ids, types and module-level layout exist only once the module does.
-//!
-//! Unlike `dwarv convert x.bc --into code.spv`, which has to guess how llvm-spirv laid out each
-//! block, the ties here are exact: an emitter knows where every instruction came from.
-//!
-//! ```no_run
-//! use dwarv::build_step::DebugInfoStep;
-//! use dwarv::Flavour;
-//!
-//! # fn emit(_: &DebugInfoStep) -> (Vec<u32>, Vec<(String, u32)>, Vec<(u32, u32, u32)>) { unimplemented!() }
-//! let bitcode = std::fs::read("kernel.bc")?;
-//! let mut step = DebugInfoStep::from_llvm(&bitcode, "kernel.bc")?;
-//! // The emitter writes its module without debug info; it records the OpFunction id of each
-//! // LLVM function and, per LLVM instruction (`step.instructions(f)` numbers them), the word
-//! // offset and length of the SPIR-V instruction it became.
-//! let (words, functions, instructions) = emit(&step);
-//! for (name, id) in functions {
-//!     step.emitted_function(&name, id);
-//! }
-//! for (inst, offset, len) in instructions {
-//!     step.emitted_instruction(inst, offset, len);
-//! }
-//! let (module, losses) = step.finish(&words, Flavour::OpenCl100)?;
-//! std::fs::write("kernel.spv", module)?;
-//! for loss in &losses.losses {
-//!     eprintln!("{}", loss.message);
-//! }
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! The build step that emits its own code: [`DebugInfoStep`] answers what debug info each LLVM
+//! function and instruction has, is told what each became, and writes the debug instructions
+//! into the emitted module.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
@@ -49,6 +12,43 @@ use crate::ir::{CodePos, Handle, Module, Scope, ScopeKind, Value};
 use crate::spec::spirv::Flavour;
 
 /// The debug information of one LLVM module, and what its code became in SPIR-V.
+///
+/// Feed it the LLVM module (`.ll` or `.bc`). While emitting code, ask it what debug information
+/// each function and instruction has ([`DebugInfoStep::function`], [`DebugInfoStep::location`])
+/// and tell it what each became ([`DebugInfoStep::emitted_function`],
+/// [`DebugInfoStep::emitted_instruction`], …). [`DebugInfoStep::finish`] then writes the debug
+/// instructions of the chosen set into the emitted module: DebugFunction (or
+/// DebugFunctionDefinition) tied to each OpFunction, globals to their OpVariables,
+/// DebugDeclare/DebugValue of parameters and locals, and a line and scope on every instruction
+/// that came from an LLVM instruction with a location. The instructions themselves are made at
+/// the end because their ids, types and module-level layout exist only once the module does.
+/// Unlike [`super::translate`], which ties the translator's code by block and order, the ties
+/// here are exact: an emitter knows where every instruction came from.
+///
+/// ```no_run
+/// use dwarv::build_step::DebugInfoStep;
+/// use dwarv::Flavour;
+///
+/// # fn emit(_: &DebugInfoStep) -> (Vec<u32>, Vec<(String, u32)>, Vec<(u32, u32, u32)>) { unimplemented!() }
+/// let bitcode = std::fs::read("kernel.bc")?;
+/// let mut step = DebugInfoStep::from_llvm(&bitcode, "kernel.bc")?;
+/// // The emitter writes its module without debug info; it records the OpFunction id of each
+/// // LLVM function and, per LLVM instruction (`step.instructions(f)` numbers them), the word
+/// // offset and length of the SPIR-V instruction it became.
+/// let (words, functions, instructions) = emit(&step);
+/// for (name, id) in functions {
+///     step.emitted_function(&name, id);
+/// }
+/// for (inst, offset, len) in instructions {
+///     step.emitted_instruction(inst, offset, len);
+/// }
+/// let (module, losses) = step.finish(&words, Flavour::OpenCl100)?;
+/// std::fs::write("kernel.spv", module)?;
+/// for loss in &losses.losses {
+///     eprintln!("{}", loss.message);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct DebugInfoStep {
     layout: Layout,
     module: Module,
