@@ -149,7 +149,8 @@ fn translate_with(
         Code::Spirv { bytes, translator } => (bytes, format!("{translator}, in process"), None),
         Code::Bitcode { bytes, why } => {
             let program = translator::find(opts.translator.as_deref(), major)?;
-            let spirv = translator::run(&program, &opts.flags.program_args(), &bytes)?;
+            let own = translator::is_own(&program, major);
+            let spirv = translator::run(&program, &opts.flags.program_args(own), &bytes)?;
             (spirv, program.display().to_string(), why)
         }
     };

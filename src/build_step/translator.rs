@@ -21,9 +21,10 @@ pub struct TranslatorFlags {
     pub fp_contract: Option<String>,
 }
 
-/// What the program route passes for SPIR-V 1.4 when the user names no maximum version: the
-/// translator builds of the PyPI `dpcpp-llvm-spirv` write SPIR-V 1.4 entry points that do not
-/// list every global they use, which spirv-val rejects; up to 1.3 that list is not required.
+/// The maximum version the program route passes to a translator other than the reading LLVM's
+/// own (`llvm-spirv-N`) when the user names none: the PyPI `dpcpp-llvm-spirv` builds write
+/// SPIR-V 1.4 entry points that do not list every global they use, which spirv-val rejects;
+/// up to 1.3 that list is not required.
 pub const PROGRAM_MAX_VERSION: &str = "1.3";
 
 impl TranslatorFlags {
@@ -36,16 +37,16 @@ impl TranslatorFlags {
         out
     }
 
-    /// The program's arguments for these options; the maximum version defaults to
-    /// [`PROGRAM_MAX_VERSION`].
-    pub fn program_args(&self) -> Vec<String> {
+    /// The program's arguments for these options; unless `own` (the program is the reading
+    /// LLVM's own translator), the maximum version defaults to [`PROGRAM_MAX_VERSION`].
+    pub fn program_args(&self, own: bool) -> Vec<String> {
         let mut args: Vec<String> = (self.pairs().into_iter())
             .map(|(key, value)| match (key, value.is_empty()) {
                 ("allow-unknown-intrinsics", true) => format!("--spirv-{key}"),
                 _ => format!("--spirv-{key}={value}"),
             })
             .collect();
-        if self.max_version.is_none() {
+        if self.max_version.is_none() && !own {
             args.push(format!("--spirv-max-version={PROGRAM_MAX_VERSION}"));
         }
         args
@@ -107,6 +108,13 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Whether `program` is LLVM `major`'s own translator (`llvm-spirv-N`, by its file name).
+pub fn is_own(program: &Path, major: u32) -> bool {
+    program
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy() == format!("llvm-spirv-{major}"))
+}
+
 /// Runs `program` on `bitcode` (stdin) with `args`: the SPIR-V it writes to stdout.
 pub fn run(program: &Path, args: &[String], bitcode: &[u8]) -> Result<Vec<u8>, Error> {
     let name = program.display().to_string();
@@ -128,8 +136,10 @@ pub fn run(program: &Path, args: &[String], bitcode: &[u8]) -> Result<Vec<u8>, E
         // The bitcode goes in while the SPIR-V and the messages come out: a translator that
         // writes before it has read everything must not block on a full pipe.
         let feeder = s.spawn(move || {
-            // A translator that stops reading (it refused the input) closes the pipe: its exit
-            // status says why.
+            // A translator that stops reading (it refused the input, or died) closes the pipe:
+            // its exit status says why. The write must then fail with EPIPE rather than raise
+            // SIGPIPE, which ends a process that keeps the default action (the CLI does).
+            block_sigpipe_in_this_thread();
             let _ = stdin.write_all(bitcode);
         });
         let messages = s.spawn(move || {
@@ -176,4 +186,17 @@ pub fn run(program: &Path, args: &[String], bitcode: &[u8]) -> Result<Vec<u8>, E
         )));
     }
     Ok(spirv)
+}
+
+/// Blocks SIGPIPE for the calling thread: a write to a closed pipe then fails with EPIPE. The
+/// signal such a write raises is directed at the writing thread, so the rest of the process is
+/// untouched.
+fn block_sigpipe_in_this_thread() {
+    // SAFETY: a signal mask of the calling thread, built from an emptied set.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
 }

@@ -1,0 +1,2 @@
+mod inkwell_step;
+mod translate;
