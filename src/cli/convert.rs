@@ -48,6 +48,9 @@ pub(super) struct Args {
     /// Write a JSON report of the conversion (losses included).
     #[arg(long)]
     report: Option<String>,
+    /// Say nothing on stderr of what could not be written exactly (the report still lists it).
+    #[arg(long, short)]
+    quiet: bool,
     /// DWARF output: write every unit in this version (default: each unit's own, else 5).
     #[arg(long, value_parser = clap::value_parser!(u16).range(4..=5))]
     dwarf_version: Option<u16>,
@@ -81,6 +84,7 @@ pub(super) fn run(args: Args) -> Result<i32> {
         through_ir,
         forward_refs,
         report,
+        quiet,
         dwarf_version,
         amdgpu_ext,
         no_amdgpu_ext,
@@ -123,6 +127,9 @@ pub(super) fn run(args: Args) -> Result<i32> {
     if let Err(e) = &result {
         rep.status = "failed";
         rep.error = Some(e.to_string());
+    }
+    if result.is_ok() && !quiet {
+        super::say_losses(&input, &rep.diagnostics, report.as_deref());
     }
     if let Some(path) = report {
         write_json(&path, &rep)?;

@@ -180,6 +180,36 @@ fn part_name(inp: &input::Input) -> &str {
         .map_or(inp.name.as_str(), |(_, p)| p.trim_end_matches(']'))
 }
 
+/// The one line a verb that wrote an output says on stderr when anything of the debug info
+/// could not be written exactly: how many losses of which kinds, and where each is listed.
+fn say_losses(name: &str, d: &crate::diag::Diagnostics, report: Option<&str>) {
+    use crate::diag::LossKind;
+    if d.losses.is_empty() {
+        return;
+    }
+    let kind = |k: LossKind| match k {
+        LossKind::Dropped => "dropped",
+        LossKind::Approximated => "approximated",
+        LossKind::Unknown => "not understood",
+        LossKind::Unmatched => "unmatched",
+        LossKind::Unloadable => "unloadable",
+    };
+    let kinds: Vec<String> = (d.by_kind().into_iter())
+        .map(|(k, n)| format!("{n} {}", kind(k)))
+        .collect();
+    let n = d.losses.len();
+    eprintln!(
+        "dwarv: {name}: {n} {} of the debug info not written exactly ({}); {}",
+        if n == 1 { "loss" } else { "losses" },
+        kinds.join(", "),
+        match report {
+            Some("-") => "the report lists them".to_string(),
+            Some(path) => format!("{path} lists them"),
+            None => "--report FILE lists them".to_string(),
+        }
+    );
+}
+
 /// The losses of a conversion, one `dwarv: loss: …` line each on stderr.
 fn print_losses(d: &crate::diag::Diagnostics) {
     for l in &d.losses {

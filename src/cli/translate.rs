@@ -7,7 +7,6 @@ use clap::ValueEnum;
 use super::write_json;
 use crate::build_step::{translate, TranslateOptions, TranslatorFlags};
 use crate::convert::{Report, Target};
-use crate::diag::LossKind;
 use crate::error::{exit, Error, Result};
 use crate::output::{write_file_with, Durability};
 use crate::spec::spirv::Flavour;
@@ -59,6 +58,9 @@ pub(super) struct Args {
     /// Write a JSON report of the translation (losses included).
     #[arg(long)]
     report: Option<String>,
+    /// Say nothing on stderr of what could not be written exactly (the report still lists it).
+    #[arg(long, short)]
+    quiet: bool,
     /// Print where the time went (LLVM's read, lowering, the translator, weaving) on stderr.
     #[arg(long)]
     time: bool,
@@ -184,36 +186,8 @@ fn run_into(args: &Args, output: &str, opts: &TranslateOptions, rep: &mut Report
     }
     write_file_with(output, Durability::default(), |w| w.write_all(&done.spirv))?;
     rep.bytes_out = done.spirv.len() as u64;
-    if !losses.is_empty() {
-        eprintln!(
-            "dwarv: {}: {} of the debug info not written exactly ({}){}",
-            inp.name,
-            count(losses.len(), "loss", "losses"),
-            kinds(&done.diagnostics),
-            match &args.report {
-                Some(path) => format!("; {path} lists them"),
-                None => "; --report FILE lists them".into(),
-            }
-        );
+    if !args.quiet {
+        super::say_losses(&inp.name, &done.diagnostics, args.report.as_deref());
     }
     Ok(())
-}
-
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// `2 dropped, 1 approximated`.
-fn kinds(d: &crate::diag::Diagnostics) -> String {
-    let name = |k: LossKind| match k {
-        LossKind::Dropped => "dropped",
-        LossKind::Approximated => "approximated",
-        LossKind::Unknown => "unknown",
-        LossKind::Unmatched => "unmatched",
-        LossKind::Unloadable => "unloadable",
-    };
-    let parts: Vec<String> = (d.by_kind().into_iter())
-        .map(|(k, n)| format!("{n} {}", name(k)))
-        .collect();
-    parts.join(", ")
 }
