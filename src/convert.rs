@@ -118,6 +118,10 @@ pub struct Options {
     pub dwarf: DwarfOptions,
     /// When the output reaches the disk (a batch syncs once at its end).
     pub durability: Durability,
+    /// An input without debug info is converted (into nothing) rather than refused.
+    pub allow_no_debug_info: bool,
+    /// `--into` a module none of whose functions the input's are tied to is written anyway.
+    pub allow_unmatched: bool,
 }
 
 /// The DWARF writer's switches (see `back::dwarf::WriteOptions`).
@@ -187,9 +191,15 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<Lowered> 
             })?;
             // The writer's parse of the module goes alongside the tie (it needs only the bytes).
             let prepare = || crate::back::spirv::Prepared::new(&code);
-            let (module, diags, prepared) =
+            let (module, diags, prepared, tied) =
                 crate::front::llvm::read_into(&inp.bytes, &inp.name, &code, into, prepare)?;
             let prepared = prepared.map_err(|e| e.of_input(into))?;
+            if tied.defined > 0 && tied.functions == 0 && !opts.allow_unmatched {
+                return Err(Error::Usage(format!(
+                    "{into}: none of the {} functions {} defines is in it (no OpFunction of that                      name): --into takes the translation of the same module; pass                      --allow-unmatched to write the debug info anyway",
+                    tied.defined, inp.name
+                )));
+            }
             return Ok((input::verified(module, &inp.name)?, diags, Some(prepared)));
         }
     }
@@ -383,6 +393,13 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             lower(&inp, opts, target)?
         }
     };
+    if !module.has_debug_info() && !opts.allow_no_debug_info {
+        return Err(Error::Usage(format!(
+            "{}: no debug info: compile it with -g (glslang: -gVS), or pass \
+             --allow-no-debug-info to convert it anyway",
+            inp.name
+        )));
+    }
     // The input is in the IR now: its pages (mapped or read) are not needed by any writer.
     inp.bytes = Default::default();
     // The binary a DWARF output replaces the debug sections of (`--into`): the output is

@@ -40,6 +40,8 @@ pub struct Options {
     pub strict: bool,
     /// Read each output back for its coverage figures (the report's `stats`).
     pub stats: bool,
+    /// Convert inputs without debug info (into nothing) rather than fail them.
+    pub allow_no_debug_info: bool,
 }
 
 /// The file in the output directory that records the settings its outputs were written with.
@@ -233,6 +235,8 @@ fn one_part(opts: &Options, item: &inputs::Item, output: &Path, part: Option<&st
         // One sync of the output filesystem at the end of the batch instead of a serialising
         // fsync per file.
         durability: crate::output::Durability::Deferred,
+        allow_no_debug_info: opts.allow_no_debug_info,
+        allow_unmatched: false,
     };
     let mut crep = convert::Report::new(&path, &out_name);
     let result = convert::convert(&path, &out_name, &copts, &mut crep);

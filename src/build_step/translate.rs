@@ -176,14 +176,14 @@ fn translate_with(
             let flavour = opts.flavour.unwrap_or(Flavour::OpenCl100);
             (code, diagnostics, flavour)
         }
-        Lowered::Read(read) if read.module.units.is_empty() && opts.allow_no_debug_info => {
+        Lowered::Read(read) if !read.module.has_debug_info() && opts.allow_no_debug_info => {
             let flavour = opts.flavour.unwrap_or(Flavour::OpenCl100);
             (code, Diagnostics::default(), flavour)
         }
-        Lowered::Read(read) if read.module.units.is_empty() => {
+        Lowered::Read(read) if !read.module.has_debug_info() => {
             return Err(Error::Llvm {
                 path: name.to_string(),
-                message: "the module has no debug info (no compile unit): compile it with -g, \
+                message: "the module has no debug info: compile it with -g, \
                           or pass --allow-no-debug-info to translate its code alone"
                     .into(),
             })

@@ -36,6 +36,9 @@ pub(super) struct Args {
     /// Do not read outputs back for the report's coverage figures.
     #[arg(long)]
     no_stats: bool,
+    /// Convert inputs without debug info instead of failing them.
+    #[arg(long)]
+    allow_no_debug_info: bool,
 }
 
 pub(super) fn run(args: Args) -> Result<i32> {
@@ -51,6 +54,7 @@ pub(super) fn run(args: Args) -> Result<i32> {
         shard,
         strict,
         no_stats,
+        allow_no_debug_info,
     } = args;
     let rep = crate::batch::run(&crate::batch::Options {
         inputs,
@@ -63,6 +67,7 @@ pub(super) fn run(args: Args) -> Result<i32> {
         shard,
         strict,
         stats: !no_stats,
+        allow_no_debug_info,
     })?;
     if let Some(path) = report {
         write_json(&path, &rep)?;

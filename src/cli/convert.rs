@@ -48,6 +48,13 @@ pub(super) struct Args {
     /// Write a JSON report of the conversion (losses included).
     #[arg(long)]
     report: Option<String>,
+    /// Convert an input without debug info (no compile unit) instead of refusing it.
+    #[arg(long)]
+    allow_no_debug_info: bool,
+    /// `--into` a module none of whose functions the input's could be tied to (by name): write
+    /// the debug info anyway instead of refusing.
+    #[arg(long)]
+    allow_unmatched: bool,
     /// Say nothing on stderr of what could not be written exactly (the report still lists it).
     #[arg(long, short)]
     quiet: bool,
@@ -84,6 +91,8 @@ pub(super) fn run(args: Args) -> Result<i32> {
         through_ir,
         forward_refs,
         report,
+        allow_no_debug_info,
+        allow_unmatched,
         quiet,
         dwarf_version,
         amdgpu_ext,
@@ -112,6 +121,8 @@ pub(super) fn run(args: Args) -> Result<i32> {
             },
         },
         durability: Default::default(),
+        allow_no_debug_info,
+        allow_unmatched,
     };
     let mut rep = Report::new(&input, &output);
     // One conversion, then the process ends: what it is done with need not be freed.

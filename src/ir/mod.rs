@@ -275,6 +275,21 @@ impl Ref {
 }
 
 impl Module {
+    /// Whether the module holds any debug info at all: a unit, file, type, scope, variable,
+    /// line row, macro or label, or call-frame information.
+    pub fn has_debug_info(&self) -> bool {
+        !(self.units.is_empty()
+            && self.files.is_empty()
+            && self.types.is_empty()
+            && self.scopes.is_empty()
+            && self.vars.is_empty()
+            && self.macros.is_empty()
+            && self.labels.is_empty()
+            && self.cies.is_empty()
+            && self.fdes.is_empty()
+            && self.lines.is_empty())
+    }
+
     /// How many entities of a kind the module holds.
     pub fn count(&self, kind: EntityKind) -> usize {
         match kind {

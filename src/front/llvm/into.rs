@@ -393,6 +393,15 @@ pub fn index_module(code_bytes: &[u8], code_name: &str) -> Result<Code, Error> {
     Ok(index(&crate::front::spirv::parse(&words, code_name)?))
 }
 
+/// What [`tie`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tied {
+    pub effort: Effort,
+    /// The module's defined functions found in the code module by name, of how many.
+    pub functions: usize,
+    pub defined: usize,
+}
+
 /// Rewrites `m` (lowered from the module `layout` was taken of) onto the code module, aligning
 /// the two by names and blocks.
 pub fn tie(
@@ -401,7 +410,7 @@ pub fn tie(
     d: &mut Diagnostics,
     code: &Code,
     code_name: &str,
-) -> Effort {
+) -> Tied {
     let ties = align(layout, d, code, code_name);
     let effort = apply(layout, m, d, code, &ties, code_name);
     // A block with as many SPIR-V instructions as LLVM ones is tied one to one.
@@ -420,7 +429,11 @@ pub fn tie(
             ),
         );
     }
-    effort
+    Tied {
+        effort,
+        functions: ties.fn_ids.len(),
+        defined: layout.functions.len(),
+    }
 }
 
 /// Ties by function name and block order (llvm-spirv-14's layout of the same module).

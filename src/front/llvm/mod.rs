@@ -35,14 +35,14 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Module, Diagnostics), Error> {
 /// normal-form word offsets, bindings its ids.
 /// `alongside` runs in a second thread while the module is tied (after the model is freed, so
 /// that what it allocates does not stack on the model's peak): the caller's preparation of what
-/// comes next, which then costs no wall time.
+/// comes next, which then costs no wall time. With the module: what the tie found.
 pub fn read_into<T: Send>(
     bytes: &[u8],
     name: &str,
     code: &[u8],
     code_name: &str,
     alongside: impl FnOnce() -> T + Send,
-) -> Result<(Module, Diagnostics, T), Error> {
+) -> Result<(Module, Diagnostics, T, into::Tied), Error> {
     // The code module is indexed while LLVM reads the module in its child process. Only the
     // index is kept: the parsed module would stay beside the IR until the writer parses it
     // again (a little faster, much more memory).
@@ -53,14 +53,15 @@ pub fn read_into<T: Send>(
     let (mut m, mut d) = lower(&model);
     let layout = into::Layout::of(&model);
     drop(model);
-    let done = std::thread::scope(|s| {
+    let (done, tied) = std::thread::scope(|s| {
         let beside = s.spawn(alongside);
-        into::tie(&layout, &mut m, &mut d, &code, code_name);
-        beside
+        let tied = into::tie(&layout, &mut m, &mut d, &code, code_name);
+        let done = beside
             .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (done, tied)
     });
-    Ok((m, d, done))
+    Ok((m, d, done, tied))
 }
 
 /// The LLVM readers this build carries and whether each can run here (`dwarv --version`; loads

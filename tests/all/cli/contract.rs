@@ -500,3 +500,84 @@ fn into_a_base_implies_its_target() {
         assert!(written.starts_with(magic), "{input}: not the base's format");
     }
 }
+
+#[test]
+fn into_a_module_of_another_program_is_refused_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = crate::support::corpus();
+    let out = dir.path().join("out.spv");
+    // frag.cl's functions are none of kernel.nodebug.spv's.
+    let args = [
+        "convert",
+        corpus.join("frag.O0.bc").to_str().unwrap(),
+        "--into",
+        corpus.join("kernel.nodebug.spv").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]
+    .map(str::to_string);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = dwarv(&args);
+    assert_eq!(code(&o), 2, "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    assert!(
+        said.contains("none of the") && said.contains("--allow-unmatched"),
+        "{said}"
+    );
+    assert!(!out.exists(), "no output");
+    let o = dwarv(&[&args[..], &["--allow-unmatched"]].concat());
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("unmatched"), "the losses are said");
+}
+
+#[test]
+fn an_input_without_debug_info_is_refused_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = crate::support::corpus();
+    for input in ["kernel.nodebug.bc", "kernel.nodebug.spv"] {
+        let out = dir.path().join(format!("{input}.dwir"));
+        let args = [
+            "convert",
+            corpus.join(input).to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]
+        .map(str::to_string);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = dwarv(&args);
+        assert_eq!(code(&o), 2, "{input}: {}", text(&o.stderr));
+        let said = text(&o.stderr);
+        assert!(
+            said.contains("no debug info") && said.contains("--allow-no-debug-info"),
+            "{input}: {said}"
+        );
+        assert!(!out.exists(), "{input}: no output");
+        let o = dwarv(&[&args[..], &["--allow-no-debug-info"]].concat());
+        assert_eq!(code(&o), 0, "{input}: {}", text(&o.stderr));
+    }
+}
+
+#[test]
+fn losses_are_said_on_stderr_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = crate::support::corpus();
+    let out = dir.path().join("out.spv");
+    let args = [
+        "convert",
+        corpus.join("kernel.O0.bc").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]
+    .map(str::to_string);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = dwarv(&args);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    assert!(
+        said.contains("not written exactly") && said.contains("--report FILE lists them"),
+        "{said}"
+    );
+    let o = dwarv(&[&args[..], &["--quiet"]].concat());
+    assert_eq!(code(&o), 0);
+    assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
+}

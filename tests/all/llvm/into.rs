@@ -55,7 +55,7 @@ fn tie_effort(dir: &Path, program: &str, name: &str) -> dwarv::unstable::front::
     let (mut module, mut diags) = lower(&model);
     let layout = into::Layout::of(&model);
     let code = into::index_module(&std::fs::read(p("code.spv")).unwrap(), "code.spv").unwrap();
-    into::tie(&layout, &mut module, &mut diags, &code, "code.spv")
+    into::tie(&layout, &mut module, &mut diags, &code, "code.spv").effort
 }
 
 /// `--into` is linear in the module: the probes of per-module lists per tied instruction stay the
