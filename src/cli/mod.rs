@@ -14,10 +14,12 @@ use crate::spec::spirv::Flavour;
 
 mod attach;
 mod batch;
+mod completions;
 mod convert;
 mod crosscheck;
 mod diff;
 mod dump;
+mod man;
 mod report;
 mod roundtrip;
 mod stats;
@@ -32,7 +34,7 @@ mod validate;
     version,
     about = "Translate source-level debug info between LLVM IR, DWARF, vISA tables and SPIR-V debug sets"
 )]
-struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -70,6 +72,10 @@ enum Command {
     /// Convert to a target and back, then diff against the input (exit as `diff`). A SPIR-V
     /// input goes `--via spirv` the way `convert` takes it in place (stderr says which way).
     Roundtrip(roundtrip::Args),
+    /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
+    /// Print the manual page dwarv(1), or write every verb's page into a directory.
+    Man(man::Args),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -170,6 +176,8 @@ fn dispatch(command: Command) -> Result<i32> {
         Command::Strip(args) => strip::run(args),
         Command::Attach(args) => attach::run(args),
         Command::Roundtrip(args) => roundtrip::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 

@@ -581,3 +581,25 @@ fn losses_are_said_on_stderr_unless_quiet() {
     assert_eq!(code(&o), 0);
     assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
 }
+
+#[test]
+fn completions_and_manual_pages_come_from_the_command_line_itself() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = dwarv(&["completions", shell]);
+        assert_eq!(code(&o), 0, "{shell}: {}", text(&o.stderr));
+        let script = text(&o.stdout);
+        for verb in ["convert", "translate", "roundtrip", "batch"] {
+            assert!(script.contains(verb), "{shell}: no {verb}");
+        }
+    }
+    let o = dwarv(&["man"]);
+    assert_eq!(code(&o), 0);
+    assert!(text(&o.stdout).contains(".TH dwarv 1"), "a roff page");
+    let dir = tempfile::tempdir().unwrap();
+    let o = dwarv(&["man", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    for verb in ["convert", "translate", "batch", "diff"] {
+        let page = std::fs::read_to_string(dir.path().join(format!("dwarv-{verb}.1"))).unwrap();
+        assert!(page.contains(&format!(".TH dwarv-{verb} 1")), "{verb}");
+    }
+}
