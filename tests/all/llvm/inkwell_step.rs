@@ -1,5 +1,5 @@
 //! Covers src/build_step.rs (the inkwell feature). What real consumers judge of it:
-//! tests/judges/llvm/inkwell_step.rs.
+//! tests/judges/build_step/inkwell_step.rs.
 //!
 //! The build-step API on a module in memory (the `inkwell` feature): the example
 //! `examples/inkwell_step.rs` builds a function with DIBuilder, reads its debug info in process,

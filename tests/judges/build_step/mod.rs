@@ -1,0 +1,2 @@
+mod emitter;
+mod inkwell_step;
