@@ -1,3 +1,3 @@
 mod corpus;
-mod into;
+pub(crate) mod into;
 mod read;
