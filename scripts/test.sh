@@ -31,7 +31,8 @@ fi
 # gives cargo's own exit code.
 set +e
 # With the `inkwell` feature: the build-step API on an in-memory module is tested too
-# (tests/{all,judges}/llvm/inkwell_step.rs, examples/inkwell_step.rs).
+# (tests/all/llvm/inkwell_step.rs, tests/judges/build_step/inkwell_step.rs,
+# examples/inkwell_step.rs).
 cargo test --workspace --features dwarv/inkwell --no-fail-fast "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e

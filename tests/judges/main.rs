@@ -1,6 +1,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod build_step;
 mod cli;
 mod container;
 mod dwarf;

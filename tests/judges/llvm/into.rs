@@ -13,10 +13,19 @@ use dwarv::unstable::spirv::binary::{op, to_words, Module as Bin};
 /// (instructions of function bodies under an OpLine, all of them): OpLabel, OpFunctionParameter,
 /// OpLine/OpNoLine and debug-set OpExtInsts not counted.
 fn line_coverage(path: &Path) -> (usize, usize) {
+    coverage(path, false)
+}
+
+/// (instructions of function bodies under a line, all of them), as [`line_coverage`] counts
+/// them; a line is an OpLine or a NonSemantic DebugLine, in effect until OpNoLine, DebugNoLine
+/// or the block's end. With `in_scope`, an instruction counts only while a DebugScope is in
+/// effect too (until DebugNoScope or the block's end): the translator's reverse direction gives
+/// an instruction after DebugNoScope no location, whatever OpLine is still in effect.
+pub(crate) fn coverage(path: &Path, in_scope: bool) -> (usize, usize) {
     let words = to_words(&std::fs::read(path).unwrap()).unwrap();
     let bin = Bin::parse(&words).unwrap();
     let mut debug_sets = Vec::new();
-    let (mut infn, mut active, mut covered, mut total) = (false, false, 0, 0);
+    let (mut infn, mut active, mut scoped, mut covered, mut total) = (false, false, false, 0, 0);
     for insn in &bin.insns {
         match insn.opcode() {
             op::EXT_INST_IMPORT => {
@@ -25,17 +34,26 @@ fn line_coverage(path: &Path) -> (usize, usize) {
                     debug_sets.push(insn.operands()[0]);
                 }
             }
-            op::FUNCTION => (infn, active) = (true, false),
+            op::FUNCTION => (infn, active, scoped) = (true, false, false),
             op::FUNCTION_END => infn = false,
             _ if !infn => {}
-            op::LABEL => active = false,
+            op::LABEL => (active, scoped) = (false, false),
             op::LINE => active = true,
             317 => active = false, // OpNoLine
             55 => {}               // OpFunctionParameter
-            op::EXT_INST if debug_sets.contains(&insn.operands()[2]) => {}
+            op::EXT_INST if debug_sets.contains(&insn.operands()[2]) => {
+                // DebugScope and DebugNoScope (every set); NonSemantic's DebugLine, DebugNoLine.
+                match insn.operands()[3] {
+                    23 => scoped = true,
+                    24 => scoped = false,
+                    103 => active = true,
+                    104 => active = false,
+                    _ => {}
+                }
+            }
             _ => {
                 total += 1;
-                covered += usize::from(active);
+                covered += usize::from(active && (scoped || !in_scope));
             }
         }
     }
@@ -107,12 +125,12 @@ fn into_llvm_spirv_code_validates_and_covers_lines_like_the_peer() {
 }
 
 /// The LLVM tools of one major version (the unversioned names are LLVM 14's).
-struct Llvm {
-    major: u32,
+pub(crate) struct Llvm {
+    pub(crate) major: u32,
 }
 
 impl Llvm {
-    fn tool(&self, name: &str) -> std::path::PathBuf {
+    pub(crate) fn tool(&self, name: &str) -> std::path::PathBuf {
         match (self.major, name) {
             (14, "llvm-spirv") => crate::support::tool("llvm-spirv-14"),
             (14, _) => crate::support::tool(name),
@@ -122,28 +140,19 @@ impl Llvm {
 
     /// `!DIKind(` occurrences in `llvm-dis` of a module, by kind (comments and merged
     /// duplicates do not appear in llvm-dis output).
-    fn di_counts(&self, bc: &Path) -> std::collections::BTreeMap<String, usize> {
+    pub(crate) fn di_counts(&self, bc: &Path) -> std::collections::BTreeMap<String, usize> {
         let o = crate::support::run_ok(
             Command::new(self.tool("llvm-dis"))
                 .arg(bc)
                 .arg("-o")
                 .arg("-"),
         );
-        let text = String::from_utf8_lossy(&o.stdout);
-        let mut counts = std::collections::BTreeMap::new();
-        for (at, _) in text.match_indices("!DI") {
-            let rest = &text[at + 1..];
-            let n = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
-            if rest.as_bytes().get(n) == Some(&b'(') {
-                *counts.entry(rest[..n].to_string()).or_default() += 1;
-            }
-        }
-        counts
+        count_di(&String::from_utf8_lossy(&o.stdout))
     }
 
     /// Assembles `ll` to `bc` (with opaque pointers where the text has them and this LLVM
     /// needs telling).
-    fn assemble(&self, ll: &Path, bc: &Path) -> bool {
+    pub(crate) fn assemble(&self, ll: &Path, bc: &Path) -> bool {
         let as_ = self.tool("llvm-as");
         ok(Command::new(&as_).arg(ll).arg("-o").arg(bc))
             || ok(Command::new(&as_)
@@ -218,6 +227,19 @@ impl Llvm {
     }
 }
 
+/// `!DIKind(` occurrences in LLVM assembly text, by kind.
+pub(crate) fn count_di(text: &str) -> std::collections::BTreeMap<String, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for (at, _) in text.match_indices("!DI") {
+        let rest = &text[at + 1..];
+        let n = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+        if rest.as_bytes().get(n) == Some(&b'(') {
+            *counts.entry(rest[..n].to_string()).or_default() += 1;
+        }
+    }
+    counts
+}
+
 /// What [`Llvm::measure_into`] found of a module.
 #[derive(Default)]
 struct IntoResult {
@@ -282,7 +304,7 @@ fn into_corpus(llvm: &Llvm, files: Vec<(String, std::path::PathBuf)>, own: bool)
 }
 
 /// spirv-val's target environment for a module's version (Kernel modules are SPIR-V 1.0–1.2).
-fn target_env(spv: &Path) -> &'static str {
+pub(crate) fn target_env(spv: &Path) -> &'static str {
     let b = std::fs::read(spv).unwrap();
     match u32::from_le_bytes([b[4], b[5], b[6], b[7]]) {
         0x0001_0000..=0x0001_0200 => "opencl2.2",
@@ -293,7 +315,7 @@ fn target_env(spv: &Path) -> &'static str {
     }
 }
 
-fn ok(cmd: &mut Command) -> bool {
+pub(crate) fn ok(cmd: &mut Command) -> bool {
     cmd.output().is_ok_and(|o| o.status.success())
 }
 

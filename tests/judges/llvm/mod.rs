@@ -1,5 +1,3 @@
-mod build_step;
 mod corpus;
-mod inkwell_step;
-mod into;
+pub(crate) mod into;
 mod read;

@@ -1,4 +1,4 @@
-//! Covers src/build_step.rs.
+//! Covers src/build_step/emitter.rs (`DebugInfoStep`).
 //!
 //! The build-step library API (`dwarv::build_step`): an emitter that knows which SPIR-V
 //! instruction each LLVM instruction became gets its module back with the debug information

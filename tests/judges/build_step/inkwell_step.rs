@@ -1,5 +1,5 @@
-//! Covers src/build_step.rs (the inkwell feature). dwarv's own checks of it:
-//! tests/all/llvm/inkwell_step.rs.
+//! Covers src/build_step/emitter.rs (the inkwell feature: `DebugInfoStep::from_inkwell`).
+//! dwarv's own checks of it: tests/all/llvm/inkwell_step.rs.
 //!
 //! The build-step API on a module in memory (the `inkwell` feature): the example
 //! `examples/inkwell_step.rs` builds a function with DIBuilder, reads its debug info in process,

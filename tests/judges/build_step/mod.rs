@@ -1,0 +1,3 @@
+mod emitter;
+mod inkwell_step;
+mod translate;
