@@ -33,8 +33,11 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <deque>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -919,6 +922,104 @@ void write_code(Module &m, SpirvWriter writer, const char *options, Emit emit, v
   }
 }
 
+// Whether a module of the caller's has opaque pointers.
+bool opaque_pointers(Module &m) {
+#if LLVM_VERSION_MAJOR < 17
+  return !m.getContext().supportsTypedPointers();
+#else
+  (void)m;
+  return true;
+#endif
+}
+
+// The status a code part carries when the process making it died (bridge.cpp's own).
+constexpr int CODE_CRASHED = 4;
+
+bool write_all(int fd, const void *data, size_t len) {
+  auto *p = static_cast<const char *>(data);
+  while (len > 0) {
+    ssize_t n = write(fd, p, len);
+    if (n <= 0)
+      return false;
+    p += n, len -= size_t(n);
+  }
+  return true;
+}
+
+bool read_all(int fd, void *data, size_t len) {
+  auto *p = static_cast<char *>(data);
+  while (len > 0) {
+    ssize_t n = read(fd, p, len);
+    if (n <= 0)
+      return false;
+    p += n, len -= size_t(n);
+  }
+  return true;
+}
+
+// The code of a module being made in a forked process, while this one serialises the model: the
+// two share the parsed module copy-on-write, and the model no longer waits for the translator
+// nor the translator for the model.
+struct CodeBeside {
+  pid_t pid = -1;
+  int fd = -1;
+};
+
+void to_pipe(void *ctx, int status, const char *data, size_t len) {
+  int fd = *static_cast<int *>(ctx);
+  unsigned char header[9];
+  header[0] = static_cast<unsigned char>(status);
+  uint64_t n = len;
+  memcpy(header + 1, &n, 8);
+  if (!write_all(fd, header, 9) || !write_all(fd, data, len))
+    _exit(3);
+}
+
+// Starts making the code of `m` in a child; no child (pid -1) when it cannot fork.
+CodeBeside start_code(Module &m, SpirvWriter writer, const char *options) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return {};
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return {};
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    int fd = fds[1];
+    write_code(m, writer, options, to_pipe, &fd);
+    _exit(0);
+  }
+  close(fds[1]);
+  return {pid, fds[0]};
+}
+
+// Emits what the child of start_code made, or that it died.
+void finish_code(CodeBeside code, Emit emit, void *ctx) {
+  unsigned char header[9];
+  std::string body;
+  bool complete = read_all(code.fd, header, 9);
+  if (complete) {
+    uint64_t len;
+    memcpy(&len, header + 1, 8);
+    body.resize(len);
+    complete = len == 0 || read_all(code.fd, &body[0], len);
+  }
+  close(code.fd);
+  int status = 0;
+  while (waitpid(code.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (complete && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    emit(ctx, header[0], body.data(), body.size());
+    return;
+  }
+  std::string how = WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                         : "exit status " + std::to_string(WEXITSTATUS(status));
+  emit(ctx, CODE_CRASHED, how.data(), how.size());
+}
+
 } // namespace
 
 // build.rs compiles with hidden visibility: the entry points below are the shim's only exported
@@ -958,12 +1059,27 @@ EXPORT int dwarv_llvm_split(const char *data, size_t len, const char *name, int 
     emit(ctx, r.status, r.message.data(), r.message.size());
     return r.status;
   }
+#if LLVM_VERSION_MAJOR < 15
+  // LLVM 14's translator aborts on opaque pointers, which this LLVM reads only when told to:
+  // such a module is left to a newer LLVM (status 1, as if it did not parse).
+  if (writer && r.opaque) {
+    std::string message = "LLVM 14's SPIR-V translator takes no opaque pointers (`ptr`)";
+    emit(ctx, 1, message.data(), message.size());
+    return 1;
+  }
+#endif
   int status = r.status == 0 ? 0 : 3;
+  // In the containment child the code is made beside the model; in a caller's process (which
+  // must not fork) after it.
+  CodeBeside code = exiting ? start_code(*r.m, writer, options) : CodeBeside{};
   {
     std::string first = r.status == 0 ? model_of(r, len) : std::move(r.message);
     emit(ctx, status, first.data(), first.size());
   }
-  write_code(*r.m, writer, options, emit, ctx);
+  if (code.pid > 0)
+    finish_code(code, emit, ctx);
+  else
+    write_code(*r.m, writer, options, emit, ctx);
   if (exiting) {
     (void)r.m.release();
     (void)r.ctx.release();
@@ -985,30 +1101,36 @@ EXPORT int dwarv_llvm_serialise(void *module, const char **out, size_t *out_len,
     o.b = "the module fails LLVM's verifier:\n" + os.str();
     status = 2;
   } else {
-#if LLVM_VERSION_MAJOR < 17
-    bool opaque = !m.getContext().supportsTypedPointers();
-#else
-    bool opaque = true;
-#endif
-    serialise(m, o, opaque, "");
+    serialise(m, o, opaque_pointers(m), "");
   }
   hand_out(std::move(o.b), out, out_len, handle);
   return status;
 }
 
 // dwarv_llvm_split of a module that lives in the caller's process (an `LLVMModuleRef`): run in
-// a forked child, whose copy of the module is the one stripped.
+// a forked child, whose copies of the module are the ones serialised and stripped.
 EXPORT int dwarv_llvm_split_module(void *module, SpirvWriter writer, const char *options,
                                    Emit emit, void *ctx) {
-  const char *model = nullptr;
-  size_t model_len = 0;
-  void *handle = nullptr;
-  int status = dwarv_llvm_serialise(module, &model, &model_len, &handle);
-  emit(ctx, status, model, model_len);
-  delete static_cast<std::string *>(handle);
-  if (status == 0)
-    write_code(*static_cast<Module *>(module), writer, options, emit, ctx);
-  return status;
+  Module &m = *static_cast<Module *>(module);
+  std::string v;
+  raw_string_ostream os(v);
+  bool broken_di = false;
+  if (verifyModule(m, &os, &broken_di) || broken_di) {
+    std::string message = "the module fails LLVM's verifier:\n" + os.str();
+    emit(ctx, 2, message.data(), message.size());
+    return 2;
+  }
+  CodeBeside code = start_code(m, writer, options);
+  {
+    Out o;
+    serialise(m, o, opaque_pointers(m), "");
+    emit(ctx, 0, o.b.data(), o.b.size());
+  }
+  if (code.pid > 0)
+    finish_code(code, emit, ctx);
+  else
+    write_code(m, writer, options, emit, ctx);
+  return 0;
 }
 
 EXPORT void dwarv_llvm_free(void *handle) { delete static_cast<std::string *>(handle); }

@@ -49,6 +49,9 @@ pub type ModelOrRejection = Result<Model, String>;
 
 /// The shim's first-part status for "debug info rejected, code written" (bridge.cpp).
 const DEBUG_INFO_REJECTED: u8 = 3;
+/// The shim's code-part status for "the process making the code died" (bridge.cpp), its
+/// message how.
+const CODE_CRASHED: u8 = 4;
 
 /// Parses `bytes` once, in a child process: hands the model to `on_model` as soon as it is read
 /// (in this process, while the child strips and translates), then returns the code.
@@ -279,12 +282,23 @@ fn code_of(
             "the LLVM reader sent the model but no code".into(),
         ));
     };
-    if status != 0 {
-        return Err(Error::Translator(format!(
-            "{} refused the module: {}",
-            translator_name(index, write_fn),
-            String::from_utf8_lossy(&bytes).trim_end()
-        )));
+    let said = String::from_utf8_lossy(&bytes);
+    match status {
+        0 => {}
+        CODE_CRASHED => {
+            return Err(Error::Translator(format!(
+                "{} crashed ({})",
+                translator_name(index, write_fn),
+                said.trim_end()
+            )))
+        }
+        _ => {
+            return Err(Error::Translator(format!(
+                "{} refused the module: {}",
+                translator_name(index, write_fn),
+                said.trim_end()
+            )))
+        }
     }
     Ok(match (write_fn, &shim::CARRIED[index].writer) {
         (Some(_), Some(w)) => Code::Spirv {

@@ -198,3 +198,22 @@ fn split_names_a_translator_option_it_does_not_know() {
         "{e:?}"
     );
 }
+
+#[test]
+fn split_leaves_an_opaque_pointer_module_to_a_translator_that_takes_it() {
+    use llvm_bridge::{split, Code, Writer};
+    let opaque = SMALL
+        .replace("i32* %a.addr", "ptr %a.addr")
+        .replace("metadata i32* %a.addr", "metadata ptr %a.addr");
+    let done = split(opaque.as_bytes(), "opaque.ll", Writer::Spirv(""), |m| {
+        m.is_ok()
+    })
+    .expect("splits");
+    assert!(done.lowered);
+    assert!(
+        !done.llvm.starts_with("14."),
+        "LLVM 14's translator aborts on opaque pointers; read by {}",
+        done.llvm
+    );
+    assert!(matches!(done.code, Code::Spirv { .. }), "{:?}", done.code);
+}

@@ -801,9 +801,10 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
             let val = match value {
                 Some(Value::Int(n)) if (0..=i128::from(u32::MAX)).contains(n) => V::Num(*n as u32),
                 // A function's address is its OpFunction, which stands after the debug
-                // instructions: spirv-val takes that forward reference for an undefined id.
+                // instructions: spirv-val takes that forward reference for an undefined id (in
+                // .200 too, whose forms it otherwise does not judge).
                 Some(Value::Spirv(id))
-                    if w.e.flavour.judged_by_spirv_val()
+                    if (w.e.flavour.judged_by_spirv_val() || w.e.flavour.non_semantic())
                         && w.code
                             .defs
                             .get(id)
@@ -812,7 +813,24 @@ fn template_param(w: &mut Writer, h: Handle<Type>) -> u32 {
                     w.ledger.dropped(
                         r,
                         "a function's address as template value (its OpFunction comes after the \
-                         debug instructions, which spirv-val refuses)",
+                         debug instructions: a forward reference, which spirv-val refuses)",
+                    );
+                    V::None
+                }
+                // An address (a global's OpVariable): spirv-val takes only an OpConstant.
+                Some(Value::Spirv(id))
+                    if w.e.flavour.judged_by_spirv_val()
+                        && (w.code.defs.get(id)).is_some_and(|d| {
+                            !matches!(
+                                d.opcode,
+                                Some(Op::Constant | Op::ConstantTrue | Op::ConstantFalse)
+                            )
+                        }) =>
+                {
+                    w.ledger.dropped(
+                        r,
+                        "a template value that is no constant (an address): spirv-val takes \
+                         only an OpConstant",
                     );
                     V::None
                 }

@@ -61,6 +61,7 @@ fn convert_and_judge_by(
 ) -> Result<(), String> {
     let o = Command::new(env!("CARGO_BIN_EXE_dwarv"))
         .arg("convert")
+        .arg("--allow-no-debug-info")
         .arg(input)
         .arg("-o")
         .arg(out)
@@ -297,6 +298,7 @@ fn every_llvm_file_round_trips_through_dwarf() {
         let obj = tmp.join(format!("{}.o", rel.replace('/', "_")));
         let conv = crate::support::dwarv(&[
             "convert",
+            "--allow-no-debug-info",
             path.to_str().unwrap(),
             "--to",
             "dwarf",
@@ -337,6 +339,7 @@ fn exact_through_dwarf(name: &str, versions: &[&str], dump: &[&str]) -> String {
         let obj = tmp.to_str().unwrap();
         let conv = crate::support::dwarv(&[
             "convert",
+            "--allow-no-debug-info",
             ll,
             "--to",
             "dwarf",

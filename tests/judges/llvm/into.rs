@@ -93,6 +93,7 @@ fn into_llvm_spirv_code_validates_and_covers_lines_like_the_peer() {
             crate::support::run_ok(
                 Command::new(env!("CARGO_BIN_EXE_dwarv"))
                     .arg("convert")
+                    .arg("--allow-no-debug-info")
                     .arg(&bc)
                     .arg("--into")
                     .arg(t("code.spv"))
@@ -199,6 +200,7 @@ impl Llvm {
             crate::support::run_ok(
                 Command::new(env!("CARGO_BIN_EXE_dwarv"))
                     .arg("convert")
+                    .arg("--allow-no-debug-info")
                     .arg(input)
                     .arg("--into")
                     .arg(&code)
@@ -486,6 +488,7 @@ fn into_a_module_with_debug_info_replaces_it() {
         crate::support::run_ok(
             Command::new(env!("CARGO_BIN_EXE_dwarv"))
                 .arg("convert")
+                .arg("--allow-no-debug-info")
                 .arg(&bc)
                 .arg("--into")
                 .arg(t(base))

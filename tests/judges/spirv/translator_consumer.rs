@@ -77,6 +77,7 @@ fn measure(ll: &Path, base: &Path) -> Option<Measure> {
         crate::support::run_ok(
             Command::new(env!("CARGO_BIN_EXE_dwarv"))
                 .arg("convert")
+                .arg("--allow-no-debug-info")
                 .arg(ll)
                 .arg("--into")
                 .arg(&code)
