@@ -13,20 +13,25 @@
 #     10 MB bitcode, and 4× that, so that growth shows), through the pipelines an LLVM-to-SPIR-V
 #     build step runs: (a) llvm-spirv-14 with debug info; (b) opt -strip-debug + llvm-spirv-14 +
 #     dwarv --into; (c) llvm-spirv-14 with debug info, then dwarv --into that module (its debug
-#     info replaced); with each pipeline's total, dwarv's share and the debug bytes per flavour.
+#     info replaced); with each pipeline's total, dwarv's share and the debug bytes per flavour;
+#   - the one-command build step (`translate`), on the same programs: `dwarv translate` against
+#     llvm-spirv-14 and the PyPI translator with debug info, pipeline (b) and LLVM's parse; the
+#     peak memory of dwarv and of its LLVM child apart (bench/time_run.py --each), the split
+#     `--time` prints, and the same program compiled by clang-15 (LLVM 15's translator library).
 #
 #   bash bench/run.sh                         # FUNCS=12000 (a ~50 MB SPIR-V module), SHADERS=1000
 #   FUNCS=1500 SHADERS=100 bash bench/run.sh  # quick
 #   DWARV=/path/to/dwarv bash bench/run.sh    # time another build on the same inputs
-#   ONLY="spirv llvm" bash bench/run.sh       # some sections only (spirv llvm dwarf batch into)
+#   ONLY="spirv llvm" bash bench/run.sh       # some sections only (spirv llvm dwarf batch into translate)
 #   INTO_FUNCS=1500 ONLY=into bash bench/run.sh  # the build step at 1 500 and 6 000 functions
+#   INTO_FUNCS=6000 ONLY=translate bash bench/run.sh  # dwarv translate at 6 000 and 24 000
 #   REPS=9 bash bench/run.sh                  # timed runs per row (the median is printed)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out="${OUT:-target/bench}"
 funcs="${FUNCS:-12000}"
 shaders="${SHADERS:-1000}"
-only="${ONLY:-spirv llvm dwarf batch into}"
+only="${ONLY:-spirv llvm dwarf batch into translate}"
 mkdir -p "$out"
 cargo build --release --quiet
 dwarv="${DWARV:-$PWD/target/release/dwarv}"
@@ -35,7 +40,8 @@ dpcpp="$PWD/.tools/bin/llvm-spirv-dpcpp"
 wants() { [[ " $only " == *" $1 "* ]]; }
 
 # time_run CMD… → "wall-s user-s sys-s peak-KiB" (output discarded; children CMD waited for,
-# e.g. dwarv's LLVM child, counted), to the microsecond (bench/time_run.py).
+# e.g. dwarv's LLVM child, counted), to the microsecond (bench/time_run.py). `time_run --each
+# CMD…` adds "self-KiB children-KiB children": CMD's own peak and the sum of its descendants'.
 time_run() { python3 bench/time_run.py "$@"; }
 
 # row LABEL BYTES CMD… → wall seconds, input MB/s by wall time, CPU seconds (user + sys, steadier
@@ -78,6 +84,7 @@ pair() {
   b="$(med '$4') $(med '$5') $(med '$6')"
   printf '%-46s %8.2f %8s %8.2f %8s %9d\n' "$la" $(cut -d' ' -f1 <<<"$a") "" $(cut -d' ' -f2 <<<"$a") "" $(($(cut -d' ' -f3 <<<"$a") / 1024))
   printf '%-46s %8.2f %8s %8.2f %8s %9d\n' "$lb" $(cut -d' ' -f1 <<<"$b") "" $(cut -d' ' -f2 <<<"$b") "" $(($(cut -d' ' -f3 <<<"$b") / 1024))
+  pair_a="$a" pair_b="$b" # "wall cpu peak-KiB", the medians of A's and B's runs
   pair_wall=$(printf '%.2f' "$(med '$1 / ($4 + 0.0001)')")
   pair_cpu=$(printf '%.2f' "$(med '$2 / ($5 + 0.0001)')")
   pair_peak=$(printf '%.2f' "$(med '$3 / $6')")
@@ -293,6 +300,16 @@ if wants batch; then
   echo "   speed-up from 1 to 2 jobs: $(ratio "$wall_1" "$wall_2")× (target ≥ 1.8×)"
 fi
 
+# build_step_program P N: the build step's program of N functions (N/15 kernels), P.cl and its
+# clang-14 -g -O0 bitcode P.bc, generated once (sections `into` and `translate`).
+build_step_program() {
+  local p="$1" n="$2"
+  [ -f "$p.bc" ] && return
+  echo "generating $p.bc ($n functions)…" >&2
+  python3 bench/gen_cl.py --funcs "$n" --kernels $((n / 15)) >"$p.cl"
+  clang-14 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c "$p.cl" -o "$p.bc"
+}
+
 # The build step: `dwarv convert x.bc --into code.spv`, where code.spv is llvm-spirv-14's
 # translation of the module without its debug info (what an LLVM-to-SPIR-V build step has in
 # hand), at two sizes. Inputs cached in $out/into/.
@@ -302,10 +319,8 @@ if wants into; then
   mkdir -p "$dir"
   for n in "$n1" $((4 * n1)); do
     p="$dir/b$n"
+    build_step_program "$p" "$n"
     if [ ! -f "$p.code.spv" ]; then
-      echo "generating $p.bc ($n functions)…" >&2
-      python3 bench/gen_cl.py --funcs "$n" --kernels $((n / 15)) >"$p.cl"
-      clang-14 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c "$p.cl" -o "$p.bc"
       opt-14 -strip-debug "$p.bc" -o "$p.nodbg.bc"
       llvm-spirv-14 "$p.nodbg.bc" -o "$p.code.spv"
       llvm-spirv-14 "$p.bc" -o "$p.peer.spv"
@@ -342,4 +357,97 @@ if wants into; then
   done
   eval "small=\$into_wall_$n1 big=\$into_wall_$((4 * n1))"
   echo "   --into at 4× the functions: $(ratio "$big" "$small")× the time (target ≤ 4.5×)"
+fi
+
+# The median of column N of ROWS (lines of numbers): tmed ROWS N.
+tmed() { awk "{print \$$2}" <<<"$1" | sort -g | sed -n "$(((reps + 1) / 2))p"; }
+
+# translate_split OPT BC OUT: REPS runs of LLVM's parse (`OPT -disable-output BC`, the floor)
+# and of `dwarv translate BC -o OUT --time`, in turn; sets split_floor, split_read, split_lower,
+# split_wait, split_tie, split_total (medians, seconds) and split_adds: the median over the
+# pairs of dwarv's additions — what its read takes beyond LLVM's parse, plus the tie and the
+# write — over the parse.
+translate_split() {
+  local opt="$1" bc="$2" o="$3" rows="" f t
+  for _ in $(seq "$reps"); do
+    f=$(time_run "$opt" -disable-output "$bc" | cut -d' ' -f1)
+    "$dwarv" translate "$bc" -o "$o" --time 2>"$o.time" >/dev/null
+    t=$(sed -nE 's/.*read ([0-9.]+) s.*lower ([0-9.]+) s.*translator wait ([0-9.]+) s.*tie and write ([0-9.]+) s.*total ([0-9.]+) s.*/\1 \2 \3 \4 \5/p' "$o.time")
+    rows+="$f $t"$'\n'
+  done
+  rows=${rows%$'\n'}
+  split_floor=$(tmed "$rows" 1) split_read=$(tmed "$rows" 2) split_lower=$(tmed "$rows" 3)
+  split_wait=$(tmed "$rows" 4) split_tie=$(tmed "$rows" 5) split_total=$(tmed "$rows" 6)
+  split_adds=$(printf '%.2f' "$(awk '{print ($2 - $1 + $5) / $1}' <<<"$rows" | sort -g | sed -n "$(((reps + 1) / 2))p")")
+}
+# split_line LABEL: translate_split's figures, two lines.
+split_line() {
+  echo "   --time, $1 (median of $reps, each run beside one of LLVM's parse): read $split_read s (LLVM's parse + the model) · lower $split_lower s (beside the translator) · translator wait $split_wait s · tie and write $split_tie s · total $split_total s"
+  echo "   dwarv's additions, $1: (read − opt's $(printf '%.2f' "$split_floor") s) + tie and write = $split_adds× the parse (target ≤ 0.3×)"
+}
+
+# The one-command build step: `dwarv translate x.bc -o x.spv` (one parse: LLVM's child hands the
+# debug info over, then translates the code with libLLVMSPIRVLib.so.14 in process while dwarv
+# lowers it; then the tie and the write), on the `into` section's programs, against what it
+# replaces: (a) llvm-spirv-14 translating code and debug info, the PyPI translator doing the same,
+# pipeline (b), and LLVM's own parse + verify (the floor).
+if wants translate; then
+  n1="${INTO_FUNCS:-6000}"
+  dir="$out/into"
+  mkdir -p "$dir"
+  for n in "$n1" $((4 * n1)); do
+    p="$dir/b$n"
+    build_step_program "$p" "$n"
+    bytes=$(stat -c %s "$p.bc")
+    section "translate: $n functions, $((bytes / 1000000)) MB bitcode (clang-14 -g -O0)"
+    # Paired against (a): the ratios hold while the machine's speed drifts.
+    pair "dwarv translate (opencl100, paired)" "(a) llvm-spirv-14 (code + debug, paired)" \
+      "'$dwarv' translate '$p.bc' -o '$p.t.spv'" "llvm-spirv-14 '$p.bc' -o '$p.a.spv'"
+    t_wall=$pair_wall t_peak=$pair_peak
+    vs_dpcpp=""
+    if [ -x "$dpcpp" ]; then
+      row "llvm-spirv-dpcpp (PyPI 2024.2, code + debug)" "$bytes" "$dpcpp" "$p.bc" -o "$p.dpcpp.spv"
+      vs_dpcpp="; against the PyPI translator's row: $(ratio "$(cut -d' ' -f1 <<<"$pair_a")" "$last_wall")× wall"
+    fi
+    row "(b) opt -strip-debug + llvm-spirv-14 + --into" "$bytes" bash -c "opt-14 -strip-debug '$p.bc' -o '$p.b.bc' && llvm-spirv-14 '$p.b.bc' -o '$p.b.code.spv' && '$dwarv' convert '$p.bc' --into '$p.b.code.spv' -o '$p.b.spv' --flavour opencl100"
+    row "opt -disable-output (LLVM parse + verify)" "$bytes" opt-14 -disable-output "$p.bc"
+    echo "   translate / (a): $t_wall× wall (target ≤ 0.8×); peak memory $t_peak× (target ≤ 0.8×; the largest single process, as GNU time counts it)$vs_dpcpp"
+    # Each process's own peak (time_run --each: VmHWM at its exit; traced, so these runs are
+    # not timed), then the split --time prints, paired with LLVM's parse (translate_split).
+    peak_rows=$(for _ in $(seq "$reps"); do
+      time_run --each "$dwarv" translate "$p.bc" -o "$p.t.spv" | cut -d' ' -f5-7
+    done)
+    own=$(tmed "$peak_rows" 1) kids=$(tmed "$peak_rows" 2) nkids=$(tmed "$peak_rows" 3)
+    a_kib=$(cut -d' ' -f3 <<<"$pair_b")
+    echo "   peaks apart (median of $reps): dwarv (parent) $((own / 1024)) MiB, its LLVM child $((kids / 1024)) MiB ($nkids process(es)); the two at once, the sum: $(((own + kids) / 1024)) MiB, $(ratio "$((own + kids))" "$a_kib")× (a)'s $((a_kib / 1024)) MiB"
+    translate_split opt-14 "$p.bc" "$p.t.spv"
+    split_line "LLVM 14"
+    eval "t_wall_$n=$(cut -d' ' -f1 <<<"$pair_a")"
+    # The LLVM 15 translator library: the same program compiled by clang-15, read by LLVM 15 and
+    # translated by libLLVMSPIRVLib.so.15, against the clang-14 bitcode (paired).
+    if [ "$n" = "$n1" ] && command -v clang-15 >/dev/null; then
+      if [ ! -f "$p.clang15.bc" ]; then
+        clang-15 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 -emit-llvm -c "$p.cl" -o "$p.clang15.bc"
+      fi
+      b15=$(stat -c %s "$p.clang15.bc")
+      section "translate, LLVM 15: the same $n functions compiled by clang-15, $((b15 / 1000000)) MB bitcode"
+      pair "dwarv translate clang-15 .bc (LLVM 15 library)" "dwarv translate clang-14 .bc (LLVM 14 library)" \
+        "'$dwarv' translate '$p.clang15.bc' -o '$p.t15.spv'" "'$dwarv' translate '$p.bc' -o '$p.t.spv'"
+      echo "   LLVM 15 / LLVM 14: $pair_wall× wall, $pair_cpu× CPU, $pair_peak× peak memory"
+      translate_split opt-15 "$p.clang15.bc" "$p.t15.spv"
+      split_line "LLVM 15"
+      row "llvm-spirv-15 clang-15 .bc (code + debug)" "$b15" llvm-spirv-15 "$p.clang15.bc" -o "$p.a15.spv"
+      row "opt-15 -disable-output (LLVM 15 parse + verify)" "$b15" opt-15 -disable-output "$p.clang15.bc"
+    fi
+  done
+  # Growth, paired (the two sizes in turn), with LLVM's own parse for comparison.
+  section "translate: $((4 * n1)) against $n1 functions"
+  pair "dwarv translate, $((4 * n1)) functions (paired)" "dwarv translate, $n1 functions (paired)" \
+    "'$dwarv' translate '$dir/b$((4 * n1)).bc' -o '$dir/b$((4 * n1)).t.spv'" "'$dwarv' translate '$dir/b$n1.bc' -o '$dir/b$n1.t.spv'"
+  grow_wall=$pair_wall grow_cpu=$pair_cpu
+  pair "opt -disable-output, $((4 * n1)) functions (paired)" "opt -disable-output, $n1 functions (paired)" \
+    "opt-14 -disable-output '$dir/b$((4 * n1)).bc'" "opt-14 -disable-output '$dir/b$n1.bc'"
+  echo "   translate at 4× the functions: $grow_wall× the wall time, $grow_cpu× the CPU time (target ≤ 4.5×); LLVM's parse: $pair_wall×, $pair_cpu×"
+  eval "small=\$t_wall_$n1 big=\$t_wall_$((4 * n1))"
+  echo "   (from the two sizes' own paired rows, run minutes apart: $(ratio "$big" "$small")× the wall time)"
 fi

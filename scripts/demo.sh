@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dwarv's three jobs, each on a sample the repository ships (corpus/src), with the tools
 # scripts/setup.sh installs:
-#   1. an LLVM → SPIR-V build step that keeps the debug info (the OpenCL kernel), judged by spirv-val;
+#   1. an LLVM → SPIR-V build step that keeps the debug info (the OpenCL kernel, `dwarv translate`),
+#      judged by spirv-val;
 #   2. a batch of GLSL shaders converted into another debug set, with the batch's summary;
 #   3. round trips as a regression test: a C program through DWARF, a shader through SPIR-V.
 # A few seconds after the release build (corpus/build.sh is not needed).
@@ -20,18 +21,17 @@ src="$repo/corpus/src"
 step() { printf '\n== %s\n' "$*"; }
 
 # --- 1. The build step: OpenCL C → LLVM bitcode → SPIR-V, with the debug info --------------
-# The compiler's front end makes bitcode with debug metadata (as corpus/build.sh does); the
-# code goes through llvm-spirv-14 without it, and dwarv writes the debug info into that module.
-step "1. build step: corpus/src/kernel.cl -> SPIR-V code (llvm-spirv-14) + debug info (dwarv)"
+# The compiler's front end makes bitcode with debug metadata (as corpus/build.sh does);
+# `dwarv translate` stands where llvm-spirv would: the translator's library translates the code
+# (in process, from the one parse of the module) and dwarv writes the debug info into it.
+step "1. build step: corpus/src/kernel.cl -> SPIR-V (dwarv translate: the translator's code + dwarv's debug info)"
 mkdir -p "$out/build"
 (cd "$src" && clang-14 -target spir64-unknown-unknown -x cl -cl-std=CL2.0 -g -O0 \
    -fdebug-prefix-map="$src"=. -emit-llvm -c kernel.cl -o "$out/build/k.bc")
-opt -strip-debug "$out/build/k.bc" -o "$out/build/s.bc"
-llvm-spirv-14 "$out/build/s.bc" -o "$out/build/code.spv"
-"$dwarv" convert "$out/build/k.bc" --into "$out/build/code.spv" -o "$out/build/k.spv" \
-  --report "$out/build/k.json"
+"$dwarv" translate "$out/build/k.bc" -o "$out/build/k.spv" --report "$out/build/k.json"
 "$spirv_val" "$out/build/k.spv"
-echo "spirv-val: build/k.spv is valid SPIR-V: llvm-spirv-14's code, OpenCL.DebugInfo.100 from dwarv"
+translator=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translator"])' "$out/build/k.json")
+echo "spirv-val: build/k.spv is valid SPIR-V: the code by the translator ($translator), OpenCL.DebugInfo.100 from dwarv"
 "$dwarv" stats "$out/build/k.spv" > "$out/build/k.stats.txt"
 echo "what the debug info covers (dwarv stats; all of it in build/k.stats.txt):"
 sed -n '2,3p' "$out/build/k.stats.txt"
