@@ -180,7 +180,7 @@ fn build_writer(l: &Llvm, out: &Path) -> Result<(PathBuf, String), String> {
         .ok_or_else(|| format!("libLLVMSPIRVLib.so.{} not installed", l.major))?;
     let headers = translator_headers(l.major).ok_or_else(|| {
         format!(
-            "no headers of the LLVM {} translator (LLVMSPIRVLib/LLVMSPIRVLib.h):              scripts/setup.sh extracts them into .tools/include/llvmspirv-{}",
+            "no headers of the LLVM {} translator (LLVMSPIRVLib/LLVMSPIRVLib.h): scripts/setup.sh extracts them into .tools/include/llvmspirv-{}",
             l.major, l.major
         )
     })?;

@@ -48,6 +48,8 @@ pub struct Translated {
     pub translator: String,
     /// Why a translator program ran rather than a library, when it did without being asked to.
     pub fallback: Option<String>,
+    /// LLVM rejected the module's debug info (its message): the output has none.
+    pub debug_info_rejected: Option<String>,
     /// `llvm-config --version` of the LLVM that read the module.
     pub llvm: &'static str,
     pub timings: Timings,
@@ -162,6 +164,10 @@ fn translate_with(
         ..Timings::default()
     };
     let code_name = format!("the translator's code of {name}");
+    let rejected = match &split.lowered {
+        Lowered::Rejected(message) => Some(first_line(message)),
+        Lowered::Read(_) => None,
+    };
     let (spirv, diagnostics, flavour) = match split.lowered {
         Lowered::Rejected(message) => {
             let mut diagnostics = Diagnostics::default();
@@ -181,12 +187,14 @@ fn translate_with(
             (code, Diagnostics::default(), flavour)
         }
         Lowered::Read(read) if !read.module.has_debug_info() => {
+            let why = match read.diagnostics.losses.first() {
+                Some(dropped) => format!("LLVM dropped its debug info ({})", dropped.message),
+                None => "the module has no debug info: compile it with -g".into(),
+            };
             return Err(Error::Llvm {
                 path: name.to_string(),
-                message: "the module has no debug info: compile it with -g, \
-                          or pass --allow-no-debug-info to translate its code alone"
-                    .into(),
-            })
+                message: format!("{why}; pass --allow-no-debug-info to translate its code alone"),
+            });
         }
         Lowered::Read(read) => {
             let Read {
@@ -205,6 +213,7 @@ fn translate_with(
         flavour,
         translator,
         fallback,
+        debug_info_rejected: rejected,
         llvm: split.llvm,
         timings,
     })

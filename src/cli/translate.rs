@@ -61,6 +61,9 @@ pub(super) struct Args {
     /// Say nothing on stderr of what could not be written exactly (the report still lists it).
     #[arg(long, short)]
     quiet: bool,
+    /// The translator's text output: not written by dwarv (disassemble with spirv-dis).
+    #[arg(long, hide = true)]
+    spirv_text: bool,
     /// Print where the time went (LLVM's read, lowering, the translator, weaving) on stderr.
     #[arg(long)]
     time: bool,
@@ -139,6 +142,13 @@ pub(super) fn run(args: Args) -> Result<i32> {
 }
 
 fn run_into(args: &Args, output: &str, opts: &TranslateOptions, rep: &mut Report) -> Result<()> {
+    if args.spirv_text {
+        return Err(Error::Usage(
+            "--spirv-text: dwarv translate writes binary SPIR-V only; disassemble the output \
+             with spirv-dis"
+                .into(),
+        ));
+    }
     let inp = crate::input::read(&args.input)?;
     rep.bytes_in = inp.bytes.len() as u64;
     if !matches!(
@@ -155,6 +165,12 @@ fn run_into(args: &Args, output: &str, opts: &TranslateOptions, rep: &mut Report
     rep.flavour = Some(done.flavour.cli_name());
     rep.translator = Some(done.translator.clone());
     rep.diagnostics = done.diagnostics.clone();
+    if let Some(why) = &done.debug_info_rejected {
+        eprintln!(
+            "dwarv: warning: {}: LLVM rejected its debug info ({why}): the output has none",
+            inp.name
+        );
+    }
     if let Some(why) = &done.fallback {
         eprintln!(
             "dwarv: note: {}: the code translated by {} ({why})",

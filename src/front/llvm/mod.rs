@@ -76,7 +76,12 @@ pub fn readers_text() -> String {
             }
             Err(e) => format!("cannot be loaded: {e}"),
         };
-        out += &format!("  LLVM {:<8} {state}\n", r.version);
+        let writer = match llvm_bridge::writer_available(i) {
+            None => String::new(),
+            Some(Ok(library)) => format!("; SPIR-V translator {library} ready"),
+            Some(Err(e)) => format!("; SPIR-V translator cannot be loaded: {e}"),
+        };
+        out += &format!("  LLVM {:<8} {state}{writer}\n", r.version);
     }
     out
 }
@@ -106,6 +111,13 @@ pub fn lower(model: &Model) -> (Module, Diagnostics) {
     l.code();
     l.params_beyond_type();
     members_in_their_composite(&mut l.ir);
+    // What LLVM said while loading (debug info of another Debug Info Version dropped, as its
+    // own readers do): a loss of the whole of it.
+    for line in model.warnings.iter().flat_map(|w| w.lines()) {
+        if !line.trim().is_empty() {
+            l.d.push(LossKind::Dropped, "module", line.trim());
+        }
+    }
     (l.ir, l.d)
 }
 
