@@ -95,21 +95,11 @@ pub fn split<T>(
                 }
             },
             &mut || (),
-            &mut |status, body| match parts.first.is_none() {
-                true if status == 0 => {
-                    let m = model(&body, shim::CARRIED[index].version);
-                    drop(body);
-                    match m {
-                        Ok(m) => {
-                            let f = on_model.take().expect("one model per split");
-                            lowered = Some(f(Ok(m)));
-                            parts.first = Some((0, Vec::new()));
-                        }
-                        Err(e) => parts.broken = Some(e),
-                    }
-                }
-                true => parts.first = Some((status, body)),
-                false => parts.second = Some((status, body)),
+            &mut |status, body| {
+                parts.receive(status, body, index, &mut |m| {
+                    let f = on_model.take().expect("one model per split");
+                    lowered = Some(f(Ok(m)));
+                })
             },
         );
         if let Some(e) = parts.broken {
@@ -197,17 +187,11 @@ pub unsafe fn split_module<T>(
             );
         },
         &mut || (),
-        &mut |status, body| match parts.first.is_none() {
-            true if status == 0 => match model(&body, shim::CARRIED[index].version) {
-                Ok(m) => {
-                    let f = on_model.take().expect("one model per split");
-                    lowered = Some(f(m));
-                    parts.first = Some((0, Vec::new()));
-                }
-                Err(e) => parts.broken = Some(e),
-            },
-            true => parts.first = Some((status, body)),
-            false => parts.second = Some((status, body)),
+        &mut |status, body| {
+            parts.receive(status, body, index, &mut |m| {
+                let f = on_model.take().expect("one model per split");
+                lowered = Some(f(m));
+            })
         },
     );
     if let Some(e) = parts.broken {
@@ -238,6 +222,36 @@ struct Parts {
     first: Option<(u8, Vec<u8>)>,
     second: Option<(u8, Vec<u8>)>,
     broken: Option<Error>,
+}
+
+impl Parts {
+    /// Takes the next part from reader `index`'s child: a first part that carries the model
+    /// hands it to `on_model` (its buffer freed first) and keeps only its status.
+    fn receive(
+        &mut self,
+        status: u8,
+        body: Vec<u8>,
+        index: usize,
+        on_model: &mut dyn FnMut(Model),
+    ) {
+        if self.first.is_some() {
+            self.second = Some((status, body));
+            return;
+        }
+        if status != 0 {
+            self.first = Some((status, body));
+            return;
+        }
+        let read = model(&body, shim::CARRIED[index].version);
+        drop(body);
+        match read {
+            Ok(m) => {
+                on_model(m);
+                self.first = Some((0, Vec::new()));
+            }
+            Err(e) => self.broken = Some(e),
+        }
+    }
 }
 
 /// The in-process writer for reader `index`, or why there is none.
