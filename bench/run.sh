@@ -16,7 +16,7 @@
 #     info replaced); with each pipeline's total, dwarv's share and the debug bytes per flavour;
 #   - the one-command build step (`translate`), on the same programs: `dwarv translate` against
 #     llvm-spirv-14 and the PyPI translator with debug info, pipeline (b) and LLVM's parse; the
-#     peak memory of dwarv and of its LLVM child apart (bench/time_run.py --each), the split
+#     memory dwarv's processes hold at once (bench/time_run.py --tree), the split
 #     `--time` prints, and the same program compiled by clang-15 (LLVM 15's translator library).
 #
 #   bash bench/run.sh                         # FUNCS=12000 (a ~50 MB SPIR-V module), SHADERS=1000
@@ -40,8 +40,8 @@ dpcpp="$PWD/.tools/bin/llvm-spirv-dpcpp"
 wants() { [[ " $only " == *" $1 "* ]]; }
 
 # time_run CMD… → "wall-s user-s sys-s peak-KiB" (output discarded; children CMD waited for,
-# e.g. dwarv's LLVM child, counted), to the microsecond (bench/time_run.py). `time_run --each
-# CMD…` adds "self-KiB children-KiB children": CMD's own peak and the sum of its descendants'.
+# e.g. dwarv's LLVM child, counted), to the microsecond (bench/time_run.py). `time_run --tree
+# CMD…` adds "pss-KiB processes": the most memory CMD and its descendants held at one time.
 time_run() { python3 bench/time_run.py "$@"; }
 
 # row LABEL BYTES CMD… → wall seconds, input MB/s by wall time, CPU seconds (user + sys, steadier
@@ -412,14 +412,16 @@ if wants translate; then
     row "(b) opt -strip-debug + llvm-spirv-14 + --into" "$bytes" bash -c "opt-14 -strip-debug '$p.bc' -o '$p.b.bc' && llvm-spirv-14 '$p.b.bc' -o '$p.b.code.spv' && '$dwarv' convert '$p.bc' --into '$p.b.code.spv' -o '$p.b.spv' --flavour opencl100"
     row "opt -disable-output (LLVM parse + verify)" "$bytes" opt-14 -disable-output "$p.bc"
     echo "   translate / (a): $t_wall× wall (target ≤ 0.8×); peak memory $t_peak× (target ≤ 0.8×; the largest single process, as GNU time counts it)$vs_dpcpp"
-    # Each process's own peak (time_run --each: VmHWM at its exit; traced, so these runs are
-    # not timed), then the split --time prints, paired with LLVM's parse (translate_split).
-    peak_rows=$(for _ in $(seq "$reps"); do
-      time_run --each "$dwarv" translate "$p.bc" -o "$p.t.spv" | cut -d' ' -f5-7
+    # The memory held at one time, dwarv's processes together (time_run --tree: their Pss summed,
+    # sampled; sampling costs time, so these runs are not timed), against (a) measured the same way.
+    tree_rows=$(for _ in $(seq "$reps"); do
+      time_run --tree "$dwarv" translate "$p.bc" -o "$p.t.spv" | cut -d' ' -f5-6
     done)
-    own=$(tmed "$peak_rows" 1) kids=$(tmed "$peak_rows" 2) nkids=$(tmed "$peak_rows" 3)
-    a_kib=$(cut -d' ' -f3 <<<"$pair_b")
-    echo "   peaks apart (median of $reps): dwarv (parent) $((own / 1024)) MiB, its LLVM child $((kids / 1024)) MiB ($nkids process(es)); the two at once, the sum: $(((own + kids) / 1024)) MiB, $(ratio "$((own + kids))" "$a_kib")× (a)'s $((a_kib / 1024)) MiB"
+    peer_rows=$(for _ in $(seq "$reps"); do
+      time_run --tree llvm-spirv-14 "$p.bc" -o "$p.a.spv" | cut -d' ' -f5
+    done)
+    held=$(tmed "$tree_rows" 1) nproc=$(tmed "$tree_rows" 2) peer=$(tmed "$peer_rows" 1)
+    echo "   memory held at once (Pss of all the processes summed, sampled every 10 ms; median of $reps): dwarv $((held / 1024)) MiB in $nproc processes, (a) $((peer / 1024)) MiB: $(ratio "$held" "$peer")× (target ≤ 0.8×)"
     translate_split opt-14 "$p.bc" "$p.t.spv"
     split_line "LLVM 14"
     eval "t_wall_$n=$(cut -d' ' -f1 <<<"$pair_a")"

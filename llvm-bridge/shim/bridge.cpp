@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <deque>
 #include <sys/wait.h>
@@ -1020,6 +1021,48 @@ void finish_code(CodeBeside code, Emit emit, void *ctx) {
   emit(ctx, CODE_CRASHED, how.data(), how.size());
 }
 
+// A part held back: what an Emit was given, copied.
+struct Held {
+  int status = 0;
+  std::string bytes;
+};
+
+void hold(void *ctx, int status, const char *data, size_t len) {
+  auto *held = static_cast<Held *>(ctx);
+  held->status = status;
+  held->bytes.assign(data ? data : "", data ? len : 0);
+}
+
+// Starts serialising the model of `r` in a forked process that emits it itself (the containment
+// child's pipe is inherited) and exits; -1 when it cannot fork. This process then makes the code:
+// the module's pages are shared only while the model is written, not while the translator, which
+// needs most memory, runs.
+pid_t start_model(Read &r, size_t len, Emit emit, void *ctx) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string model = model_of(r, len);
+    emit(ctx, 0, model.data(), model.size());
+    _exit(0);
+  }
+  return pid;
+}
+
+// Waits for the process of start_model; when it did not end well, ends this one the same way
+// (signal or status), as if the model had been serialised here: the caller sees a reader that
+// died, and no part follows a model that may be cut short.
+void finish_model(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return;
+  if (WIFSIGNALED(status)) {
+    signal(WTERMSIG(status), SIG_DFL);
+    raise(WTERMSIG(status));
+  }
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 3);
+}
+
 } // namespace
 
 // build.rs compiles with hidden visibility: the entry points below are the shim's only exported
@@ -1050,8 +1093,9 @@ EXPORT int dwarv_llvm_load(const char *data, size_t len, const char *name, int e
 // the message and status of dwarv_llvm_load; a module rejected for its debug info alone gets
 // status 3 and the message, and its code is still written), then the code: the SPIR-V `writer`
 // makes of the stripped module (status 0, or the writer's status and message), or without a
-// writer the stripped module's bitcode. Each part is freed once emitted: the model is gone before
-// the code is translated. Returns the first part's status.
+// writer the stripped module's bitcode. Each part is freed once emitted. `exiting` (the
+// containment child): the model is serialised by a forked process beside the translation.
+// Returns the first part's status.
 EXPORT int dwarv_llvm_split(const char *data, size_t len, const char *name, int exiting,
                             SpirvWriter writer, const char *options, Emit emit, void *ctx) {
   Read r = read_module(data, len, name);
@@ -1069,17 +1113,21 @@ EXPORT int dwarv_llvm_split(const char *data, size_t len, const char *name, int 
   }
 #endif
   int status = r.status == 0 ? 0 : 3;
-  // In the containment child the code is made beside the model; in a caller's process (which
-  // must not fork) after it.
-  CodeBeside code = exiting ? start_code(*r.m, writer, options) : CodeBeside{};
-  {
-    std::string first = r.status == 0 ? model_of(r, len) : std::move(r.message);
-    emit(ctx, status, first.data(), first.size());
-  }
-  if (code.pid > 0)
-    finish_code(code, emit, ctx);
-  else
+  // In the containment child the model is serialised beside the code; in a caller's process
+  // (which must not fork), or with no model to serialise, before it.
+  pid_t model = exiting && r.status == 0 ? start_model(r, len, emit, ctx) : -1;
+  if (model > 0) {
+    Held code;
+    write_code(*r.m, writer, options, hold, &code);
+    finish_model(model);
+    emit(ctx, code.status, code.bytes.data(), code.bytes.size());
+  } else {
+    {
+      std::string first = r.status == 0 ? model_of(r, len) : std::move(r.message);
+      emit(ctx, status, first.data(), first.size());
+    }
     write_code(*r.m, writer, options, emit, ctx);
+  }
   if (exiting) {
     (void)r.m.release();
     (void)r.ctx.release();

@@ -296,21 +296,22 @@ fn code_of(
             "the LLVM reader sent the model but no code".into(),
         ));
     };
-    let said = String::from_utf8_lossy(&bytes);
+    // The code itself is not text: only a message is read as one.
+    let said = || String::from_utf8_lossy(&bytes).trim_end().to_string();
     match status {
         0 => {}
         CODE_CRASHED => {
             return Err(Error::Translator(format!(
                 "{} crashed ({})",
                 translator_name(index, write_fn),
-                said.trim_end()
+                said()
             )))
         }
         _ => {
             return Err(Error::Translator(format!(
                 "{} refused the module: {}",
                 translator_name(index, write_fn),
-                said.trim_end()
+                said()
             )))
         }
     }

@@ -229,16 +229,20 @@ fn weave(
     code_name: &str,
     opts: &TranslateOptions,
 ) -> Result<(Vec<u8>, Diagnostics, Flavour), Error> {
-    let index = into::index_module(code, code_name)?;
-    // The writer's parse of the code goes alongside the tie (it needs only the bytes).
+    // What the index frees, the writer takes again.
+    let _kept = crate::background::keep_freed_pages();
+    // The writer's parse of the code goes alongside the index and the tie (it needs only the
+    // bytes).
     let prepared = std::thread::scope(|s| {
         let prepare = s.spawn(|| crate::back::spirv::Prepared::new(code));
-        into::tie(layout, &mut module, &mut diagnostics, &index, code_name);
-        prepare
+        let tied = into::index_module(code, code_name).map(|index| {
+            into::tie(layout, &mut module, &mut diagnostics, &index, code_name);
+        });
+        let prepared = prepare
             .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        tied.and(prepared)
     })?;
-    drop(index);
     let module = crate::input::verified(module, code_name)?;
     let flavour = opts
         .flavour

@@ -180,15 +180,17 @@ pub struct Effort {
 pub(crate) fn index(code: &Parsed<'_>) -> Code {
     let Parsed { bin, nf } = code;
     let mut by_id: HashMap<u32, String> = HashMap::default();
+    // Most instructions are in functions: both lists are reserved at once rather than grown by
+    // copying (the pages reserved and not written are never touched).
     let mut code = Code {
-        by_offset: Ascending::default(),
+        by_offset: Ascending::with_capacity(bin.insns.len()),
         names: HashMap::default(),
         funcs: HashMap::default(),
         globals: HashMap::default(),
         locals: HashMap::default(),
         params: HashMap::default(),
         vars: HashMap::default(),
-        results: Ascending::default(),
+        results: Ascending::with_capacity(bin.insns.len()),
         constants: HashMap::default(),
         composites: HashMap::default(),
     };
@@ -310,6 +312,12 @@ impl<T> Default for Ascending<T> {
 }
 
 impl<T> Ascending<T> {
+    pub fn with_capacity(n: usize) -> Self {
+        Ascending {
+            keys: Vec::with_capacity(n),
+            values: Vec::with_capacity(n),
+        }
+    }
     /// Adds `key`, which must be past every key so far (a key not past them is ignored: the
     /// instructions of a module come in order, so it cannot occur).
     pub fn push(&mut self, key: u32, value: T) {

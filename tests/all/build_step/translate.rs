@@ -412,6 +412,34 @@ fn bad_input_is_an_error_with_no_output() {
 }
 
 #[test]
+fn a_translator_that_crashes_is_an_error_naming_it_with_no_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ll = crate::support::repo_root().join("tests/llvm/translator-crash.ll");
+    let out = tmp.path().join("out.spv");
+    let r = run(
+        &[
+            "translate",
+            ll.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(exit(&r), 2, "{}", stderr(&r));
+    let said = stderr(&r);
+    assert!(
+        said.contains("libLLVMSPIRVLib.so.14) crashed (signal 6")
+            && said.contains("Assertion `BV' failed"),
+        "the crash and the translator's own words: {said}"
+    );
+    assert!(!out.exists());
+    let text = std::fs::read(&ll).unwrap();
+    let e = translate(&text, "translator-crash.ll", &TranslateOptions::default())
+        .expect_err("the library says it too");
+    assert!(e.to_string().contains("crashed"), "{e}");
+}
+
+#[test]
 fn strict_refuses_a_translation_that_loses_anything() {
     let tmp = tempfile::tempdir().unwrap();
     let bc = kernel(None);
@@ -449,4 +477,20 @@ fn an_inkwell_module_translates_as_its_bitcode_does_and_is_left_as_it_was() {
         before,
         "the caller's module keeps its debug info"
     );
+}
+
+#[cfg(feature = "inkwell")]
+#[test]
+fn an_inkwell_module_the_translator_crashes_on_is_an_error_and_is_left_as_it_was() {
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+    let ll = crate::support::repo_root().join("tests/llvm/translator-crash.ll");
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(&ll).unwrap();
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let before = module.print_to_string().to_string();
+    let e = dwarv::build_step::translate_module(&module, &TranslateOptions::default())
+        .expect_err("the translator crashes");
+    assert!(e.to_string().contains("crashed (signal 6"), "{e}");
+    assert_eq!(module.print_to_string().to_string(), before);
 }
