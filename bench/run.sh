@@ -383,7 +383,7 @@ translate_split() {
 # split_line LABEL: translate_split's figures, two lines.
 split_line() {
   echo "   --time, $1 (median of $reps, each run beside one of LLVM's parse): read $split_read s (LLVM's parse + the model) · lower $split_lower s (beside the translator) · translator wait $split_wait s · tie and write $split_tie s · total $split_total s"
-  echo "   dwarv's additions, $1: (read − opt's $(printf '%.2f' "$split_floor") s) + tie and write = $split_adds× the parse (target ≤ 0.3×)"
+  echo "   dwarv's additions, $1: (read − opt's $(printf '%.2f' "$split_floor") s) + tie and write = $split_adds× the parse (target ≤ 0.3×); tie and write alone: $(ratio "$split_tie" "$split_floor")× the parse"
 }
 
 # The one-command build step: `dwarv translate x.bc -o x.spv` (one parse: LLVM's child hands the
