@@ -19,6 +19,19 @@ pub enum LossKind {
     Unloadable,
 }
 
+impl LossKind {
+    /// Its name as the report spells it (`approximated`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LossKind::Dropped => "dropped",
+            LossKind::Approximated => "approximated",
+            LossKind::Unknown => "unknown",
+            LossKind::Unmatched => "unmatched",
+            LossKind::Unloadable => "unloadable",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loss {
     pub kind: LossKind,

@@ -1,10 +1,11 @@
 //! `dwarv diff`: two inputs compared as IR, part by part for containers, optionally after the
 //! LLVM ⇄ DWARF normalisations (`--crosscheck`, `crosscheck.rs`).
 
+use super::verdict::{self, VerdictArgs};
 use super::{crosscheck, part_name};
 use crate::error::{exit, Error, Result};
 use crate::input;
-use crate::ir::diff::{diff, DiffOptions};
+use crate::ir::diff::{diff, explain, DiffOptions};
 
 #[derive(clap::Args, Debug)]
 pub(super) struct Args {
@@ -19,19 +20,23 @@ pub(super) struct Args {
     /// (docs/dwarf.md); implies --ignore-code-positions.
     #[arg(long)]
     crosscheck: bool,
-    /// How many differences to print.
-    #[arg(long, default_value_t = 20)]
-    limit: usize,
     /// In a container (either input): only this part (`host`, a target id or its end).
     #[arg(long)]
     part: Option<String>,
+    /// The report (`--report FILE` of `convert`) of the conversion that made B of A: each
+    /// difference is printed under the ledger line that explains it.
+    #[arg(long, value_name = "REPORT")]
+    ledger: Option<String>,
+    #[command(flatten)]
+    verdict: VerdictArgs,
 }
 
 /// `diff`'s switches.
 struct DiffArgs {
     ignore_code_positions: bool,
     crosscheck: bool,
-    limit: usize,
+    ledger: Option<Vec<crate::diag::Loss>>,
+    verdict: VerdictArgs,
 }
 
 pub(super) fn run(args: Args) -> Result<i32> {
@@ -40,8 +45,9 @@ pub(super) fn run(args: Args) -> Result<i32> {
         b,
         ignore_code_positions,
         crosscheck,
-        limit,
         part,
+        ledger,
+        verdict,
     } = args;
     if a == "-" && b == "-" {
         return Err(Error::Usage("only one of the two inputs can be `-`".into()));
@@ -49,7 +55,8 @@ pub(super) fn run(args: Args) -> Result<i32> {
     let opts = DiffArgs {
         ignore_code_positions,
         crosscheck,
-        limit,
+        ledger: ledger.as_deref().map(read_ledger).transpose()?,
+        verdict,
     };
     let (ca, cb) = (is_container(&a), is_container(&b));
     if let (Some(p), false, false) = (&part, ca, cb) {
@@ -120,17 +127,20 @@ fn diff_one(a: &input::Input, b: &input::Input, opts: &DiffArgs) -> Result<i32> 
             crosscheck::normalise(l, d).map_err(|e| Error::Usage(format!("--crosscheck: {e}")))?;
         (ma, mb) = if swap { (d, l) } else { (l, d) };
     }
-    let d = diff(
-        &ma,
-        &mb,
-        DiffOptions {
-            ignore_code_positions: opts.ignore_code_positions || opts.crosscheck,
-        },
-    );
+    let options = DiffOptions {
+        ignore_code_positions: opts.ignore_code_positions || opts.crosscheck,
+    };
+    if opts.ledger.is_some() || opts.verdict.wants_verdicts() {
+        let ledger = opts.ledger.as_deref().unwrap_or_default();
+        let e = explain::explained(&ma, &mb, options, ledger);
+        let subject = format!("{} and {} differ", a.name, b.name);
+        return verdict::report(&subject, &e, ledger, &opts.verdict);
+    }
+    let d = diff(&ma, &mb, options);
     if d.is_empty() {
         return Ok(exit::OK);
     }
-    print!("{}", d.render(opts.limit));
+    print!("{}", d.render(opts.verdict.limit));
     eprintln!(
         "dwarv: {} and {} differ ({} difference(s))",
         a.name,
@@ -138,4 +148,19 @@ fn diff_one(a: &input::Input, b: &input::Input, opts: &DiffArgs) -> Result<i32> 
         d.differences.len()
     );
     Ok(exit::DIFFERENT)
+}
+
+/// The ledger of a `--report` file: its `diagnostics.losses`.
+fn read_ledger(path: &str) -> Result<Vec<crate::diag::Loss>> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_string(),
+        source,
+    })?;
+    #[derive(serde::Deserialize)]
+    struct Report {
+        diagnostics: crate::diag::Diagnostics,
+    }
+    serde_json::from_slice::<Report>(&bytes)
+        .map(|r| r.diagnostics.losses)
+        .map_err(|e| Error::Usage(format!("{path}: not a dwarv report (--report): {e}")))
 }

@@ -27,6 +27,7 @@ mod strip;
 #[cfg(feature = "llvm")]
 mod translate;
 mod validate;
+mod verdict;
 
 #[derive(Parser, Debug)]
 #[command(

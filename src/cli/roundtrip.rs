@@ -1,14 +1,16 @@
 //! `dwarv roundtrip`: an input converted to DWARF or SPIR-V and read back, then diffed against
-//! itself, with the ledger lines that explain the losses.
+//! itself, each difference under the ledger line that explains it (`verdict.rs`).
 
 use clap::ValueEnum;
 
+use super::verdict::{self, VerdictArgs};
 use super::FlavourArg;
 use crate::back::spirv::{Base, WriteOptions};
 use crate::convert;
-use crate::error::{exit, Error, Result};
+use crate::error::{Error, Result};
 use crate::input;
-use crate::ir::diff::{diff, DiffOptions};
+use crate::ir::diff::explain::explained;
+use crate::ir::diff::DiffOptions;
 use crate::spec::spirv::Flavour;
 
 #[derive(clap::Args, Debug)]
@@ -28,6 +30,8 @@ pub(super) struct Args {
     /// A container's part (`host` or a device target id, or its end, e.g. `gfx90a`).
     #[arg(long)]
     part: Option<String>,
+    #[command(flatten)]
+    verdict: VerdictArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -44,6 +48,7 @@ pub(super) fn run(args: Args) -> Result<i32> {
         through_ir,
         forward_refs,
         part,
+        verdict,
     } = args;
     roundtrip(
         &input,
@@ -54,6 +59,7 @@ pub(super) fn run(args: Args) -> Result<i32> {
             through_ir,
             forward_refs,
         },
+        &verdict,
     )
 }
 
@@ -65,14 +71,15 @@ struct Encode {
 }
 
 /// `roundtrip --via spirv`: convert to SPIR-V (in place for a SPIR-V input, standalone
-/// otherwise), read the result back and diff it against the input; the ledger lines that
-/// explain the losses follow the differences. Exits as `diff`.
+/// otherwise), read the result back and diff it against the input, each difference under the
+/// ledger line that explains it. Exits as `diff` (or as the baseline check).
 fn roundtrip(
     input: &str,
     part: Option<&str>,
     via: ViaArg,
     flavour: Option<Flavour>,
     how: Encode,
+    args: &VerdictArgs,
 ) -> Result<i32> {
     let Encode {
         through_ir,
@@ -171,30 +178,14 @@ fn roundtrip(
         Some((a, b)) => (a, b),
         None => (&module, &back),
     };
-    let d = diff(
+    let e = explained(
         a,
         b,
         DiffOptions {
             ignore_code_positions: !code_compared,
         },
+        &ledger.losses,
     );
-    for l in &ledger.losses {
-        let kind = serde_json::to_value(l.kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        println!("ledger: {kind}: {}: {}", l.place, l.message);
-    }
-    if d.is_empty() {
-        return Ok(exit::OK);
-    }
-    print!("{}", d.render(usize::MAX));
-    eprintln!(
-        "dwarv: {} changes through {}: {} difference(s), {} ledger line(s)",
-        inp.name,
-        via_name,
-        d.differences.len(),
-        ledger.losses.len()
-    );
-    Ok(exit::DIFFERENT)
+    let subject = format!("{} changes through {via_name}", inp.name);
+    verdict::report(&subject, &e, &ledger.losses, args)
 }

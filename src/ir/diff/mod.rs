@@ -6,6 +6,9 @@
 //! header (source format and flavour), SPIR-V ids, DWARF and debug-set versions, raw attribute
 //! forms, CIE versions and the link records `strip` adds. Row tables (lines, scope runs, events)
 //! are compared as multisets; expressions and location lists, which are values, as sets.
+//! [`explain`] says which line of a conversion's ledger explains each difference.
+
+pub mod explain;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -38,6 +41,46 @@ pub struct Difference {
     pub change: Change,
 }
 
+impl Difference {
+    /// `changed: `/`only in A: `/`only in B: ` and `header`, then the record, or for a change
+    /// the fields that differ (`-`/`+`); each line after `indent`.
+    pub fn render(&self, header: &str, indent: &str) -> String {
+        let mut out = String::new();
+        match &self.change {
+            Change::OnlyInA(line) => {
+                let _ = writeln!(out, "{indent}only in A: {header}\n{indent}    {line}");
+            }
+            Change::OnlyInB(line) => {
+                let _ = writeln!(out, "{indent}only in B: {header}\n{indent}    {line}");
+            }
+            Change::Changed { a, b } => {
+                let _ = writeln!(out, "{indent}changed: {header}");
+                let (ia, ib) = (split_items(a), split_items(b));
+                for item in ia.iter().filter(|i| !ib.contains(i)) {
+                    let _ = writeln!(out, "{indent}    - {item}");
+                }
+                for item in ib.iter().filter(|i| !ia.contains(i)) {
+                    let _ = writeln!(out, "{indent}    + {item}");
+                }
+                if ia.iter().all(|i| ib.contains(i)) && ib.iter().all(|i| ia.contains(i)) {
+                    // Same items in another order (list order, element order).
+                    let _ = writeln!(out, "{indent}    - {a}\n{indent}    + {b}");
+                }
+            }
+        }
+        out
+    }
+
+    /// `changed`, `only in A` or `only in B`.
+    pub fn change_name(&self) -> &'static str {
+        match self.change {
+            Change::OnlyInA(_) => "only in A",
+            Change::OnlyInB(_) => "only in B",
+            Change::Changed { .. } => "changed",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diff {
     pub differences: Vec<Difference>,
@@ -52,28 +95,7 @@ impl Diff {
     pub fn render(&self, limit: usize) -> String {
         let mut out = String::new();
         for d in self.differences.iter().take(limit) {
-            match &d.change {
-                Change::OnlyInA(line) => {
-                    let _ = writeln!(out, "only in A: {}\n    {line}", d.what);
-                }
-                Change::OnlyInB(line) => {
-                    let _ = writeln!(out, "only in B: {}\n    {line}", d.what);
-                }
-                Change::Changed { a, b } => {
-                    let _ = writeln!(out, "changed: {}", d.what);
-                    let (ia, ib) = (split_items(a), split_items(b));
-                    for item in ia.iter().filter(|i| !ib.contains(i)) {
-                        let _ = writeln!(out, "    - {item}");
-                    }
-                    for item in ib.iter().filter(|i| !ia.contains(i)) {
-                        let _ = writeln!(out, "    + {item}");
-                    }
-                    if ia.iter().all(|i| ib.contains(i)) && ib.iter().all(|i| ia.contains(i)) {
-                        // Same items in another order (list order, element order).
-                        let _ = writeln!(out, "    - {a}\n    + {b}");
-                    }
-                }
-            }
+            out.push_str(&d.render(&d.what, ""));
         }
         if self.differences.len() > limit {
             let _ = writeln!(
@@ -94,11 +116,51 @@ impl fmt::Display for Diff {
 
 /// Compares two valid modules (see [`super::verify`]).
 pub fn diff(a: &Module, b: &Module, opts: DiffOptions) -> Diff {
-    let print = PrintOptions {
-        hide_encoding: true,
-        hide_code: opts.ignore_code_positions,
-    };
-    let (sa, sb) = (Side::new(a, print), Side::new(b, print));
+    Comparison::new(a, b, opts).diff
+}
+
+/// A diff with what it was taken from: each side's identities and entity records.
+struct Comparison<'m> {
+    sa: Side<'m>,
+    sb: Side<'m>,
+    ea: Records,
+    eb: Records,
+    diff: Diff,
+}
+
+/// identity key (`noun identity`) → the records of the entities with that identity, each with
+/// its entity, sorted by record.
+type Records = BTreeMap<String, Vec<(String, Ref)>>;
+
+impl<'m> Comparison<'m> {
+    fn new(a: &'m Module, b: &'m Module, opts: DiffOptions) -> Self {
+        let print = PrintOptions {
+            hide_encoding: true,
+            hide_code: opts.ignore_code_positions,
+        };
+        let (sa, sb) = (Side::new(a, print), Side::new(b, print));
+        let (ea, eb) = (sa.entities(opts), sb.entities(opts));
+        let diff = compare(a, b, &sa, &sb, &ea, &eb, opts);
+        Comparison {
+            sa,
+            sb,
+            ea,
+            eb,
+            diff,
+        }
+    }
+}
+
+fn compare(
+    a: &Module,
+    b: &Module,
+    sa: &Side<'_>,
+    sb: &Side<'_>,
+    ea: &Records,
+    eb: &Records,
+    opts: DiffOptions,
+) -> Diff {
+    let print = sa.print;
     let mut differences = Vec::new();
 
     let (info_a, info_b) = (
@@ -115,17 +177,17 @@ pub fn diff(a: &Module, b: &Module, opts: DiffOptions) -> Diff {
         });
     }
 
-    let (ea, eb) = (sa.entities(opts), sb.entities(opts));
-    for (id, lines_a) in &ea {
+    for (id, lines_a) in ea {
         match eb.get(id) {
-            None => differences.extend(lines_a.iter().map(|l| Difference {
+            None => differences.extend(lines_a.iter().map(|(l, _)| Difference {
                 what: id.clone(),
                 change: Change::OnlyInA(l.clone()),
             })),
-            Some(lines_b) if lines_a != lines_b => {
+            Some(lines_b) if !same_records(lines_a, lines_b) => {
                 let n = lines_a.len().max(lines_b.len());
                 for i in 0..n {
-                    let change = match (lines_a.get(i), lines_b.get(i)) {
+                    let (x, y) = (lines_a.get(i).map(|l| &l.0), lines_b.get(i).map(|l| &l.0));
+                    let change = match (x, y) {
                         (Some(x), Some(y)) if x == y => continue,
                         (Some(x), Some(y)) => Change::Changed {
                             a: x.clone(),
@@ -144,9 +206,9 @@ pub fn diff(a: &Module, b: &Module, opts: DiffOptions) -> Diff {
             Some(_) => {}
         }
     }
-    for (id, lines_b) in &eb {
+    for (id, lines_b) in eb {
         if !ea.contains_key(id) {
-            differences.extend(lines_b.iter().map(|l| Difference {
+            differences.extend(lines_b.iter().map(|(l, _)| Difference {
                 what: id.clone(),
                 change: Change::OnlyInB(l.clone()),
             }));
@@ -157,23 +219,27 @@ pub fn diff(a: &Module, b: &Module, opts: DiffOptions) -> Diff {
         rows(
             &mut differences,
             "line table",
-            rendered(&a.lines, &sa),
-            rendered(&b.lines, &sb),
+            rendered(&a.lines, &sa.names, print),
+            rendered(&b.lines, &sb.names, print),
         );
         rows(
             &mut differences,
             "scope runs",
-            rendered(&a.scope_runs, &sa),
-            rendered(&b.scope_runs, &sb),
+            rendered(&a.scope_runs, &sa.names, print),
+            rendered(&b.scope_runs, &sb.names, print),
         );
         rows(
             &mut differences,
             "events",
-            rendered(&a.events, &sa),
-            rendered(&b.events, &sb),
+            rendered(&a.events, &sa.names, print),
+            rendered(&b.events, &sb.names, print),
         );
     }
     Diff { differences }
+}
+
+fn same_records(a: &[(String, Ref)], b: &[(String, Ref)]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0)
 }
 
 /// Multiset difference of two row tables.
@@ -213,10 +279,8 @@ fn rows(out: &mut Vec<Difference>, table: &str, mut a: Vec<String>, mut b: Vec<S
     }
 }
 
-fn rendered<R: Record>(rows: &[R], side: &Side<'_>) -> Vec<String> {
-    rows.iter()
-        .map(|r| render(r, &side.names, side.print))
-        .collect()
+fn rendered<R: Record>(rows: &[R], namer: &dyn Namer, print: PrintOptions) -> Vec<String> {
+    rows.iter().map(|r| render(r, namer, print)).collect()
 }
 
 /// Kinds compared with `--ignore-code-positions`.
@@ -281,8 +345,8 @@ impl<'m> Side<'m> {
     }
 
     /// identity → the records of the entities with that identity, sorted.
-    fn entities(&self, opts: DiffOptions) -> BTreeMap<String, Vec<String>> {
-        let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    fn entities(&self, opts: DiffOptions) -> Records {
+        let mut map: Records = BTreeMap::new();
         let mut add = |r: Ref, e: &dyn RecordDyn| {
             if opts.ignore_code_positions && !declarative(r.kind()) {
                 return;
@@ -291,16 +355,16 @@ impl<'m> Side<'m> {
             e.write_dyn(&mut ValueWriter::new(&mut line, &self.names, self.print));
             map.entry(format!("{} {}", r.kind().noun(), self.names.identity(r)))
                 .or_default()
-                .push(line);
+                .push((line, r));
         };
         for_each_entity!(self.m, add);
         for (id, lines) in map.iter_mut() {
-            lines.sort();
+            lines.sort_by(|x, y| x.0.cmp(&y.0));
             // Expressions and location lists are values: how many equal copies a module holds
             // is the producer's (or reader's) sharing, not content.
             if id.starts_with(EntityKind::Expr.noun()) || id.starts_with(EntityKind::LocList.noun())
             {
-                lines.dedup();
+                lines.dedup_by(|x, y| x.0 == y.0);
             }
         }
         map
@@ -347,7 +411,8 @@ impl<'m> Identities<'m> {
             while !id.is_char_boundary(cut) {
                 cut -= 1;
             }
-            id = format!("{}… fnv {:016x}", &id[..cut], fnv(id.as_bytes()));
+            let closers = unclosed(&id[..cut]);
+            id = format!("{}… fnv {:016x}{closers}", &id[..cut], fnv(id.as_bytes()));
         }
         self.busy.borrow_mut().remove(&r);
         self.memo.borrow_mut().insert(r, id.clone());
@@ -482,6 +547,26 @@ impl Namer for Identities<'_> {
         out.push_str(&self.identity(r));
         out.push('>');
     }
+}
+
+/// The closing brackets of those `prefix` leaves open (outside strings), innermost first: a
+/// shortened identity stays one item of a record when split (`split_items`).
+fn unclosed(prefix: &str) -> String {
+    let (chars, in_str) = super::text::outside_strings(prefix);
+    let mut open = Vec::new();
+    for (_, c) in chars {
+        match c {
+            '<' => open.push('>'),
+            '[' => open.push(']'),
+            '(' => open.push(')'),
+            '>' | ']' | ')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let quote = if in_str { "\"" } else { "" };
+    format!("{quote}{}", open.iter().rev().collect::<String>())
 }
 
 fn fnv(bytes: &[u8]) -> u64 {

@@ -420,10 +420,11 @@ impl fmt::Display for Module {
     }
 }
 
-/// Top-level items of a record (spaces outside quotes, brackets, parentheses and `<…>` names).
-pub fn split_items(line: &str) -> Vec<&str> {
-    let mut items = Vec::new();
-    let (mut depth, mut in_str, mut escaped, mut start) = (0i32, false, false, 0);
+/// The characters of `line` outside quoted strings (a string's opening quote included), with
+/// their byte offsets; and whether `line` ends inside a string.
+pub fn outside_strings(line: &str) -> (Vec<(usize, char)>, bool) {
+    let mut out = Vec::new();
+    let (mut in_str, mut escaped) = (false, false);
     for (i, c) in line.char_indices() {
         if in_str {
             match c {
@@ -434,8 +435,20 @@ pub fn split_items(line: &str) -> Vec<&str> {
             }
             continue;
         }
+        if c == '"' {
+            in_str = true;
+        }
+        out.push((i, c));
+    }
+    (out, in_str)
+}
+
+/// Top-level items of a record (spaces outside quotes, brackets, parentheses and `<…>` names).
+pub fn split_items(line: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in outside_strings(line).0 {
         match c {
-            '"' => in_str = true,
             '[' | '(' | '<' => depth += 1,
             ']' | ')' | '>' => depth -= 1,
             ' ' if depth == 0 => {

@@ -352,7 +352,7 @@ fn roundtrip_via_spirv_diffs_and_prints_the_ledger() {
     let out = text(&o.stdout);
     assert!(!out.contains("line table"), "{out}");
     assert!(
-        out.contains("changed: file file \"/src/shade.comp\"\n    - checksum="),
+        out.contains("    changed: f0 (file \"/src/shade.comp\")\n        - checksum="),
         "{out}"
     );
     assert!(

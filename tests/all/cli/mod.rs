@@ -6,3 +6,4 @@ mod huge_input;
 mod input_paths;
 mod output_files;
 mod strip_attach;
+mod verdicts;
