@@ -86,17 +86,23 @@ fn grouped(e: &Explained, ledger: &[Loss], limit: usize) -> String {
     for (i, v) in e.verdicts.iter().enumerate() {
         by_line.entry(v.line()).or_default().push(i);
     }
+    let unexplained = by_line.get(&None).map_or(&[][..], Vec::as_slice);
+    let (echoes, roots): (Vec<usize>, Vec<usize>) =
+        (unexplained.iter()).partition(|&&i| e.verdicts[i] == Verdict::Echo);
+    // What no line explains is what a test acts on: it is shown first within the limit, though
+    // printed last.
+    let mut room = Room {
+        left: limit.saturating_sub(roots.len()),
+    };
     let mut out = String::new();
-    let mut room = Room { left: limit };
     for (i, l) in ledger.iter().enumerate() {
         let _ = writeln!(out, "{}", ledger_line(l));
         if let Some(ds) = by_line.get(&Some(i)) {
             room.print(&mut out, ds, |i| in_full(e, i));
         }
     }
-    if let Some(ds) = by_line.get(&None) {
-        let (echoes, roots): (Vec<usize>, Vec<usize>) =
-            ds.iter().partition(|&&i| e.verdicts[i] == Verdict::Echo);
+    if !unexplained.is_empty() {
+        room.left += roots.len().min(limit);
         let _ = writeln!(
             out,
             "not explained by the ledger: {} difference(s)",

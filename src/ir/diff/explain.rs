@@ -91,7 +91,13 @@ pub fn explained(a: &Module, b: &Module, opts: DiffOptions, ledger: &[Loss]) -> 
     replacements(&c, &ma, &mb, &va, &mut vb, &pairs);
     let mut rows = row_verdicts(&c, &da, &db, &va, ledger);
     // Each difference's verdict and place, its entity found by its key and record.
-    let (mut by_record_a, mut by_record_b) = (records_by_text(&c.ea), records_by_text(&c.eb));
+    let all_pairs = || pairs.echoes.iter().chain(&pairs.changed);
+    let paired_a: HashSet<Ref> = all_pairs().map(|(ra, _)| *ra).collect();
+    let paired_b: HashSet<Ref> = all_pairs().map(|(_, rb)| *rb).collect();
+    let (mut by_record_a, mut by_record_b) = (
+        records_by_text(&c.ea, &paired_a),
+        records_by_text(&c.eb, &paired_b),
+    );
     let n = c.diff.differences.len();
     let (mut verdicts, mut places) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for d in &c.diff.differences {
@@ -196,10 +202,11 @@ fn partners(diff: &Diff, verdicts: &[Verdict]) -> Vec<Option<usize>> {
     partner
 }
 
-/// Verdicts on the entities only B has that no pairing explained: what the writer put in the
-/// place of an entity of A the ledger names (a file whose directory was joined into its name,
-/// of the same kind and keyword) takes that entity's line; an entity only explained entities of
-/// B refer to (the `void` type an absent type became) takes theirs.
+/// Verdicts on the entities only B has that no pairing explained: an entity only explained
+/// entities of B refer to (the `void` type an absent type became, the array a matrix became)
+/// takes their line; then what the writer put in the place of an entity of A the ledger names,
+/// of the same kind and first word (a file whose directory was joined into its name), takes that
+/// entity's line; then the first rule again, for what refers only to those.
 fn replacements(
     c: &Comparison<'_>,
     ma: &HashMap<Ref, Masked>,
@@ -208,68 +215,98 @@ fn replacements(
     vb: &mut HashMap<Ref, Verdict>,
     pairs: &Pairs,
 ) {
-    // An entity's kind and its record's first word (`file`, `pointer`, `function`).
-    let shape = |r: Ref, m: &Masked| -> (EntityKind, String) {
-        let record = m.0.get(r.kind().noun().len() + 1..).unwrap_or("");
-        (r.kind(), record.split(' ').next().unwrap_or("").to_string())
-    };
+    let mut left: Vec<Ref> = (mb.keys().copied())
+        .filter(|rb| !vb.contains_key(rb))
+        .collect();
+    if left.is_empty() {
+        return;
+    }
+    left.sort();
+    let users = Users::of(c, mb, &left);
+    users.explain(&left, vb);
+    // Entities of A the ledger names and no entity of B was paired with.
     let paired_a: HashSet<Ref> = (pairs.echoes.iter().chain(&pairs.changed))
         .map(|(ra, _)| *ra)
         .collect();
-    // Entities of A the ledger names and no entity of B was paired with, by kind and keyword.
     let mut named: Vec<(Ref, (EntityKind, String), Verdict)> = (ma.iter())
         .filter(|(ra, _)| !paired_a.contains(ra))
         .filter_map(|(ra, m)| match va.get(ra) {
-            Some(v @ Verdict::Line(_)) => Some((*ra, shape(*ra, m), *v)),
+            Some(v @ Verdict::Line(_)) => Some((*ra, (ra.kind(), first_word(*ra, m)), *v)),
             _ => None,
         })
         .collect();
     named.sort_by_key(|(r, _, _)| *r);
-    let mut left: Vec<Ref> = (mb.keys().copied())
+    let unexplained: Vec<Ref> = left
+        .iter()
+        .copied()
         .filter(|rb| !vb.contains_key(rb))
         .collect();
-    left.sort();
-    for rb in &left {
-        let wanted = shape(*rb, &mb[rb]);
+    for rb in &unexplained {
+        let wanted = (rb.kind(), first_word(*rb, &mb[rb]));
         if let Some(at) = named.iter().position(|(_, s, _)| *s == wanted) {
             let (_, _, v) = named.remove(at);
             vb.insert(*rb, v);
         }
     }
-    // New entities of B: explained when every entity of B that refers to one is.
-    let new: HashSet<Ref> = left.into_iter().filter(|rb| !vb.contains_key(rb)).collect();
-    if new.is_empty() {
-        return;
+    users.explain(&left, vb);
+}
+
+/// The differing entities of B that refer to each entity of a set, through its equal copies
+/// (entities under one identity stand for each other: which of them a pairing took is chance).
+struct Users {
+    copies: HashMap<Ref, Vec<Ref>>,
+    by: HashMap<Ref, Vec<Ref>>,
+}
+
+impl Users {
+    fn of(c: &Comparison<'_>, mb: &HashMap<Ref, Masked>, of: &[Ref]) -> Users {
+        let wanted: HashSet<Ref> = of.iter().copied().collect();
+        let mut copies: HashMap<Ref, Vec<Ref>> = HashMap::new();
+        for records in c.eb.values() {
+            if records.iter().any(|(_, r)| wanted.contains(r)) {
+                let all: Vec<Ref> = records.iter().map(|(_, r)| *r).collect();
+                for r in &all {
+                    copies.insert(*r, all.clone());
+                }
+            }
+        }
+        let mut by: HashMap<Ref, Vec<Ref>> = HashMap::new();
+        let mut walker = crate::ir::RefWalker::default();
+        let mut add = |r: Ref, _: &dyn RecordDyn| {
+            if !mb.contains_key(&r) {
+                return;
+            }
+            for &child in walker.refs(c.sb.m, r, c.sb.print) {
+                if copies.contains_key(&child) && child != r {
+                    by.entry(child).or_default().push(r);
+                }
+            }
+        };
+        for_each_entity!(c.sb.m, add);
+        Users { copies, by }
     }
-    let mut users: HashMap<Ref, Vec<Ref>> = HashMap::new();
-    let mut walker = crate::ir::RefWalker::default();
-    let mut add = |r: Ref, _: &dyn RecordDyn| {
-        for &child in walker.refs(c.sb.m, r, c.sb.print) {
-            if new.contains(&child) && child != r {
-                users.entry(child).or_default().push(r);
+
+    /// Gives each entity of `left` without a verdict the line of its users once all of them
+    /// are explained (until nothing changes).
+    fn explain(&self, left: &[Ref], vb: &mut HashMap<Ref, Verdict>) {
+        loop {
+            let mut changed = false;
+            for rb in left {
+                if vb.contains_key(rb) {
+                    continue;
+                }
+                let by = (self.copies.get(rb).into_iter().flatten())
+                    .flat_map(|copy| self.by.get(copy).into_iter().flatten());
+                let lines: Option<Vec<usize>> =
+                    by.map(|u| vb.get(u).and_then(|v| v.line())).collect();
+                if let Some(line) = lines.and_then(|l| l.first().copied()) {
+                    vb.insert(*rb, Verdict::Cascade(line));
+                    changed = true;
+                }
             }
-        }
-    };
-    for_each_entity!(c.sb.m, add);
-    loop {
-        let mut changed = false;
-        for rb in &new {
-            if vb.contains_key(rb) {
-                continue;
+            if !changed {
+                break;
             }
-            let Some(by) = users.get(rb) else { continue };
-            // Users that do not differ are the same on both sides: they explain nothing.
-            let lines: Option<Vec<usize>> = (by.iter())
-                .filter(|u| mb.contains_key(u))
-                .map(|u| vb.get(u).and_then(|v| v.line()))
-                .collect();
-            if let Some(line) = lines.and_then(|l| l.first().copied()) {
-                vb.insert(*rb, Verdict::Cascade(line));
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
         }
     }
 }
@@ -813,13 +850,21 @@ fn table<R: Record>(
     }
 }
 
-/// (key, record) → the entities with that record under that key.
-fn records_by_text(records: &Records) -> HashMap<(String, String), Vec<Ref>> {
+/// (key, record) → the entities with that record under that key, to be taken from the end:
+/// those without a partner on the other side last, so that a surplus copy (one side has an
+/// entity more of one identity) is one of them.
+fn records_by_text(
+    records: &Records,
+    paired: &HashSet<Ref>,
+) -> HashMap<(String, String), Vec<Ref>> {
     let mut out: HashMap<(String, String), Vec<Ref>> = HashMap::new();
     for (key, list) in records {
         for (text, r) in list.iter().rev() {
             out.entry((key.clone(), text.clone())).or_default().push(*r);
         }
+    }
+    for refs in out.values_mut() {
+        refs.sort_by_key(|r| !paired.contains(r));
     }
     out
 }
