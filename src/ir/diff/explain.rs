@@ -158,7 +158,7 @@ fn module_wide(
         let Some(line) = counted else { continue };
         for (ra, rb) in &pairs.changed {
             if va.get(ra) == Some(&Verdict::Unexplained)
-                && without(&ma[ra].0, fields) == without(&mb[rb].0, fields)
+                && without(&ma[ra].record, fields) == without(&mb[rb].record, fields)
             {
                 va.insert(*ra, Verdict::Line(line));
             }
@@ -375,7 +375,7 @@ fn instruction_ref(m: &Module, ma: &HashMap<Ref, Masked>, place: &str) -> Option
     let mut found = (ma.iter())
         .filter(|(r, _)| r.kind() == *kind && named(**r))
         .filter(|(r, masked)| {
-            let record = masked.0.get(r.kind().noun().len() + 1..).unwrap_or("");
+            let record = masked.record.get(r.kind().noun().len() + 1..).unwrap_or("");
             keyword.map_or(true, |k| record.split(' ').next() == Some(k))
         })
         .map(|(r, _)| *r);
@@ -416,8 +416,12 @@ impl Namer for Masking<'_, '_> {
     }
 }
 
-/// A record with its references to differing entities masked, and those entities.
-type Masked = (String, Vec<Ref>);
+/// A record with its references to differing entities masked (`<~type>`), and those entities
+/// in the order the record names them.
+struct Masked {
+    record: String,
+    refs: Vec<Ref>,
+}
 
 fn masked_record(
     write: impl FnOnce(&mut ValueWriter<'_>),
@@ -431,7 +435,10 @@ fn masked_record(
     };
     let mut line = String::new();
     write(&mut ValueWriter::new(&mut line, &namer, side.print));
-    (line, namer.masked.into_inner())
+    Masked {
+        record: line,
+        refs: namer.masked.into_inner(),
+    }
 }
 
 /// The masked record of each differing entity of a side (its kind's noun first).
@@ -439,8 +446,9 @@ fn masked_entities(side: &Side<'_>, d: &HashSet<Ref>) -> HashMap<Ref, Masked> {
     let mut out = HashMap::new();
     let mut add = |r: Ref, e: &dyn RecordDyn| {
         if d.contains(&r) {
-            let (line, masked) = masked_record(|w| e.write_dyn(w), side, d);
-            out.insert(r, (format!("{} {line}", r.kind().noun()), masked));
+            let m = masked_record(|w| e.write_dyn(w), side, d);
+            let record = format!("{} {}", r.kind().noun(), m.record);
+            out.insert(r, Masked { record, ..m });
         }
     };
     for_each_entity!(side.m, add);
@@ -463,8 +471,8 @@ fn pair(c: &Comparison<'_>, ma: &HashMap<Ref, Masked>, mb: &HashMap<Ref, Masked>
     // The masked record and the first words of what it masks: a pointer to a typedef and one
     // to a qualified type mask alike, and are not one entity.
     let signature = |m: &HashMap<Ref, Masked>, r: &Ref| -> String {
-        let mut sig = m[r].0.clone();
-        for masked in &m[r].1 {
+        let mut sig = m[r].record.clone();
+        for masked in &m[r].refs {
             sig.push('\u{1}');
             sig.push_str(&first_word(*masked, &m[masked]));
         }
@@ -509,7 +517,7 @@ fn pair(c: &Comparison<'_>, ma: &HashMap<Ref, Masked>, mb: &HashMap<Ref, Masked>
 
 /// The first word of a differing entity's record (`typedef`, `pointer`, `member`).
 fn first_word(r: Ref, m: &Masked) -> String {
-    let record = m.0.get(r.kind().noun().len() + 1..).unwrap_or("");
+    let record = m.record.get(r.kind().noun().len() + 1..).unwrap_or("");
     record.split(' ').next().unwrap_or("").to_string()
 }
 
@@ -527,7 +535,7 @@ fn substitutions(
     paired_b: &mut HashSet<Ref>,
 ) {
     let items = |m: &Masked| -> Vec<String> {
-        (crate::ir::text::split_items(&m.0).into_iter())
+        (crate::ir::text::split_items(&m.record).into_iter())
             .map(str::to_string)
             .collect()
     };
@@ -620,7 +628,10 @@ fn relevant_refs(
     };
     let mut out = HashMap::new();
     for (ra, rb) in echoes {
-        let (masked, refs) = &ma[ra];
+        let Masked {
+            record: masked,
+            refs,
+        } = &ma[ra];
         let (Some(a), Some(b)) = (raw_a.get(ra), raw_b.get(rb)) else {
             out.insert(*ra, refs.clone());
             continue;
@@ -823,16 +834,16 @@ fn table<R: Record>(
         .position(|l| l.place == "module" && l.message.contains(word)))
     .map_or(Verdict::Unexplained, Verdict::Line);
     let mut b_by_masked: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (j, (_, (m, _))) in only_b.iter().enumerate().rev() {
-        b_by_masked.entry(m.as_str()).or_default().push(j);
+    for (j, (_, m)) in only_b.iter().enumerate().rev() {
+        b_by_masked.entry(m.record.as_str()).or_default().push(j);
     }
     let mut b_verdicts = vec![counted; only_b.len()];
-    for (text, (m, masked)) in &only_a {
-        let verdict = match b_by_masked.get_mut(m.as_str()).and_then(Vec::pop) {
+    for (text, m) in &only_a {
+        let verdict = match b_by_masked.get_mut(m.record.as_str()).and_then(Vec::pop) {
             Some(j) => {
-                let v = match masked.is_empty() {
+                let v = match m.refs.is_empty() {
                     true => Verdict::Unexplained,
-                    false => cause(masked, va).map_or(Verdict::Echo, Verdict::Cascade),
+                    false => cause(&m.refs, va).map_or(Verdict::Echo, Verdict::Cascade),
                 };
                 b_verdicts[j] = v;
                 v
