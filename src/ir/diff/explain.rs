@@ -81,7 +81,7 @@ pub fn explained(a: &Module, b: &Module, opts: DiffOptions, ledger: &[Loss]) -> 
         }
     }
     let pairs = pair(&c, &ma, &mb);
-    let relevant = relevant_refs(&c, &ma, &pairs.echoes);
+    let relevant = relevant_refs(&c, &ma, &mb, &pairs.echoes);
     let mut va = entity_verdicts(&ma, &roots, &relevant);
     module_wide(ledger, &ma, &mb, &pairs, &mut va);
     let mut vb: HashMap<Ref, Verdict> = HashMap::new();
@@ -94,23 +94,22 @@ pub fn explained(a: &Module, b: &Module, opts: DiffOptions, ledger: &[Loss]) -> 
     let all_pairs = || pairs.echoes.iter().chain(&pairs.changed);
     let paired_a: HashSet<Ref> = all_pairs().map(|(ra, _)| *ra).collect();
     let paired_b: HashSet<Ref> = all_pairs().map(|(_, rb)| *rb).collect();
+    let keys: HashSet<&str> = c.diff.differences.iter().map(|d| d.what.as_str()).collect();
     let (mut by_record_a, mut by_record_b) = (
-        records_by_text(&c.ea, &paired_a),
-        records_by_text(&c.eb, &paired_b),
+        records_by_text(&c.ea, &keys, &paired_a),
+        records_by_text(&c.eb, &keys, &paired_b),
     );
     let n = c.diff.differences.len();
     let (mut verdicts, mut places) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for d in &c.diff.differences {
-        let take = |m: &mut HashMap<(String, String), Vec<Ref>>, text: &str| {
-            m.get_mut(&(d.what.clone(), text.to_string()))
-                .and_then(Vec::pop)
-        };
+        let what = d.what.as_str();
         let (ra, rb) = match &d.change {
-            Change::Changed { a: x, b: y } => {
-                (take(&mut by_record_a, x), take(&mut by_record_b, y))
-            }
-            Change::OnlyInA(x) => (take(&mut by_record_a, x), None),
-            Change::OnlyInB(y) => (None, take(&mut by_record_b, y)),
+            Change::Changed { a: x, b: y } => (
+                take(&mut by_record_a, what, x),
+                take(&mut by_record_b, what, y),
+            ),
+            Change::OnlyInA(x) => (take(&mut by_record_a, what, x), None),
+            Change::OnlyInB(y) => (None, take(&mut by_record_b, what, y)),
         };
         let of =
             |v: &HashMap<Ref, Verdict>, r: Ref| v.get(&r).copied().unwrap_or(Verdict::Unexplained);
@@ -542,7 +541,8 @@ fn substitutions(
     let shape = |r: Ref, it: &[String]| (r.kind(), it.get(1).cloned().unwrap_or_default());
     let mut key_of: HashMap<Ref, &String> = HashMap::new();
     for (key, records) in &c.ea {
-        key_of.extend(records.iter().map(|(_, r)| (*r, key)));
+        let differing = records.iter().filter(|(_, r)| ma.contains_key(r));
+        key_of.extend(differing.map(|(_, r)| (*r, key)));
     }
     let mut b_items: HashMap<Ref, Vec<String>> = HashMap::new();
     let mut bucket: HashMap<(EntityKind, String), Vec<Ref>> = HashMap::new();
@@ -610,22 +610,21 @@ fn substituted(a: &[String], b: &[String]) -> bool {
 /// For each echo, the differing entities it refers to where its record differs from its
 /// partner's (a function whose type changed echoes the type's line, not its file's): the masked
 /// references inside the items of A's record that B's lacks; all of them when none is.
-fn relevant_refs(
-    c: &Comparison<'_>,
+fn relevant_refs<'c>(
+    c: &'c Comparison<'_>,
     ma: &HashMap<Ref, Masked>,
+    mb: &HashMap<Ref, Masked>,
     echoes: &[(Ref, Ref)],
 ) -> HashMap<Ref, Vec<Ref>> {
-    let raw = |records: &Records| -> HashMap<Ref, String> {
+    // The plain records of the differing entities only (borrowed).
+    let raw = |records: &'c Records, differing: &HashMap<Ref, Masked>| -> HashMap<Ref, &'c str> {
         (records.values().flatten())
-            .map(|(text, r)| (*r, text.clone()))
+            .filter(|(_, r)| differing.contains_key(r))
+            .map(|(text, r)| (*r, text.as_str()))
             .collect()
     };
-    let (raw_a, raw_b) = (raw(&c.ea), raw(&c.eb));
-    let split = |t: &str| -> Vec<String> {
-        (crate::ir::text::split_items(t).into_iter())
-            .map(str::to_string)
-            .collect()
-    };
+    let (raw_a, raw_b) = (raw(&c.ea, ma), raw(&c.eb, mb));
+    let split = crate::ir::text::split_items;
     let mut out = HashMap::new();
     for (ra, rb) in echoes {
         let Masked {
@@ -861,17 +860,30 @@ fn table<R: Record>(
     }
 }
 
-/// (key, record) → the entities with that record under that key, to be taken from the end:
+/// The next entity of `records_by_text`'s list of (key, record).
+fn take<'r>(
+    by_record: &mut HashMap<(&'r str, &'r str), Vec<Ref>>,
+    key: &'r str,
+    record: &'r str,
+) -> Option<Ref> {
+    by_record.get_mut(&(key, record)).and_then(Vec::pop)
+}
+
+/// (key, record) → the entities with that record under that key (of the `keys` that differ),
+/// to be taken from the end:
 /// those without a partner on the other side last, so that a surplus copy (one side has an
 /// entity more of one identity) is one of them.
-fn records_by_text(
-    records: &Records,
+fn records_by_text<'r>(
+    records: &'r Records,
+    keys: &HashSet<&str>,
     paired: &HashSet<Ref>,
-) -> HashMap<(String, String), Vec<Ref>> {
-    let mut out: HashMap<(String, String), Vec<Ref>> = HashMap::new();
-    for (key, list) in records {
+) -> HashMap<(&'r str, &'r str), Vec<Ref>> {
+    let mut out: HashMap<(&str, &str), Vec<Ref>> = HashMap::new();
+    for (key, list) in records.iter().filter(|(k, _)| keys.contains(k.as_str())) {
         for (text, r) in list.iter().rev() {
-            out.entry((key.clone(), text.clone())).or_default().push(*r);
+            out.entry((key.as_str(), text.as_str()))
+                .or_default()
+                .push(*r);
         }
     }
     for refs in out.values_mut() {
