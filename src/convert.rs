@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::back::spirv::{Base, WriteOptions};
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Kept};
 use crate::error::{Error, Result};
 use crate::input;
 use crate::ir::verify::Verified;
@@ -150,6 +150,10 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub translator: Option<String>,
     pub diagnostics: Diagnostics,
+    /// Of the functions, line rows, variables and types read, how many the output holds
+    /// (none for a rewrite on a module's own words, which reads no IR).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Kept>,
 }
 
 impl Report {
@@ -167,6 +171,7 @@ impl Report {
             in_place: None,
             translator: None,
             diagnostics: Diagnostics::default(),
+            kept: None,
         }
     }
 }
@@ -174,8 +179,25 @@ impl Report {
 /// Lowers a non-in-place input and checks it; LLVM input with `--into` a SPIR-V module is tied to
 /// that module; vISA tables `--with` source-level debug info get its names and types
 /// (`ir::merge`).
-/// With it, for an LLVM input `--into` a SPIR-V module, that module prepared for the writer.
-type Lowered = (Verified, Diagnostics, Option<crate::back::spirv::Prepared>);
+struct Lowered {
+    module: Verified,
+    diagnostics: Diagnostics,
+    /// For an LLVM input `--into` a SPIR-V module, that module prepared for the writer.
+    prepared: Option<crate::back::spirv::Prepared>,
+    /// The counts as read, when the IR is not as read (tied to a code module).
+    read: Option<Kept>,
+}
+
+impl Lowered {
+    fn as_read(module: Verified, diagnostics: Diagnostics) -> Lowered {
+        Lowered {
+            module,
+            diagnostics,
+            prepared: None,
+            read: None,
+        }
+    }
+}
 
 fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<Lowered> {
     #[cfg(feature = "llvm")]
@@ -200,13 +222,18 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<Lowered> 
                     tied.defined, inp.name
                 )));
             }
-            return Ok((input::verified(module, &inp.name)?, diags, Some(prepared)));
+            return Ok(Lowered {
+                module: input::verified(module, &inp.name)?,
+                diagnostics: diags,
+                prepared: Some(prepared),
+                read: Some(tied.read),
+            });
         }
     }
     let _ = (opts, target);
     let Some(with) = &opts.with else {
         let (module, diags) = input::lower_verified(inp)?;
-        return Ok((module, diags, None));
+        return Ok(Lowered::as_read(module, diags));
     };
     let (code, mut diags) = input::lower_with_diagnostics(inp)?;
     if input::detect(&inp.bytes) != Some(input::Format::Visa) {
@@ -218,7 +245,7 @@ fn lower(inp: &input::Input, opts: &Options, target: Target) -> Result<Lowered> 
     let source = input::load(with)?;
     let (merged, d) = crate::ir::merge::merge(&source, &code);
     diags.losses.extend(d.losses);
-    Ok((input::verified(merged, &inp.name)?, diags, None))
+    Ok(Lowered::as_read(input::verified(merged, &inp.name)?, diags))
 }
 
 /// A Vulkan shader (its code rewritten in place or woven into) written in a set Vulkan drivers
@@ -240,13 +267,10 @@ fn unloadable(module: &[u8], flavour: Flavour, diagnostics: &mut Diagnostics) {
     );
 }
 
-/// `--strict`: no output when anything was lost.
+/// `--strict`: no output when anything an option or the input can avoid was lost.
 fn refuse_if_strict(opts: &Options, report: &Report) -> Result<()> {
-    match report.diagnostics.losses.first() {
-        Some(first) if opts.strict => Err(Error::Strict {
-            count: report.diagnostics.losses.len(),
-            first: format!("{}: {}", first.place, first.message),
-        }),
+    match Error::strict(&report.diagnostics) {
+        Some(refusal) if opts.strict => Err(refusal),
         _ => Ok(()),
     }
 }
@@ -378,10 +402,15 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         true => Some(crate::front::spirv::parse(&words, &inp.name)?),
         false => None,
     };
-    let (module, mut diagnostics, prepared) = match &parsed {
+    let Lowered {
+        module,
+        mut diagnostics,
+        prepared,
+        read,
+    } = match &parsed {
         Some(p) => {
             let (module, diagnostics) = crate::front::spirv::read_parsed(p, &inp.name)?;
-            (module, diagnostics, None)
+            Lowered::as_read(module, diagnostics)
         }
         None => {
             // What the DWARF reader frees, the DWARF writer's DIE fill reuses (less CPU time for a
@@ -400,6 +429,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
             inp.name
         )));
     }
+    let totals = read.unwrap_or_else(|| Kept::totals(&module));
     // The input is in the IR now: its pages (mapped or read) are not needed by any writer.
     inp.bytes = Default::default();
     // The binary a DWARF output replaces the debug sections of (`--into`): the output is
@@ -511,6 +541,7 @@ pub fn convert(input_path: &str, output: &str, opts: &Options, report: &mut Repo
         }
     };
     drop(words);
+    report.kept = Some(totals.less(&diagnostics));
     report.diagnostics = diagnostics;
     refuse_if_strict(opts, report)?;
     write_file_with(output, opts.durability, |out| bytes.write_to(out))?;

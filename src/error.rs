@@ -77,11 +77,28 @@ pub enum Error {
     Translator { translator: String, message: String },
     #[error("{0}")]
     Usage(String),
-    #[error("refused under --strict: {count} loss(es); the first: {first}")]
-    Strict { count: usize, first: String },
+    /// `--strict`: losses an option or the input can avoid (`inherent` more pass).
+    #[error("refused under --strict: {count} loss(es) an option or the input can avoid{}; the first: {first}",
+        match inherent { 0 => String::new(), n => format!(" ({n} more the target cannot hold)") })]
+    Strict {
+        count: usize,
+        inherent: usize,
+        first: String,
+    },
 }
 
 impl Error {
+    /// `--strict`'s refusal of a conversion's losses, when any is avoidable.
+    pub fn strict(diagnostics: &crate::diag::Diagnostics) -> Option<Error> {
+        let first = diagnostics.avoidable().next()?;
+        let count = diagnostics.avoidable().count();
+        Some(Error::Strict {
+            count,
+            inherent: diagnostics.losses.len() - count,
+            first: format!("{}: {}", first.place, first.message),
+        })
+    }
+
     /// A writer's refusal (see [`Error::Unwritable`]).
     pub fn unwritable(target: &'static str, message: impl Into<String>) -> Error {
         Error::Unwritable {

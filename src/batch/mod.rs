@@ -242,6 +242,7 @@ fn one_part(opts: &Options, item: &inputs::Item, output: &Path, part: Option<&st
     let result = convert::convert(&path, &out_name, &copts, &mut crep);
     rec.bytes_in = crep.bytes_in;
     rec.losses = crep.diagnostics.losses;
+    rec.kept = crep.kept;
     match result {
         Ok(()) => {
             rec.status = Status::Converted;
@@ -271,6 +272,7 @@ fn failed(item: &inputs::Item, error: Option<String>) -> Record {
         bytes_out: 0,
         millis: 0,
         losses: Vec::new(),
+        kept: None,
         stats: None,
     }
 }

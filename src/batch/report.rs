@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diag::{Loss, LossKind};
+use crate::diag::{Kept, Loss, LossKind};
 use crate::error::{Error, Result};
 use crate::stats::Stats;
 
@@ -39,6 +39,9 @@ pub struct Record {
     pub bytes_out: u64,
     pub millis: u64,
     pub losses: Vec<Loss>,
+    /// Of the functions, line rows, variables and types read, how many the output holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Kept>,
     /// Coverage of the output as read back (when dwarv reads the target format).
     pub stats: Option<Stats>,
 }
@@ -53,6 +56,12 @@ pub struct Totals {
     pub failed: u64,
     /// Losses by kind (`dropped`, `approximated`, `unknown`, `unmatched`).
     pub losses: BTreeMap<String, u64>,
+    /// Of those losses, the ones no output of the target avoids (`--strict` lets them pass).
+    #[serde(default)]
+    pub inherent: u64,
+    /// Summed over the records that count them.
+    #[serde(default)]
+    pub kept: Kept,
     pub bytes_in: u64,
     pub bytes_out: u64,
     /// Wall time of the run; for a merged report, the sum over the shards.
@@ -113,6 +122,10 @@ impl Report {
                     .and_then(|v| v.as_str().map(str::to_owned))
                     .unwrap_or_default();
                 *t.losses.entry(kind).or_default() += 1;
+                t.inherent += u64::from(l.inherent);
+            }
+            if let Some(kept) = &r.kept {
+                t.kept.add(kept);
             }
             t.bytes_in += r.bytes_in;
             t.bytes_out += r.bytes_out;
@@ -146,7 +159,14 @@ impl Report {
                 .collect::<Vec<_>>()
                 .join(", "),
         };
+        let losses = match t.inherent {
+            0 => losses,
+            n => format!("{losses} ({n} the target cannot hold)"),
+        };
         row(&mut s, "losses", losses);
+        if let Some(kept) = t.kept.summary() {
+            row(&mut s, "kept", kept);
+        }
         let unloadable = self
             .records
             .iter()

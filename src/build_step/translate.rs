@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use llvm_bridge::{Code, Writer};
 
 use super::translator::{self, TranslatorFlags};
-use crate::diag::{Diagnostics, LossKind};
+use crate::diag::{Diagnostics, Kept, LossKind};
 use crate::error::Error;
 use crate::front::llvm::into::{self, Layout};
 use crate::ir::Module;
@@ -42,6 +42,9 @@ pub struct Translated {
     pub spirv: Vec<u8>,
     /// What could not be written exactly (the ledger).
     pub diagnostics: Diagnostics,
+    /// Of the functions, line rows, variables and types read, how many the output holds (none
+    /// when the output has no debug info).
+    pub kept: Option<Kept>,
     pub flavour: Flavour,
     /// Who translated the code: the translator library (`libLLVMSPIRVLib.so.14, in process`)
     /// or the program's path.
@@ -168,7 +171,12 @@ fn translate_with(
         Lowered::Rejected(message) => Some(first_line(message)),
         Lowered::Read(_) => None,
     };
-    let (spirv, diagnostics, flavour) = match split.lowered {
+    let Woven {
+        spirv,
+        diagnostics,
+        flavour,
+        kept,
+    } = match split.lowered {
         Lowered::Rejected(message) => {
             let mut diagnostics = Diagnostics::default();
             diagnostics.push(
@@ -180,11 +188,11 @@ fn translate_with(
                 ),
             );
             let flavour = opts.flavour.unwrap_or(Flavour::OpenCl100);
-            (code, diagnostics, flavour)
+            Woven::code_alone(code, diagnostics, flavour)
         }
         Lowered::Read(read) if !read.module.has_debug_info() && opts.allow_no_debug_info => {
             let flavour = opts.flavour.unwrap_or(Flavour::OpenCl100);
-            (code, Diagnostics::default(), flavour)
+            Woven::code_alone(code, Diagnostics::default(), flavour)
         }
         Lowered::Read(read) if !read.module.has_debug_info() => {
             let why = match read.diagnostics.losses.first() {
@@ -210,6 +218,7 @@ fn translate_with(
     Ok(Translated {
         spirv,
         diagnostics,
+        kept,
         flavour,
         translator,
         fallback,
@@ -219,8 +228,27 @@ fn translate_with(
     })
 }
 
-/// Ties the lowered debug info to the translator's code and writes it in: the module, the
-/// ledger, the set written.
+/// A translation's output and what was said of its debug info.
+struct Woven {
+    spirv: Vec<u8>,
+    diagnostics: Diagnostics,
+    flavour: Flavour,
+    kept: Option<Kept>,
+}
+
+impl Woven {
+    /// The translator's code with no debug info written in.
+    fn code_alone(spirv: Vec<u8>, diagnostics: Diagnostics, flavour: Flavour) -> Woven {
+        Woven {
+            spirv,
+            diagnostics,
+            flavour,
+            kept: None,
+        }
+    }
+}
+
+/// Ties the lowered debug info to the translator's code and writes it in.
 fn weave(
     mut module: Module,
     mut diagnostics: Diagnostics,
@@ -228,20 +256,19 @@ fn weave(
     code: &[u8],
     code_name: &str,
     opts: &TranslateOptions,
-) -> Result<(Vec<u8>, Diagnostics, Flavour), Error> {
+) -> Result<Woven, Error> {
     // What the index frees, the writer takes again.
     let _kept = crate::background::keep_freed_pages();
     // The writer's parse of the code goes alongside the index and the tie (it needs only the
     // bytes).
-    let prepared = std::thread::scope(|s| {
+    let (tied, prepared) = std::thread::scope(|s| {
         let prepare = s.spawn(|| crate::back::spirv::Prepared::new(code));
-        let tied = into::index_module(code, code_name).map(|index| {
-            into::tie(layout, &mut module, &mut diagnostics, &index, code_name);
-        });
+        let tied = into::index_module(code, code_name)
+            .map(|index| into::tie(layout, &mut module, &mut diagnostics, &index, code_name));
         let prepared = prepare
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        tied.and(prepared)
+        tied.and_then(|tied| Ok((tied, prepared?)))
     })?;
     let module = crate::input::verified(module, code_name)?;
     let flavour = opts
@@ -253,7 +280,12 @@ fn weave(
     };
     let (spirv, written) = crate::back::spirv::write_prepared(&module, encoding, prepared)?;
     diagnostics.losses.extend(written.losses);
-    Ok((spirv, diagnostics, flavour))
+    Ok(Woven {
+        spirv,
+        kept: Some(tied.read.less(&diagnostics)),
+        diagnostics,
+        flavour,
+    })
 }
 
 /// The major version of `llvm-config --version` text (`14.0.6` → 14).

@@ -140,7 +140,12 @@ pub(super) fn run(args: Args) -> Result<i32> {
         rep.error = Some(e.to_string());
     }
     if result.is_ok() && !quiet {
-        super::say_losses(&input, &rep.diagnostics, report.as_deref());
+        super::say_losses(
+            &input,
+            &rep.diagnostics,
+            rep.kept.as_ref(),
+            report.as_deref(),
+        );
     }
     if let Some(path) = report {
         write_json(&path, &rep)?;

@@ -189,26 +189,38 @@ fn part_name(inp: &input::Input) -> &str {
         .map_or(inp.name.as_str(), |(_, p)| p.trim_end_matches(']'))
 }
 
-/// The one line a verb that wrote an output says on stderr when anything of the debug info
-/// could not be written exactly: how many losses of which kinds, and where each is listed.
-fn say_losses(name: &str, d: &crate::diag::Diagnostics, report: Option<&str>) {
+/// The one summary line of a conversion that lost anything: what the output kept of the
+/// functions, line rows, variables and types read, the losses by kind (and how many of them no
+/// output of the target avoids), and where they are listed.
+fn say_losses(
+    name: &str,
+    d: &crate::diag::Diagnostics,
+    kept: Option<&crate::diag::Kept>,
+    report: Option<&str>,
+) {
     use crate::diag::LossKind;
     if d.losses.is_empty() {
         return;
     }
     let kind = |k: LossKind| match k {
-        LossKind::Dropped => "dropped",
-        LossKind::Approximated => "approximated",
         LossKind::Unknown => "not understood",
-        LossKind::Unmatched => "unmatched",
-        LossKind::Unloadable => "unloadable",
+        k => k.name(),
     };
     let kinds: Vec<String> = (d.by_kind().into_iter())
         .map(|(k, n)| format!("{n} {}", kind(k)))
         .collect();
+    let inherent = d.losses.iter().filter(|l| l.inherent).count();
+    let inherent = match inherent {
+        0 => String::new(),
+        n => format!("; {n} the target cannot hold"),
+    };
+    let kept = match kept.and_then(crate::diag::Kept::summary) {
+        Some(kept) => format!("kept {kept}; "),
+        None => String::new(),
+    };
     let n = d.losses.len();
     eprintln!(
-        "dwarv: {name}: {n} {} of the debug info not written exactly ({}); {}",
+        "dwarv: {name}: {kept}{n} {} ({}{inherent}); {}",
         if n == 1 { "loss" } else { "losses" },
         kinds.join(", "),
         match report {

@@ -191,19 +191,18 @@ fn run_into(args: &Args, output: &str, opts: &TranslateOptions, rep: &mut Report
             s(t.total)
         );
     }
-    let losses = &done.diagnostics.losses;
-    if args.strict {
-        if let Some(first) = losses.first() {
-            return Err(Error::Strict {
-                count: losses.len(),
-                first: format!("{}: {}", first.place, first.message),
-            });
-        }
+    if let Some(refusal) = Error::strict(&done.diagnostics).filter(|_| args.strict) {
+        return Err(refusal);
     }
     write_file_with(output, Durability::default(), |w| w.write_all(&done.spirv))?;
     rep.bytes_out = done.spirv.len() as u64;
     if !args.quiet {
-        super::say_losses(&inp.name, &done.diagnostics, args.report.as_deref());
+        super::say_losses(
+            &inp.name,
+            &done.diagnostics,
+            done.kept.as_ref(),
+            args.report.as_deref(),
+        );
     }
     Ok(())
 }

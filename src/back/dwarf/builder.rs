@@ -210,12 +210,12 @@ pub(super) fn push_loss(
     kind: LossKind,
     place: Ref,
     msg: impl Into<String>,
-) {
-    diags.push(
+) -> &mut crate::diag::Loss {
+    diags.push_written(
         kind,
         format!("{}{}", place.kind().prefix(), place.index()),
         msg,
-    );
+    )
 }
 
 /// Code address of a position: SPIR-V word offsets become 4 × offset (DESIGN.md); LLVM
@@ -231,6 +231,11 @@ pub(super) fn addr(p: CodePos) -> u64 {
 impl Builder<'_, '_> {
     pub(super) fn loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
         push_loss(self.diags, kind, place, msg);
+    }
+
+    /// A loss an option caused (`Loss::avoidable`): AMD extensions off, an older DWARF version.
+    pub(super) fn avoidable_loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
+        push_loss(self.diags, kind, place, msg).avoidable();
     }
 
     pub(super) fn unit_mut(&mut self, u: usize) -> &mut gimli::write::Unit {
@@ -315,7 +320,7 @@ impl Builder<'_, '_> {
         if let Some(s) = s {
             if s.contains('\0') {
                 // A DWARF string ends at its first NUL.
-                self.diags.push(
+                self.diags.push_written(
                     LossKind::Approximated,
                     format!("{at} in unit {}", d.0),
                     format!("a string with NUL bytes, written without them: {s:?}"),

@@ -114,7 +114,7 @@ fn first_encoding(
 ) -> Option<std::result::Result<super::loclists::Data, String>> {
     let ops = &b.m.exprs.get(e).ops;
     if !b.s.amd && ops.iter().any(is_amd_op) {
-        b.loss(
+        b.avoidable_loss(
             LossKind::Dropped,
             place,
             "a location with AMD operations (AMD extensions off)",
@@ -339,7 +339,7 @@ pub(super) fn location(b: &mut Builder, u: usize, l: Location) -> Option<Attribu
                     }
                     Some(_) => b.loss(LossKind::Dropped, Ref::LocList(h), "a reversed range"),
                     None if version >= 5 => default = Some(key),
-                    None => b.loss(
+                    None => b.avoidable_loss(
                         LossKind::Dropped,
                         Ref::LocList(h),
                         "a default location-list entry (DWARF 4 has none)",

@@ -35,6 +35,10 @@ impl FrameWriter<'_> {
     fn loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
         super::builder::push_loss(self.diags, kind, place, msg);
     }
+    /// A loss an option caused (`Loss::avoidable`).
+    fn avoidable_loss(&mut self, kind: LossKind, place: Ref, msg: impl Into<String>) {
+        super::builder::push_loss(self.diags, kind, place, msg).avoidable();
+    }
 }
 
 /// A CIE's or FDE's program (empty for none); None when it cannot be encoded.
@@ -44,7 +48,7 @@ fn program(b: &mut FrameWriter, ops: &[CfaOp], place: Ref) -> Option<Vec<u8>> {
     }
     let aspace = ops.iter().any(|o| matches!(o.code.0, 0x30 | 0x31));
     if aspace && !b.s.amd {
-        b.loss(
+        b.avoidable_loss(
             LossKind::Dropped,
             place,
             "a CFA program with aspace rules (AMD extensions off)",

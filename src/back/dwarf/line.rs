@@ -129,7 +129,7 @@ pub(super) fn rows(b: &mut Builder) -> Result<LineRows, String> {
         // SPIR-V and LLVM modules keep spans in DW_AT_dwarv_line_spans (`records`).
         let spans_kept = super::records::exact(m);
         if !spans_kept && (r.end_line.is_some_and(|l| l != r.at.line) || r.end_column.is_some()) {
-            b.diags.push(
+            b.diags.push_written(
                 LossKind::Dropped,
                 format!("line row {i}"),
                 "end line/column of a line row (DWARF rows have no span)",
@@ -305,7 +305,7 @@ impl Builder<'_, '_> {
             self.loss(LossKind::Approximated, Ref::File(f), NAMELESS_IN_DWARF4);
         }
         if placed_in_comp_dir {
-            self.loss(
+            self.avoidable_loss(
                 LossKind::Approximated,
                 Ref::File(f),
                 "a file without a directory, written in the compilation directory (DWARF 4)",

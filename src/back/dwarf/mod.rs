@@ -120,7 +120,7 @@ fn write_from<'a>(src: unit::Source, opts: &WriteOptions<'a>) -> Result<(Parts<'
     if base.is_some() && sections.iter().any(|(n, _)| *n == ".eh_frame") {
         // A binary's .eh_frame is loaded (the unwinder reads it): --into keeps the binary's own.
         sections.retain(|(n, _)| *n != ".eh_frame");
-        diags.push(
+        diags.push_written(
             crate::diag::LossKind::Dropped,
             "module",
             ".eh_frame CFI not written: --into keeps the binary's own .eh_frame",

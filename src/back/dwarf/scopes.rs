@@ -392,7 +392,7 @@ impl Builder<'_, '_> {
             self.set_location(d, vendor::DW_AT_LLVM_LANE_PC, f.lane_pc);
             self.set_location(d, vendor::DW_AT_LLVM_ACTIVE_LANE, f.active_lane);
         } else if f.lanes.is_some() || f.lane_pc.is_some() || f.active_lane.is_some() {
-            self.loss(
+            self.avoidable_loss(
                 LossKind::Dropped,
                 Ref::Scope(s),
                 "DW_AT_LLVM_lanes/lane_pc/active_lane (AMD extensions off)",

@@ -492,7 +492,7 @@ impl Builder<'_, '_> {
                 );
             }
         } else if space.memory != crate::ir::Memory::NONE {
-            self.loss(
+            self.avoidable_loss(
                 LossKind::Approximated,
                 r,
                 "address space kept only in dwarv attributes (AMD extensions off)",

@@ -138,7 +138,7 @@ fn unwritten_expressions(b: &mut Builder) {
         .collect();
     let n = b.m.exprs.iter().filter(|(h, _)| !used.contains(h)).count();
     if n > 0 {
-        b.diags.push(
+        b.diags.push_written(
             LossKind::Dropped,
             "module",
             format!("{n} expression(s) nothing written refers to: DWARF writes an expression where it is used"),
@@ -843,7 +843,7 @@ impl Builder<'_, '_> {
                 self.set_str(d, vendor::DW_AT_LLVM_AUGMENTATION, Some(a));
             }
         } else if u.augmentation.is_some() {
-            self.loss(
+            self.avoidable_loss(
                 LossKind::Dropped,
                 Ref::Unit(h),
                 "DW_AT_LLVM_augmentation (AMD extensions off)",

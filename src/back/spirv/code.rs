@@ -13,7 +13,7 @@ use super::encode::V;
 use super::ledger::{holds, Feature};
 use super::scopes::fit;
 use super::writer::Writer;
-use crate::diag::LossKind;
+use crate::diag::{Counted, LossKind};
 use crate::ir::{CodePos, Event, EventKind, Handle, InlinedAt, Loc, Ref, Scope, Value};
 
 /// Instructions to insert, by the index of the normal-form instruction they precede: their words
@@ -468,12 +468,18 @@ fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
         ),
     ];
     for (kind, why, counts) in causes {
-        for (n, what) in counts
-            .into_iter()
-            .zip(["line rows", "scope runs", "declare/value events"])
-        {
+        let whats = [
+            ("line rows", Some(Counted::LineRows)),
+            ("scope runs", None),
+            ("declare/value events", None),
+        ];
+        for (n, (what, counted)) in counts.into_iter().zip(whats) {
             if n > 0 {
-                w.ledger.push(kind, "module", format!("{n} {what} {why}"));
+                let loss = w.ledger.push(kind, "module", format!("{n} {what} {why}"));
+                // Moved rows are written, elsewhere.
+                if let (Some(counted), false) = (counted, kind == LossKind::Approximated) {
+                    loss.leaves_out(counted, n);
+                }
             }
         }
     }
@@ -485,11 +491,14 @@ fn report(w: &mut Writer, lost: &Lost, standalone: bool) {
         let globals = w.m.vars.values().filter(|v| v.binding.is_some());
         let (nf, ng) = (functions.count(), globals.count());
         if nf + ng > 0 {
-            w.ledger.push(
-                LossKind::Unmatched,
-                "module",
-                format!("{nf} function and {ng} variable binding(s) {unmatched}"),
-            );
+            // A function cut from its code is not one a debugger can stop in.
+            w.ledger
+                .push(
+                    LossKind::Unmatched,
+                    "module",
+                    format!("{nf} function and {ng} variable binding(s) {unmatched}"),
+                )
+                .leaves_out(Counted::Functions, nf);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The loss ledger: what the target set (or the target module) cannot express, each with the IR
-//! place it came from. The rules per set live here as data so that the writer stays one writer.
+//! place it came from; inherent to the target unless marked `avoidable`. The rules per set live here as data so that the writer stays one writer.
 
-use crate::diag::{Diagnostics, LossKind};
+use crate::diag::{Diagnostics, Loss, LossKind};
 use crate::ir::{verify, Module, Ref};
 use crate::spec::spirv::Flavour;
 
@@ -63,16 +63,21 @@ impl<'m> Ledger<'m> {
     pub fn place(&self, r: Ref) -> String {
         verify::describe(self.m, r)
     }
-    pub fn dropped(&mut self, r: Ref, msg: impl Into<String>) {
+    pub fn dropped(&mut self, r: Ref, msg: impl Into<String>) -> &mut Loss {
         let p = self.place(r);
-        self.diags.push(LossKind::Dropped, p, msg);
+        self.diags.push_written(LossKind::Dropped, p, msg)
     }
-    pub fn approx(&mut self, r: Ref, msg: impl Into<String>) {
+    pub fn approx(&mut self, r: Ref, msg: impl Into<String>) -> &mut Loss {
         let p = self.place(r);
-        self.diags.push(LossKind::Approximated, p, msg);
+        self.diags.push_written(LossKind::Approximated, p, msg)
     }
-    pub fn push(&mut self, kind: LossKind, place: impl Into<String>, msg: impl Into<String>) {
-        self.diags.push(kind, place, msg);
+    pub fn push(
+        &mut self,
+        kind: LossKind,
+        place: impl Into<String>,
+        msg: impl Into<String>,
+    ) -> &mut Loss {
+        self.diags.push_written(kind, place, msg)
     }
 }
 

@@ -30,7 +30,7 @@ mod scopes;
 mod types;
 mod writer;
 
-use crate::diag::{Diagnostics, LossKind};
+use crate::diag::{Counted, Diagnostics, LossKind};
 use crate::error::Error;
 use crate::ir::verify::Verified;
 use crate::ir::{Handle, Language, Module, Ref};
@@ -290,7 +290,8 @@ fn write_analysed(
             LossKind::Unmatched,
             p,
             "no OpFunction of the target module matches it (binding, OpName, entry point, linkage)",
-        );
+        )
+        .leaves_out(Counted::Functions, 1);
     }
     emit_all(&mut w);
     let inserts = code::write(&mut w, bin.is_none());

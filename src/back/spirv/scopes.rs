@@ -151,9 +151,10 @@ pub fn source(w: &mut Writer, h: Handle<File>) -> u32 {
                     let hex: String = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
                     checksum = (V::Num(kind), V::Str(hex));
                 }
-                None => w
-                    .ledger
-                    .dropped(r, "checksum: the set has no value for its kind"),
+                None => {
+                    w.ledger
+                        .dropped(r, "checksum: the set has no value for its kind");
+                }
             }
         } else if holds(w.e.flavour, Feature::Checksum) {
             let hex: String = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -318,10 +319,12 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
     args.push((operand::DECLARATION, declaration));
     match &f.target {
         Some(t) if target => args.push((operand::TARGET_FUNCTION_NAME, V::Str(t.clone()))),
-        Some(_) => w.ledger.dropped(
-            r,
-            "target function name: the set's DebugFunction has no operand for it",
-        ),
+        Some(_) => {
+            w.ledger.dropped(
+                r,
+                "target function name: the set's DebugFunction has no operand for it",
+            );
+        }
         None => {}
     }
     let id = w.ext(r, instruction::DEBUG_FUNCTION, &args);
@@ -517,14 +520,21 @@ pub fn var(w: &mut Writer, h: Handle<Variable>) -> u32 {
             args.push((operand::VARIABLE, bound.map_or(V::None, V::Id)));
             args.push((operand::FLAGS, flags));
             match v.declaration {
-                Some(Ref::Type(t)) if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Member { .. }) => {
-                    args.push((operand::STATIC_MEMBER_DECLARATION, V::Id(w.id(Ref::Type(t)))));
+                Some(Ref::Type(t))
+                    if matches!(w.m.types.get(t).kind, crate::ir::TypeKind::Member { .. }) =>
+                {
+                    args.push((
+                        operand::STATIC_MEMBER_DECLARATION,
+                        V::Id(w.id(Ref::Type(t))),
+                    ));
                 }
                 // The operand must be a DebugTypeMember; a DWARF specification may be a variable.
-                Some(_) => w.ledger.dropped(
-                    r,
-                    "static member declaration: the set wants a DebugTypeMember, the IR has a variable",
-                ),
+                Some(_) => {
+                    w.ledger.dropped(
+                        r,
+                        "static member declaration: the set wants a DebugTypeMember, the IR has a variable",
+                    );
+                }
                 None => {}
             }
             w.ext(r, instruction::DEBUG_GLOBAL_VARIABLE, &args)

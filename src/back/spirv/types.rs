@@ -4,6 +4,7 @@ use super::encode::V;
 use super::fortran::array_extras;
 use super::ledger::{holds, Feature};
 use super::writer::Writer;
+use crate::diag::Counted;
 use crate::ir::Flags;
 use crate::ir::{Bound, Handle, Memory, PtrKind, Ref, TemplateParamKind, Type, TypeKind, Value};
 use crate::spec::spirv::{to_set, Flavour, COMPOSITE_TAGS, STORAGE_CLASSES};
@@ -78,7 +79,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 w.ledger.approx(
                     r,
                     "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
-                );
+                ).leaves_out(Counted::Types, 1);
                 return match w.base_or_void(r, *base) {
                     V::Id(id) => id,
                     _ => w.e.none(),
@@ -155,7 +156,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 w.ledger.dropped(
                     r,
                     "template of a function declaration: not written (spirv-val takes only a composite or a DebugFunction as the Target)",
-                );
+                ).leaves_out(Counted::Types, 1);
                 return w.e.none();
             }
             let target = w.opt(*target);
@@ -732,9 +733,10 @@ fn member(w: &mut Writer, h: Handle<Type>, base: Option<Handle<Type>>, offset: O
             Value::Int(n) if (0..=i128::from(u32::MAX)).contains(n) => {
                 args.push((operand::VALUE, V::Num(*n as u32)))
             }
-            _ => w
-                .ledger
-                .dropped(r, "a member value other than a 32-bit number"),
+            _ => {
+                w.ledger
+                    .dropped(r, "a member value other than a 32-bit number");
+            }
         }
     }
     w.ext(r, instruction::DEBUG_TYPE_MEMBER, &args)

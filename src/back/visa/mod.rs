@@ -5,7 +5,7 @@
 
 mod loc;
 
-use crate::diag::{Diagnostics, LossKind};
+use crate::diag::{Counted, Diagnostics, LossKind};
 use crate::error::{Error, Result};
 use crate::ir::verify::Verified;
 use crate::ir::{
@@ -30,21 +30,24 @@ pub fn write(m: &Verified) -> Result<(Vec<u8>, Diagnostics)> {
 fn dropped(m: &Module) -> Diagnostics {
     let mut d = Diagnostics::default();
     let counts = [
-        (foreign_units(m), "unit"),
-        (m.files.len(), "file"),
-        (m.types.len(), "type"),
-        (m.lines.len(), "line row"),
-        (m.scope_runs.len(), "scope run"),
-        (m.events.len(), "declare/value event"),
-        (m.macros.len(), "macro"),
-        (m.imports.len(), "import"),
+        (foreign_units(m), "unit", None),
+        (m.files.len(), "file", None),
+        (m.types.len(), "type", Some(Counted::Types)),
+        (m.lines.len(), "line row", Some(Counted::LineRows)),
+        (m.scope_runs.len(), "scope run", None),
+        (m.events.len(), "declare/value event", None),
+        (m.macros.len(), "macro", None),
+        (m.imports.len(), "import", None),
     ];
-    for (n, what) in counts.into_iter().filter(|(n, _)| *n > 0) {
-        d.push(
+    for (n, what, counted) in counts.into_iter().filter(|(n, _, _)| *n > 0) {
+        let loss = d.push_written(
             LossKind::Dropped,
             "module",
             format!("{n} {what}(s): vISA tables hold none"),
         );
+        if let Some(counted) = counted {
+            loss.leaves_out(counted, n);
+        }
     }
     d
 }

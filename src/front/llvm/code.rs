@@ -146,11 +146,13 @@ impl Lower<'_> {
                             self.ir.labels.push(copy);
                         }
                     }
-                    _ => self.d.push(
-                        LossKind::Unknown,
-                        format!("instruction i{}", x.inst),
-                        "llvm.dbg.label without a DILabel",
-                    ),
+                    _ => {
+                        self.d.push(
+                            LossKind::Unknown,
+                            format!("instruction i{}", x.inst),
+                            "llvm.dbg.label without a DILabel",
+                        );
+                    }
                 }
                 continue;
             }

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap as HashMap;
 use llvm_bridge::model::{Key, Kind};
 use llvm_bridge::Model;
 
-use crate::diag::{Diagnostics, LossKind};
+use crate::diag::{Counted, Diagnostics, Kept, LossKind};
 use crate::error::Error;
 use crate::front::spirv::Parsed;
 use crate::ir::{
@@ -408,6 +408,9 @@ pub struct Tied {
     /// The module's defined functions found in the code module by name, of how many.
     pub functions: usize,
     pub defined: usize,
+    /// The module's counts before the tie, as read: the totals a summary compares with (the tie
+    /// merges and splits line rows).
+    pub read: Kept,
 }
 
 /// Rewrites `m` (lowered from the module `layout` was taken of) onto the code module, aligning
@@ -419,6 +422,7 @@ pub fn tie(
     code: &Code,
     code_name: &str,
 ) -> Tied {
+    let read = Kept::totals(m);
     let ties = align(layout, d, code, code_name);
     let effort = apply(layout, m, d, code, &ties, code_name);
     // A block with as many SPIR-V instructions as LLVM ones is tied one to one.
@@ -427,7 +431,8 @@ pub fn tie(
         (all + 1, loose + usize::from(!ties.exact.contains(&i)))
     });
     if loose > 0 {
-        d.push(
+        // The translator's code has no instruction of its own for them: nothing avoids it.
+        d.push_written(
             LossKind::Approximated,
             "module",
             format!(
@@ -441,6 +446,7 @@ pub fn tie(
         effort,
         functions: ties.fn_ids.len(),
         defined: layout.functions.len(),
+        read,
     }
 }
 
@@ -602,9 +608,9 @@ pub(crate) fn apply(
     // wins), runs of equal rows merged.
     // Rewritten in place (a copy per step faulted pages in),
     // with room for the rows of dbg calls (`uncovered`: at most one per event).
-    let mut lost_lines = 0;
+    let (mut lost_rows, mut lost_runs) = (0, 0);
     let mut rows = std::mem::take(&mut m.lines);
-    rows.retain_mut(|r| tie_range(&mut r.range, &range, &mut lost_lines));
+    rows.retain_mut(|r| tie_range(&mut r.range, &range, &mut lost_rows));
     rows.reserve(m.events.len());
     // As llvm-spirv does, the location of a dbg call also stands for the instruction it precedes
     // when that one has none of its own (the stores of parameters at -O0).
@@ -622,7 +628,7 @@ pub(crate) fn apply(
     rows.extend(extra);
     m.lines = merge(rows, |r| r.range, |r, rg| r.range = rg);
     let mut kept = std::mem::take(&mut m.scope_runs);
-    kept.retain_mut(|r| tie_range(&mut r.range, &range, &mut lost_lines));
+    kept.retain_mut(|r| tie_range(&mut r.range, &range, &mut lost_runs));
     kept.reserve(m.events.len());
     let mut in_scope: Intervals = kept.iter().filter_map(|r| spirv_span(r.range)).collect();
     // Likewise its scope, so that the scope is not left and entered again around the parameter
@@ -698,12 +704,13 @@ pub(crate) fn apply(
             ranges.clear();
         }
     }
-    if lost_lines + lost_events > 0 {
+    if lost_rows + lost_runs + lost_events > 0 {
         d.push(
             LossKind::Unmatched,
             "module",
-            format!("{lost_lines} line rows/scope runs and {lost_events} events of instructions with no partner in {code_name}"),
-        );
+            format!("{lost_rows} line rows, {lost_runs} scope runs and {lost_events} events of instructions with no partner in {code_name}"),
+        )
+        .leaves_out(Counted::LineRows, lost_rows);
     }
     Effort {
         instructions: map.len() as u64,

@@ -249,7 +249,7 @@ fn code_into_other_set(
     edits.append(&mut code_edits);
     edits.sort_by_key(|e| (e.at, e.remove));
     if checked.ranged_rows != 0 {
-        diagnostics.push(
+        diagnostics.push_written(
             crate::diag::LossKind::Dropped,
             "module",
             format!(

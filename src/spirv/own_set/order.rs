@@ -402,11 +402,11 @@ impl<'t> SectionWriter<'t> {
             _ => {}
         }
         let name = self.tables.name(name);
-        self.head.diagnostics.push(
+        self.head.diagnostics.push_written(
             LossKind::Approximated,
             format!("%{id} (DebugTypedef {name:?})"),
             "typedef of a non-basic type: references go to its base (spirv-val takes only DebugTypeBasic bases)",
-        );
+        ).leaves_out(crate::diag::Counted::Types, 1);
         if self.redirect.is_empty() {
             self.redirect = vec![0; self.tables.def.len()];
         }
@@ -442,7 +442,7 @@ impl<'t> SectionWriter<'t> {
                     ));
                 }
                 if lowers.iter().any(|&x| !none(self, x)) {
-                    self.head.diagnostics.push(
+                    self.head.diagnostics.push_written(
                         LossKind::Dropped,
                         format!("%{id} (DebugTypeArray)"),
                         "a dimension's lower/upper bound or stride: only counts are written",

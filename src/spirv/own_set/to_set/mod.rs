@@ -240,7 +240,8 @@ impl Target {
             };
             if let Some(message) = message {
                 let place = format!("%{} ({info:?})", out[start + 2]);
-                head.diagnostics.push(LossKind::Dropped, place, message);
+                head.diagnostics
+                    .push_written(LossKind::Dropped, place, message);
             }
             out.truncate(start);
             return Ok(());

@@ -213,7 +213,7 @@ impl Target {
             Some(DebugOp::DebugCompilationUnit)
                 if operands.len() == 5 && !head.tables.name(operands[4]).is_empty() =>
             {
-                head.diagnostics.push(
+                head.diagnostics.push_written(
                     LossKind::Dropped,
                     format!("%{id} (DebugCompilationUnit)"),
                     "producer: the set has no operand for it",
@@ -287,11 +287,11 @@ impl Target {
         match (checksum, self.to.non_semantic()) {
             (Some(_), true) => {
                 let place = format!("%{} (DebugSource {:?})", id, head.tables.name(file));
-                head.diagnostics.push(
+                head.diagnostics.push_written(
                     LossKind::Dropped,
                     place,
                     "checksum: NonSemantic DebugSource has no checksum operand",
-                )
+                );
             }
             (Some((kind, bytes)), false) => {
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -384,7 +384,7 @@ fn checksum_left_out(
         (Some(_), None) => {
             out.truncate(start + 6);
             let file = head.tables.name(out[start + 5]);
-            head.diagnostics.push(
+            head.diagnostics.push_written(
                 LossKind::Dropped,
                 format!("%{} (DebugSource {file:?})", out[start + 2]),
                 "checksum: NonSemantic DebugSource has no checksum operand",
