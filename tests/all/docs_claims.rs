@@ -1,4 +1,5 @@
-//! The docs' claims that the code can check for itself.
+//! The docs' claims that the code can check for itself: the README as a user's front page, and
+//! the folders without import cycles.
 //!
 //! docs/architecture.md has one line `Folders without import cycles: src/ir, …`. For each folder
 //! it lists, the files' imports of each other form a graph that must have no cycle. A folder's
@@ -53,6 +54,68 @@ fn claimed_folders(doc: &str) -> Result<Vec<String>, String> {
 fn architecture_doc() -> String {
     let path = repo().join("docs/architecture.md");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The README is a user's front page: short, the install and the three jobs as recipes, the
+/// formats table in short cells, and no history — and it warns what a translator reads back of
+/// a module with no code.
+#[test]
+fn the_readme_is_a_users_front_page() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 200, "README.md has {lines} lines (at most 200)");
+    for wanted in [
+        "## Install",
+        "cargo install --path .",
+        "target/release/dwarv",
+        "## Job 1",
+        "dwarv translate kernel.bc",
+        "## Job 2",
+        "dwarv batch",
+        "## Job 3",
+        "--baseline",
+        "## Formats",
+        "Exit codes",
+        // A standalone module read back by a translator has no code to hang functions on.
+        "keeps only the unit",
+    ] {
+        assert!(readme.contains(wanted), "README.md lacks `{wanted}`");
+    }
+    let table = readme.lines().filter(|l| l.starts_with('|'));
+    for row in table {
+        for cell in row.split('|').map(str::trim) {
+            assert!(
+                cell.len() <= 80,
+                "README.md table cell of {} chars: {cell}",
+                cell.len()
+            );
+        }
+    }
+    let mut pages = vec![(String::from("README.md"), readme)];
+    for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            pages.push((path.display().to_string(), text));
+        }
+    }
+    for (name, text) in &pages {
+        for (n, line) in text.lines().enumerate() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let numbered = words.windows(2).any(|w| {
+                w[0].eq_ignore_ascii_case("issue")
+                    && w[1]
+                        .trim_end_matches([',', '.', ')', ':'])
+                        .parse::<u32>()
+                        .is_ok()
+            });
+            assert!(
+                !numbered,
+                "{name}:{}: history by issue number: {line}",
+                n + 1
+            );
+        }
+    }
 }
 
 #[test]
