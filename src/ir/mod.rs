@@ -290,6 +290,27 @@ impl Module {
             && self.lines.is_empty())
     }
 
+    /// The unit a scope chain from `r` ends in: its first unit, or a function's own unit where
+    /// the chain stops at it.
+    pub fn unit_of(&self, mut r: Option<Ref>) -> Option<Handle<Unit>> {
+        // Chains are short; the bound only stops a cycle the rules have not yet refused.
+        for _ in 0..256 {
+            r = match r? {
+                Ref::Unit(u) => return Some(u),
+                Ref::Scope(s) => {
+                    let sc = self.scopes.get(s);
+                    match (sc.parent, sc.function().and_then(|f| f.unit)) {
+                        (None, Some(u)) => return Some(u),
+                        (p, _) => p,
+                    }
+                }
+                Ref::Type(t) => self.types.get(t).scope,
+                _ => None,
+            };
+        }
+        None
+    }
+
     /// How many entities of a kind the module holds.
     pub fn count(&self, kind: EntityKind) -> usize {
         match kind {

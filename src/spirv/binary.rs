@@ -217,6 +217,21 @@ fn count_instructions(len: usize, word_at: impl Fn(usize) -> u32) -> SResult<usi
 }
 
 impl<'a> Module<'a> {
+    /// Address size from OpMemoryModel: 4 for Physical32, 8 for Physical64 and
+    /// PhysicalStorageBuffer64, none for Logical.
+    pub fn address_size(&self) -> Option<u8> {
+        use rspirv::spirv::AddressingModel;
+        let insn = self
+            .insns
+            .iter()
+            .find(|i| i.opcode() == Op::MemoryModel as u16)?;
+        match AddressingModel::from_u32(insn.operand(0).ok()?)? {
+            AddressingModel::Physical32 => Some(4),
+            AddressingModel::Physical64 | AddressingModel::PhysicalStorageBuffer64 => Some(8),
+            _ => None,
+        }
+    }
+
     /// Splits the words into instructions, checking counts.
     pub fn parse(words: &'a [u32]) -> SResult<Self> {
         if words.len() < 5 {

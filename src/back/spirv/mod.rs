@@ -318,6 +318,22 @@ fn write_analysed(
             "the module's id bound leaves no room for the debug info's ids",
         ));
     }
+    // The address size reads back from the module's addressing model.
+    let read_back = match &bin {
+        Some(b) => b.address_size(),
+        None => module::standalone_address_size(kernel, m.info.address_size),
+    };
+    if m.info.address_size.is_some() && m.info.address_size != read_back {
+        let model = match read_back {
+            Some(bytes) => format!("a {}-bit addressing model", bytes * 8),
+            None => "the Logical addressing model".into(),
+        };
+        w.ledger.push(
+            LossKind::Dropped,
+            "module",
+            format!("address size: the module has {model}"),
+        );
+    }
     let diags = std::mem::take(&mut w.ledger.diags);
     let bytes = match bin {
         Some(b) => module::weave(w.e, b, inserts),
@@ -376,6 +392,19 @@ fn emit_all(w: &mut Writer) {
 fn module_info(w: &mut Writer) {
     use ledger::{holds, Feature};
     let info = &w.m.info;
+    if info.machine.is_some() {
+        dropped(w, "machine: SPIR-V has no place for an ELF machine");
+    }
+    let located = w.m.vars.values().filter(|v| v.location.is_some()).count();
+    if located > 0 {
+        dropped(
+            w,
+            &format!(
+                "{located} variable location(s) of their own (DWARF's): SPIR-V says where a \
+                 variable lives only by DebugDeclare/DebugValue in code"
+            ),
+        );
+    }
     let (ids, paths) = (
         holds(w.e.flavour, Feature::BuildId),
         holds(w.e.flavour, Feature::StoragePath),

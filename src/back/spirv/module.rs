@@ -50,6 +50,16 @@ pub fn standalone_version(kernel: bool) -> u32 {
 /// A module holding only debug info: Kernel + Physical64/OpenCL (Physical32 for 4-byte
 /// addresses; with Linkage, as it has no entry point) for LLVM IR and OpenCL-ish languages,
 /// Shader + Logical/GLSL450 with an empty GLCompute `main` otherwise.
+/// The address size a standalone module's addressing model says: a kernel's Physical32 for 4
+/// bytes, else Physical64; a shader's Logical, none.
+pub fn standalone_address_size(kernel: bool, address_size: Option<u8>) -> Option<u8> {
+    match (kernel, address_size) {
+        (false, _) => None,
+        (true, Some(4)) => Some(4),
+        (true, _) => Some(8),
+    }
+}
+
 pub fn standalone(mut e: Emitter, kernel: bool, address_size: Option<u8>) -> Vec<u32> {
     let mut tail = Vec::new();
     let mut head = Vec::new();
@@ -77,7 +87,7 @@ pub fn standalone(mut e: Emitter, kernel: bool, address_size: Option<u8>) -> Vec
     }
     head.extend(import(&e));
     if kernel {
-        let addressing = match address_size {
+        let addressing = match standalone_address_size(kernel, address_size) {
             Some(4) => AddressingModel::Physical32,
             _ => AddressingModel::Physical64,
         };

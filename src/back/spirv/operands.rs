@@ -170,6 +170,28 @@ impl Writer<'_> {
         (src, V::Num(at.line), V::Num(at.column))
     }
 
+    /// The file of the nearest function around `scope` that has one, else of the unit its chain
+    /// ends in.
+    fn file_around(&self, scope: Option<Ref>) -> Option<Handle<crate::ir::File>> {
+        let mut r = scope;
+        // Chains are short; the bound only stops a cycle.
+        for _ in 0..256 {
+            match r? {
+                Ref::Scope(s) => {
+                    let sc = self.m.scopes.get(s);
+                    if let (Some(_), Some(file)) = (sc.function(), sc.at.and_then(|a| a.file)) {
+                        return Some(file);
+                    }
+                    r = sc.parent;
+                }
+                Ref::Type(t) => r = self.m.types.get(t).scope,
+                _ => break,
+            }
+        }
+        let unit = self.m.unit_of(scope)?;
+        self.m.units.get(unit).file
+    }
+
     /// The Parent of entity `r`: its scope, or (approximated: the sets require one) the first
     /// unit.
     pub fn parent(&mut self, r: Ref, scope: Option<Ref>) -> V {
@@ -188,7 +210,19 @@ impl Writer<'_> {
     }
 
     pub fn place(&mut self, r: Ref, at: Option<Loc>, scope: Option<Ref>) -> Vec<(OperandName, V)> {
-        let (s, l, c) = self.loc_args(at);
+        // The sets require a Source: a place without a file takes its function's or unit's.
+        let file = at.and_then(|a| a.file).or_else(|| self.file_around(scope));
+        if at.is_none() {
+            self.ledger.approx(
+                r,
+                "no position: written at line 0 of the file of its function or unit (the set requires one)",
+            );
+        }
+        let at = Loc {
+            file,
+            ..at.unwrap_or_default()
+        };
+        let (s, l, c) = self.loc_args(Some(at));
         let p = self.parent(r, scope);
         vec![
             (operand::SOURCE, s),

@@ -280,6 +280,24 @@ fn function(w: &mut Writer, h: Handle<Scope>, s: &Scope, decl: bool) -> u32 {
         (operand::TYPE, ty),
     ];
     let parent = s.parent.or(f.unit.map(Ref::Unit));
+    // No set has a Unit operand: a reader takes a definition's from its scope chain.
+    let read_back = match decl {
+        true => None,
+        false => w.m.unit_of(parent),
+    };
+    match (f.unit, read_back) {
+        (Some(_), _) if f.unit != read_back => {
+            w.ledger.dropped(
+                r,
+                "unit: no set has an operand for it, and its scope chain ends in another (or none)",
+            );
+        }
+        (None, Some(_)) => {
+            w.ledger
+                .approx(r, "no unit: a reader takes the one its scope chain ends in");
+        }
+        _ => {}
+    }
     args.extend(w.place(r, s.at, parent));
     let linkage = f.linkage.clone().unwrap_or_default();
     args.push((

@@ -39,6 +39,11 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
                 PtrKind::Pointer => {}
             }
             let sc = storage_class(w, r, space.storage_class, space.memory);
+            let unwritten = [
+                ("size", t.size.is_some()),
+                ("DWARF address space", space.dwarf_space.is_some()),
+            ];
+            no_operand_for(w, r, &unwritten, "DebugTypePointer");
             let args = [
                 (operand::BASE_TYPE, base),
                 (operand::STORAGE_CLASS, V::Num(sc)),
@@ -112,7 +117,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             w.ext(r, instruction::DEBUG_TYPEDEF, &args)
         }
         TypeKind::Array { element, dims, .. } => array(w, h, *element, dims),
-        TypeKind::Vector { element, count } => vector(w, r, element, count),
+        TypeKind::Vector { element, count } => vector(w, r, t, element, count),
         TypeKind::Matrix {
             column,
             count,
@@ -207,7 +212,7 @@ fn inheritance(w: &mut Writer, r: Ref, t: &Type) -> u32 {
 }
 
 /// A vector: DebugTypeVector of at most 4 components (spirv-val), else an array (ledgered).
-fn vector(w: &mut Writer, r: Ref, element: &Option<Handle<Type>>, count: &u32) -> u32 {
+fn vector(w: &mut Writer, r: Ref, t: &Type, element: &Option<Handle<Type>>, count: &u32) -> u32 {
     // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
     let base = w.base_or_void(r, *element);
     if !vector_writable(w.e.flavour, *count) {
@@ -222,6 +227,7 @@ fn vector(w: &mut Writer, r: Ref, element: &Option<Handle<Type>>, count: &u32) -
         ];
         return w.ext(r, instruction::DEBUG_TYPE_ARRAY, &args);
     }
+    no_operand_for(w, r, &[("size", t.size.is_some())], "DebugTypeVector");
     let args = [
         (operand::BASE_TYPE, base),
         (operand::COMPONENT_COUNT, V::Num(*count)),
@@ -279,17 +285,33 @@ fn matrix(
     )
 }
 
+/// Ledgers the fields of `r` that are set and that `instruction` has no operand for in any set.
+fn no_operand_for(w: &mut Writer, r: Ref, fields: &[(&str, bool)], instruction: &str) {
+    let set: Vec<&str> = fields.iter().filter(|f| f.1).map(|f| f.0).collect();
+    if !set.is_empty() {
+        w.ledger.dropped(
+            r,
+            format!(
+                "{}: no set's {instruction} has an operand for it",
+                set.join(", ")
+            ),
+        );
+    }
+}
+
 /// A function type: void return as OpTypeVoid, unknown parameters as `void`.
 fn function(w: &mut Writer, r: Ref, t: &Type) -> u32 {
     let TypeKind::Function {
         ret,
         params,
         variadic,
-        ..
+        calling_convention,
     } = &t.kind
     else {
         return w.e.none();
     };
+    let unwritten = [("calling convention", *calling_convention != 0)];
+    no_operand_for(w, r, &unwritten, "DebugTypeFunction");
     if *variadic {
         w.ledger.dropped(r, "variadic: the set cannot say so");
     }
@@ -400,6 +422,12 @@ fn storage_class(w: &mut Writer, r: Ref, exact: Option<u32>, memory: Memory) -> 
         _ => 7, // Function
     };
     let sc = by_memory.unwrap_or(fallback);
+    if exact.is_none() && memory == Memory::NONE {
+        w.ledger.approx(
+            r,
+            format!("no address space: written as storage class {sc} (the set requires one)"),
+        );
+    }
     if exact.is_some_and(|e| e != sc)
         || (exact.is_none() && memory != Memory::NONE && by_memory.is_none())
     {
@@ -726,6 +754,10 @@ fn member(w: &mut Writer, h: Handle<Type>, base: Option<Handle<Type>>, offset: O
         ]);
     }
     args.push((operand::OFFSET, V::Num(w.num(r, offset.unwrap_or(0)))));
+    if t.size == Some(Bound::Const(0)) {
+        w.ledger
+            .approx(r, "a member size of 0: readers take 0 for no size");
+    }
     args.push((operand::SIZE, w.size(r, t.size).or_zero()));
     args.push((operand::FLAGS, V::Num(w.flags(r, t.flags))));
     if let TypeKind::Member { value: Some(v), .. } = &t.kind {

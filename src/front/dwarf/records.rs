@@ -523,25 +523,6 @@ fn module_records(m: &mut ir::Module, u: Handle<ir::Unit>, at: Positions) -> DRe
     Ok(())
 }
 
-/// The unit a scope chain ends in.
-fn unit_of(m: &ir::Module, mut r: Option<Ref>) -> Option<Handle<ir::Unit>> {
-    for _ in 0..256 {
-        r = match r? {
-            Ref::Unit(u) => return Some(u),
-            Ref::Scope(s) => {
-                let sc = m.scopes.get(s);
-                match (sc.parent, sc.function().and_then(|f| f.unit)) {
-                    (None, Some(u)) => return Some(u),
-                    (p, _) => p,
-                }
-            }
-            Ref::Type(t) => m.types.get(t).scope,
-            _ => None,
-        };
-    }
-    None
-}
-
 fn events(
     m: &mut ir::Module,
     b: &[u8],
@@ -554,7 +535,7 @@ fn events(
         let x = m.vars.get(var);
         (x.scope, x.at)
     };
-    let unit_file = unit_of(m, vscope).and_then(|u| m.units.get(u).file);
+    let unit_file = m.unit_of(vscope).and_then(|u| m.units.get(u).file);
     let place = format!("DW_AT_dwarv_events of v{}", var.index());
     let mut c = Bytes::new(b, place.clone()).at(at);
     let bad = |what: &str| fail(".debug_info", 0, format!("{place}: {what}"));

@@ -298,6 +298,7 @@ impl<'a> Ctx<'a> {
         types::array_sizes(self);
         types::enum_values(self);
         scopes::bind_definitions(self);
+        scopes::definition_units(self);
         scopes::intern_texts(self);
         scopes::inlined_files(self);
         scopes::fit_params(self);

@@ -2,7 +2,6 @@
 //! instructions by id), the IR being filled and where each entity came from. A leaf: the passes
 //! (`mod.rs`) and the entity readers (`types`, `scopes`, `expr`, `code`) take a `Ctx`.
 
-use rspirv::spirv::{AddressingModel, Op};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::operands::Dec;
@@ -63,7 +62,7 @@ impl<'a> Ctx<'a> {
             },
             ..Default::default()
         };
-        out.info.address_size = address_size(m);
+        out.info.address_size = m.address_size();
         Ctx {
             m,
             nf,
@@ -121,18 +120,5 @@ impl<'a> Ctx<'a> {
     pub(super) fn loss(&mut self, kind: LossKind, d: &Dec<'_>, message: impl Into<String>) {
         self.diag
             .push(kind, format!("word {} (%{})", d.offset, d.id), message);
-    }
-}
-
-/// Address size from OpMemoryModel: 4 for Physical32, 8 for Physical64/PhysicalStorageBuffer64.
-fn address_size(m: &binary::Module<'_>) -> Option<u8> {
-    let insn = m
-        .insns
-        .iter()
-        .find(|i| i.opcode() == Op::MemoryModel as u16)?;
-    match AddressingModel::from_u32(insn.operand(0).ok()?)? {
-        AddressingModel::Physical32 => Some(4),
-        AddressingModel::Physical64 | AddressingModel::PhysicalStorageBuffer64 => Some(8),
-        _ => None,
     }
 }

@@ -406,6 +406,22 @@ pub(super) fn bind_definitions(cx: &mut Ctx<'_>) {
     }
 }
 
+/// A definition's unit, which DebugFunction has no operand for: the one its scope chain ends in
+/// (LLVM and DWARF give every definition one; a declaration keeps none, as LLVM's).
+pub(super) fn definition_units(cx: &mut Ctx<'_>) {
+    for i in 0..cx.out.scopes.len() {
+        let h = Handle::new(i as u32);
+        let s = cx.out.scopes.get(h);
+        if !matches!(s.kind, ScopeKind::Function(_)) {
+            continue;
+        }
+        let unit = cx.out.unit_of(s.parent);
+        if let ScopeKind::Function(info) = &mut cx.out.scopes.get_mut(h).kind {
+            info.unit = info.unit.or(unit);
+        }
+    }
+}
+
 /// Joined DebugSource texts → checksums (llvm-spirv's `//__CSK_MD5:<hex>`) and shared texts.
 pub(super) fn intern_texts(cx: &mut Ctx<'_>) {
     let mut seen: HashMap<String, Handle<Text>> = HashMap::new();

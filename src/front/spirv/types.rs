@@ -99,6 +99,11 @@ fn build(cx: &mut Ctx<'_>, d: &Dec<'_>) -> RResult<Type> {
     if d.has(operand::SIZE) {
         t.size = cx.size(d)?;
     }
+    // The sets require a member's Size: 0 stands for none (DWARF members carry none; their
+    // type's size is theirs).
+    if d.kind == Kind::TypeMember && t.size == Some(crate::ir::Bound::Const(0)) {
+        t.size = None;
+    }
     if d.kind == Kind::TypeComposite {
         t.linkage = cx.name(d, operand::LINKAGE_NAME)?;
     }

@@ -80,7 +80,14 @@ pub fn explained(a: &Module, b: &Module, opts: DiffOptions, ledger: &[Loss]) -> 
             roots.entry(r).or_insert(i);
         }
     }
-    let pairs = pair(&c, &ma, &mb);
+    // Fields a module-wide ledger line counts as not written do not tell entities apart.
+    let unwritten: Vec<&str> = (MODULE_WIDE.iter())
+        .filter(|(word, _)| {
+            (ledger.iter()).any(|l| l.place == "module" && l.message.contains(word))
+        })
+        .flat_map(|(_, fields)| fields.iter().copied())
+        .collect();
+    let pairs = pair(&c, &ma, &mb, &unwritten);
     let relevant = relevant_refs(&c, &ma, &mb, &pairs.echoes);
     let mut va = entity_verdicts(&ma, &roots, &relevant);
     module_wide(ledger, &ma, &mb, &pairs, &mut va);
@@ -127,7 +134,12 @@ pub fn explained(a: &Module, b: &Module, opts: DiffOptions, ledger: &[Loss]) -> 
             (false, Some(x), Some(y)) => (worse(of(&va, x), of(&vb, y)), verify::describe(a, x)),
             (false, Some(x), None) => (of(&va, x), verify::describe(a, x)),
             (false, None, Some(y)) => (of(&vb, y), format!("{} in B", verify::describe(b, y))),
-            (false, None, None) => (Verdict::Unexplained, d.what.clone()),
+            (false, None, None) => match &d.change {
+                Change::Changed { a: x, b: y } if what == "module" => {
+                    (module_verdict(x, y, ledger), d.what.clone())
+                }
+                _ => (Verdict::Unexplained, d.what.clone()),
+            },
         };
         verdicts.push(verdict);
         places.push(place);
@@ -312,7 +324,46 @@ impl Users {
 
 /// Module-wide ledger lines that count entities' fields as not written: a word of their
 /// message, and the fields (as the text form spells them).
-const MODULE_WIDE: [(&str, &[&str]); 1] = [("binding", &["bind=", "loc="])];
+const MODULE_WIDE: [(&str, &[&str]); 2] = [
+    ("binding", &["bind=", "loc="]),
+    ("variable location", &["loc="]),
+];
+
+/// The `module` record's fields and the words of the module-wide ledger line that says a
+/// writer could not keep them.
+const MODULE_FIELDS: [(&str, &str); 4] = [
+    ("machine=", "machine"),
+    ("addr_size=", "address size"),
+    ("build_id=", "build id"),
+    ("storage_path=", "storage path"),
+];
+
+/// The `module` record changed: explained when a module-wide ledger line names each field
+/// that differs (the first such line), else unexplained.
+fn module_verdict(a: &str, b: &str, ledger: &[Loss]) -> Verdict {
+    let items = |r: &str| -> HashSet<String> {
+        (crate::ir::text::split_items(r).into_iter())
+            .map(str::to_string)
+            .collect()
+    };
+    let (ia, ib) = (items(a), items(b));
+    let mut first = None;
+    for item in ia.symmetric_difference(&ib) {
+        let line = MODULE_FIELDS
+            .iter()
+            .find(|(field, _)| item.starts_with(field))
+            .and_then(|(_, words)| {
+                ledger
+                    .iter()
+                    .position(|l| l.place == "module" && l.message.starts_with(words))
+            });
+        match line {
+            Some(line) => first = Some(first.map_or(line, |f: usize| f.min(line))),
+            None => return Verdict::Unexplained,
+        }
+    }
+    first.map_or(Verdict::Unexplained, Verdict::Line)
+}
 
 /// A record without the items that start with `fields`.
 fn without(record: &str, fields: &[&str]) -> Vec<String> {
@@ -466,11 +517,16 @@ struct Pairs {
 /// Pairs each differing entity of A with one of B: first those whose masked records are equal,
 /// then those that differ only where A refers to a differing entity (a member whose type, an
 /// approximated typedef, became the typedef's base), then, under one key, those left.
-fn pair(c: &Comparison<'_>, ma: &HashMap<Ref, Masked>, mb: &HashMap<Ref, Masked>) -> Pairs {
-    // The masked record and the first words of what it masks: a pointer to a typedef and one
-    // to a qualified type mask alike, and are not one entity.
+fn pair(
+    c: &Comparison<'_>,
+    ma: &HashMap<Ref, Masked>,
+    mb: &HashMap<Ref, Masked>,
+    unwritten: &[&str],
+) -> Pairs {
+    // The masked record (less the fields not written) and the first words of what it masks: a
+    // pointer to a typedef and one to a qualified type mask alike, and are not one entity.
     let signature = |m: &HashMap<Ref, Masked>, r: &Ref| -> String {
-        let mut sig = m[r].record.clone();
+        let mut sig = without(&m[r].record, unwritten).join("\u{2}");
         for masked in &m[r].refs {
             sig.push('\u{1}');
             sig.push_str(&first_word(*masked, &m[masked]));
@@ -495,7 +551,15 @@ fn pair(c: &Comparison<'_>, ma: &HashMap<Ref, Masked>, mb: &HashMap<Ref, Masked>
             paired_b.insert(rb);
         }
     }
-    substitutions(c, ma, mb, &mut echoes, &mut paired_a, &mut paired_b);
+    substitutions(
+        c,
+        ma,
+        mb,
+        unwritten,
+        &mut echoes,
+        &mut paired_a,
+        &mut paired_b,
+    );
     let mut changed = Vec::new();
     for (key, records) in &c.ea {
         let Some(others) = c.eb.get(key) else {
@@ -529,15 +593,12 @@ fn substitutions(
     c: &Comparison<'_>,
     ma: &HashMap<Ref, Masked>,
     mb: &HashMap<Ref, Masked>,
+    unwritten: &[&str],
     echoes: &mut Vec<(Ref, Ref)>,
     paired_a: &mut HashSet<Ref>,
     paired_b: &mut HashSet<Ref>,
 ) {
-    let items = |m: &Masked| -> Vec<String> {
-        (crate::ir::text::split_items(&m.record).into_iter())
-            .map(str::to_string)
-            .collect()
-    };
+    let items = |m: &Masked| -> Vec<String> { without(&m.record, unwritten) };
     let shape = |r: Ref, it: &[String]| (r.kind(), it.get(1).cloned().unwrap_or_default());
     let mut key_of: HashMap<Ref, &String> = HashMap::new();
     for (key, records) in &c.ea {
