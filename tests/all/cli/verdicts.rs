@@ -184,3 +184,93 @@ fn a_baseline_fails_only_when_the_differences_change() {
         err(&o)
     );
 }
+
+/// A baseline holds across edits of the source that move lines: a shader with a comment line
+/// added passes the baseline of the original.
+#[test]
+fn a_baseline_holds_when_the_source_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = crate::support::repo_root().join("corpus/src/shade.frag");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let (before, after) = (tmp.path().join("before.spv"), tmp.path().join("after.spv"));
+    // One path for both: the unit names it.
+    let copy = tmp.path().join("shade.frag");
+    let (version, body) = text.split_once('\n').unwrap();
+    let moved = format!("{version}\n// a line that moves the rest\n{body}");
+    for (source_text, out) in [(&text, &before), (&moved, &after)] {
+        std::fs::write(&copy, source_text).unwrap();
+        let o = Command::new("glslangValidator")
+            .args(["-V", "-gVS", "-o"])
+            .arg(out)
+            .arg(&copy)
+            .output()
+            .expect("glslangValidator runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    }
+    let base = tmp.path().join("shade.diffs");
+    let trip = |input: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "roundtrip",
+            s(input),
+            "--via",
+            "spirv",
+            "--flavour",
+            "opencl100",
+            "--baseline",
+            s(&base),
+        ];
+        args.extend_from_slice(extra);
+        dwarv(&args)
+    };
+    let o = trip(&before, &["--update-baseline"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("all explained by the ledger"),
+        "{}",
+        err(&o)
+    );
+    let o = trip(&after, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
+}
+
+/// Writing a baseline that holds differences no ledger line explains warns: they are losses
+/// dwarv did not report, not expectations to commit.
+#[test]
+fn writing_a_baseline_warns_of_what_the_ledger_does_not_explain() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("cpp.diffs");
+    let input = crate::support::repo_root().join("corpus/ir/cpp_host.dwir");
+    let o = dwarv(&[
+        "roundtrip",
+        s(&input),
+        "--via",
+        "spirv",
+        "--baseline",
+        s(&base),
+        "--update-baseline",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("dwarv: warning: ") && err(&o).contains("not explained by the ledger"),
+        "{}",
+        err(&o)
+    );
+    let written = std::fs::read_to_string(&base).unwrap();
+    assert!(written.starts_with("# dwarv baseline 2: "), "{written}");
+    // A file of another format is refused, not compared.
+    std::fs::write(&base, "# dwarv: old\nchanged\tx\t0123\tnot explained\n").unwrap();
+    let o = dwarv(&[
+        "roundtrip",
+        s(&input),
+        "--via",
+        "spirv",
+        "--baseline",
+        s(&base),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(
+        err(&o).contains("--update-baseline writes it anew"),
+        "{}",
+        err(&o)
+    );
+}
