@@ -16,7 +16,12 @@ mkdir -p "${OUT:-target/demo}"
 out="$(cd "${OUT:-target/demo}" && pwd)"
 cargo build --release --quiet
 dwarv="$repo/target/release/dwarv"
-spirv_val="$repo/.tools/bin/spirv-val"   # SPIRV-Tools 2025.5; Debian's 2023.1 misjudges debug types
+spirv_val="${DWARV_TOOLS:-$repo/.tools/bin}/spirv-val"   # SPIRV-Tools 2025.5; Debian's 2023.1 misjudges debug types
+if [[ ! -x "$spirv_val" ]]; then
+  echo "demo: no $spirv_val: run scripts/setup.sh first (it installs SPIRV-Tools 2025.5 into .tools/)," \
+       "or set DWARV_TOOLS to the folder of one" >&2
+  exit 1
+fi
 src="$repo/corpus/src"
 step() { printf '\n== %s\n' "$*"; }
 

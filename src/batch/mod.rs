@@ -299,9 +299,11 @@ fn size(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
-/// A progress bar on a terminal; otherwise (or with `--quiet`) one plain line per input.
+/// A progress bar on a terminal, otherwise one plain line per input; with `--quiet` only the
+/// failures.
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
+    quiet: bool,
 }
 
 impl Progress {
@@ -315,7 +317,7 @@ impl Progress {
             }
             bar
         });
-        Progress { bar }
+        Progress { bar, quiet }
     }
 
     fn done(&self, rec: &Record) {
@@ -339,6 +341,7 @@ impl Progress {
                 bar.set_message(rec.input.clone());
                 bar.inc(1);
             }
+            None if self.quiet && rec.status != Status::Failed => {}
             None => eprintln!("{line}"),
         }
     }

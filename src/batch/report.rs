@@ -151,6 +151,7 @@ impl Report {
         row(&mut s, "not debug info", t.not_debug_info.to_string());
         row(&mut s, "failed", t.failed.to_string());
         let losses = match t.losses.is_empty() {
+            true if t.converted == 0 => "none converted".to_string(),
             true => "none".to_string(),
             false => t
                 .losses
@@ -165,7 +166,22 @@ impl Report {
         };
         row(&mut s, "losses", losses);
         if let Some(kept) = t.kept.summary() {
-            row(&mut s, "kept", kept);
+            // A module rewritten on its own words is not read into the IR, so not counted.
+            let converted = self
+                .records
+                .iter()
+                .filter(|r| r.status == Status::Converted);
+            let (counted, all) = converted.fold((0, 0), |(counted, all), r| {
+                (counted + usize::from(r.kept.is_some()), all + 1)
+            });
+            let of = match counted == all {
+                true => String::new(),
+                false => format!(
+                    " (of {counted} of the {all} converted; the others were rewritten on their own \
+                     words, not counted)"
+                ),
+            };
+            row(&mut s, "kept", format!("{kept}{of}"));
         }
         let unloadable = self
             .records

@@ -24,7 +24,7 @@ pub(super) struct Args {
     /// Convert inputs whose output is already newer.
     #[arg(long)]
     force: bool,
-    /// No progress bar: one plain line per input.
+    /// No progress bar and no line per input: only failures, then the summary.
     #[arg(short, long)]
     quiet: bool,
     /// Take only shard K of N (0 <= K < N), chosen by a hash of each input's path.
