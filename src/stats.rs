@@ -126,8 +126,14 @@ fn of_spirv(inp: &Input) -> Result<Stats> {
     let words = crate::front::spirv::words(&inp.bytes, &inp.name)?;
     let parsed = crate::front::spirv::parse(&words, &inp.name)?;
     let (module, _) = crate::front::spirv::read_parsed(&parsed, &inp.name)?;
-    let mut st = of_module(&module, Format::Spirv.name());
     let (bin, nf) = (&parsed.bin, &parsed.nf);
+    // The debug sets it imports, named as they are imported: which set an output was written in.
+    let sets: Vec<&str> = nf.imports.iter().map(|i| i.name.as_str()).collect();
+    let format = match sets.is_empty() {
+        true => Format::Spirv.name().to_string(),
+        false => format!("{}, {}", Format::Spirv.name(), sets.join(", ")),
+    };
+    let mut st = of_module(&module, &format);
 
     let mut code = Vec::new();
     let mut in_function = false;

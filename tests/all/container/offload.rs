@@ -96,7 +96,7 @@ fn bundles_of_spirv_and_bitcode_and_offloading_binaries_read_as_what_they_hold()
         (
             "spirv.bundle",
             "hip-spirv64-unknown-unknown--generic",
-            "SPIR-V",
+            "SPIR-V, OpenCL.DebugInfo.100",
         ),
         (
             "bitcode.bundle",
@@ -111,7 +111,7 @@ fn bundles_of_spirv_and_bitcode_and_offloading_binaries_read_as_what_they_hold()
         (
             "packaged.bin",
             "openmp-spirv64-unknown-unknown--generic",
-            "SPIR-V",
+            "SPIR-V, OpenCL.DebugInfo.100",
         ),
         ("packaged.bin", "hip-amdgcn-amd-amdhsa--gfx90a", "ELF/DWARF"),
         (
