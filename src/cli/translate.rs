@@ -64,6 +64,13 @@ pub(super) struct Args {
     /// The translator's text output: not written by dwarv (disassemble with spirv-dis).
     #[arg(long, hide = true)]
     spirv_text: bool,
+    /// llvm-spirv's other modes (`-to-text`, `-to-binary`, `-r`): refused with what to use.
+    #[arg(long = "to-text", hide = true)]
+    to_text: bool,
+    #[arg(long = "to-binary", hide = true)]
+    to_binary: bool,
+    #[arg(short = 'r', long = "reverse", hide = true)]
+    reverse: bool,
     /// Print where the time went (LLVM's read, lowering, the translator, weaving) on stderr.
     #[arg(long)]
     time: bool,
@@ -96,7 +103,9 @@ impl From<DebugInfoVersion> for Flavour {
 /// parser takes them) in the double-dash form the parser here reads.
 pub(super) fn translator_spelling(arg: std::ffi::OsString) -> std::ffi::OsString {
     match arg.to_str() {
-        Some(a) if a.starts_with("-spirv-") => format!("-{a}").into(),
+        Some(a) if a.starts_with("-spirv-") || matches!(a, "-to-text" | "-to-binary") => {
+            format!("-{a}").into()
+        }
         _ => arg,
     }
 }
@@ -142,6 +151,17 @@ pub(super) fn run(args: Args) -> Result<i32> {
 }
 
 fn run_into(args: &Args, output: &str, opts: &TranslateOptions, rep: &mut Report) -> Result<()> {
+    let other_mode = [
+        (args.to_text, "-to-text", "spirv-dis"),
+        (args.to_binary, "-to-binary", "spirv-as"),
+        (args.reverse, "-r", "llvm-spirv -r"),
+    ];
+    if let Some((_, flag, instead)) = other_mode.iter().find(|m| m.0) {
+        return Err(Error::Usage(format!(
+            "{flag} is llvm-spirv's other mode: dwarv translate only translates LLVM IR into \
+             binary SPIR-V; use {instead}"
+        )));
+    }
     if args.spirv_text {
         return Err(Error::Usage(
             "--spirv-text: dwarv translate writes binary SPIR-V only; disassemble the output \

@@ -193,6 +193,17 @@ fn the_translators_flags_mean_what_they_mean_to_the_translator() {
     assert_eq!(exit(&r), 2);
     assert!(stderr(&r).contains("SPV_NO_SUCH_THING"), "{}", stderr(&r));
     assert!(!out.exists());
+    // The translator's other modes are refused with what to use, in its spelling too.
+    for (flag, instead) in [
+        ("-to-text", "spirv-dis"),
+        ("-spirv-text", "spirv-dis"),
+        ("-r", "llvm-spirv -r"),
+    ] {
+        let r = run(&["translate", flag, b, "-o", o], &[]);
+        assert_eq!(exit(&r), 2, "{flag}: {}", stderr(&r));
+        assert!(stderr(&r).contains(instead), "{flag}: {}", stderr(&r));
+        assert!(!out.exists());
+    }
     // Without -o the output is the input's name with .spv, as the translator's.
     let copy = tmp.path().join("k.bc");
     std::fs::copy(&bc, &copy).unwrap();
