@@ -780,16 +780,18 @@ impl Walker<'_> {
                     format!("a {} inside a {}, which holds no DIEs", entry.tag(), p.tag),
                 ));
             }
-            let ranges = match entry.tag() {
+            let has_ranges = matches!(
+                entry.tag(),
                 dw::DW_TAG_compile_unit
-                | dw::DW_TAG_partial_unit
-                | dw::DW_TAG_skeleton_unit
-                | dw::DW_TAG_subprogram
-                | dw::DW_TAG_lexical_block
-                | dw::DW_TAG_inlined_subroutine => {
-                    ranges_of(u, unit, entry, off, &mut self.skipped_ranges)?
-                }
-                _ => Vec::new(),
+                    | dw::DW_TAG_partial_unit
+                    | dw::DW_TAG_skeleton_unit
+                    | dw::DW_TAG_subprogram
+                    | dw::DW_TAG_lexical_block
+                    | dw::DW_TAG_inlined_subroutine
+            );
+            let ranges = match has_ranges {
+                true => ranges_of(u, unit, entry, off, &mut self.skipped_ranges)?,
+                false => Vec::new(),
             };
             let (mut attrs, mut used) = std::mem::take(&mut buffers);
             attrs.clear();
@@ -805,7 +807,10 @@ impl Walker<'_> {
                 used,
                 names,
             };
-            if !ranges.is_empty() {
+            // A list whose every entry was skipped (empty or backwards: ledgered by
+            // `SkippedRanges`) is read too: the DIE has no range, not a raw attribute.
+            let listed = has_ranges && die.attrs.iter().any(|a| a.name() == dw::DW_AT_ranges);
+            if !ranges.is_empty() || listed {
                 for at in [dw::DW_AT_low_pc, dw::DW_AT_high_pc, dw::DW_AT_ranges] {
                     die.mark(at);
                 }

@@ -161,3 +161,49 @@ fn unknown_vendor_ops_survive_raw() {
     );
     assert!(!diag.is_empty(), "kept raw bytes are reported");
 }
+
+/// A range list whose every entry is discarded code (lld writes `[1, 1)` for a function
+/// `--gc-sections` removed: here every function of b.c's unit) is no range, not a raw
+/// attribute: the program round-trips exactly.
+#[test]
+fn a_range_list_of_only_discarded_code_is_no_range() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("a.c"), "int main(void) { return 0; }\n").unwrap();
+    std::fs::write(
+        dir.join("b.c"),
+        "int unused1(int x) { return x * 3; }\nint unused2(int x) { return x + 7; }\n",
+    )
+    .unwrap();
+    let clang = |args: &[&str]| {
+        crate::support::run_ok(Command::new("clang-14").current_dir(dir).args(args));
+    };
+    clang(&[
+        "-g",
+        "-gdwarf-4",
+        "-O1",
+        "-ffunction-sections",
+        "-c",
+        "a.c",
+        "b.c",
+    ]);
+    clang(&["-fuse-ld=lld", "-Wl,--gc-sections", "a.o", "b.o", "-o", "p"]);
+    let p = dir.join("p");
+    let text = dwarv().arg("dump").arg(&p).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        !text.contains("extra=[0x55"),
+        "DW_AT_ranges kept raw: {text}"
+    );
+    let o = dwarv()
+        .args(["roundtrip", "--via", "dwarf"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success() && o.stdout.is_empty(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
