@@ -38,7 +38,9 @@ impl Type {
 
 /// The size in bits a type's own description implies, where it states none: an array's is its
 /// constant counts times its element's (sized, or through typedefs, qualifiers and arrays), with
-/// no stride. SPIR-V's DebugTypeArray has no Size operand; its readers give arrays this size.
+/// no stride; a vector's its component's times its count, a matrix's its column's times its
+/// count. SPIR-V's DebugTypeArray, DebugTypeVector and DebugTypeMatrix have no Size operand;
+/// its readers give them this size.
 pub fn implied_bits(types: &super::Arena<Type>, h: Handle<Type>) -> Option<u64> {
     array_bits(types, h, 0)
 }
@@ -93,21 +95,35 @@ pub fn enum_value_in(
 const MAX_CHAIN: u32 = 64;
 
 fn array_bits(types: &super::Arena<Type>, h: Handle<Type>, depth: u32) -> Option<u64> {
-    let TypeKind::Array {
-        element: Some(e),
-        dims,
-        stride: None,
-        ..
-    } = &types.get(h).kind
-    else {
-        return None;
+    let (e, counts): (Handle<Type>, Vec<Option<i64>>) = match &types.get(h).kind {
+        TypeKind::Array {
+            element: Some(e),
+            dims,
+            stride: None,
+            ..
+        } => (
+            *e,
+            dims.iter()
+                .map(|d| match d.count {
+                    Some(Bound::Const(n)) => Some(n),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        TypeKind::Vector {
+            element: Some(e),
+            count,
+        }
+        | TypeKind::Matrix {
+            column: Some(e),
+            count,
+            ..
+        } => (*e, vec![Some(i64::from(*count))]),
+        _ => return None,
     };
-    let mut bits = sized_bits(types, *e, depth + 1)?;
-    for d in dims {
-        let Some(Bound::Const(n)) = d.count else {
-            return None;
-        };
-        bits = bits.checked_mul(u64::try_from(n).ok()?)?;
+    let mut bits = sized_bits(types, e, depth + 1)?;
+    for n in counts {
+        bits = bits.checked_mul(u64::try_from(n?).ok()?)?;
     }
     Some(bits)
 }
@@ -123,7 +139,9 @@ fn sized_bits(types: &super::Arena<Type>, mut h: Handle<Type>, depth: u32) -> Op
             TypeKind::Typedef { base: Some(b) } | TypeKind::Qualified { base: Some(b), .. } => {
                 h = *b
             }
-            TypeKind::Array { .. } => return array_bits(types, h, d + 1),
+            TypeKind::Array { .. } | TypeKind::Vector { .. } | TypeKind::Matrix { .. } => {
+                return array_bits(types, h, d + 1)
+            }
             _ => return None,
         }
     }

@@ -117,7 +117,7 @@ pub fn write(w: &mut Writer, h: Handle<Type>) -> u32 {
             w.ext(r, instruction::DEBUG_TYPEDEF, &args)
         }
         TypeKind::Array { element, dims, .. } => array(w, h, *element, dims),
-        TypeKind::Vector { element, count } => vector(w, r, t, element, count),
+        TypeKind::Vector { element, count } => vector(w, r, element, count),
         TypeKind::Matrix {
             column,
             count,
@@ -212,7 +212,7 @@ fn inheritance(w: &mut Writer, r: Ref, t: &Type) -> u32 {
 }
 
 /// A vector: DebugTypeVector of at most 4 components (spirv-val), else an array (ledgered).
-fn vector(w: &mut Writer, r: Ref, t: &Type, element: &Option<Handle<Type>>, count: &u32) -> u32 {
+fn vector(w: &mut Writer, r: Ref, element: &Option<Handle<Type>>, count: &u32) -> u32 {
     // spirv-val wants a DebugTypeBasic component, not DebugInfoNone.
     let base = w.base_or_void(r, *element);
     if !vector_writable(w.e.flavour, *count) {
@@ -227,7 +227,7 @@ fn vector(w: &mut Writer, r: Ref, t: &Type, element: &Option<Handle<Type>>, coun
         ];
         return w.ext(r, instruction::DEBUG_TYPE_ARRAY, &args);
     }
-    no_operand_for(w, r, &[("size", t.size.is_some())], "DebugTypeVector");
+    implied_size(w, r, "DebugTypeVector");
     let args = [
         (operand::BASE_TYPE, base),
         (operand::COMPONENT_COUNT, V::Num(*count)),
@@ -251,6 +251,7 @@ fn matrix(
         _ => true,
     });
     if holds(w.e.flavour, Feature::Matrix) && column_is_vector {
+        implied_size(w, r, "DebugTypeMatrix");
         let args = [
             (operand::VECTOR_TYPE, col),
             (operand::VECTOR_COUNT, V::Num(*count)),
@@ -283,6 +284,24 @@ fn matrix(
             (operand::COMPONENT_COUNTS, counts),
         ],
     )
+}
+
+/// Ledgers a size readers of `instruction` (which has no Size) do not take from its component
+/// or column and count (`ir::types::implied_bits`).
+fn implied_size(w: &mut Writer, r: Ref, instruction: &str) {
+    let Ref::Type(h) = r else { return };
+    let implied = crate::ir::types::implied_bits(&w.m.types, h);
+    let read_back = implied
+        .and_then(|b| i64::try_from(b).ok())
+        .map(Bound::Const);
+    let size = w.m.types.get(h).size;
+    if size.is_some() && size != read_back {
+        let as_read = implied.map_or("none".to_string(), |b| format!("{b} bits"));
+        w.ledger.dropped(
+            r,
+            format!("size: {instruction} has none; readers take component size × count: {as_read}"),
+        );
+    }
 }
 
 /// Ledgers the fields of `r` that are set and that `instruction` has no operand for in any set.

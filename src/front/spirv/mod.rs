@@ -299,6 +299,7 @@ impl<'a> Ctx<'a> {
         types::enum_values(self);
         scopes::bind_definitions(self);
         scopes::definition_units(self);
+        scopes::producers_from_entry_points(self);
         scopes::intern_texts(self);
         scopes::inlined_files(self);
         scopes::fit_params(self);

@@ -422,6 +422,23 @@ pub(super) fn definition_units(cx: &mut Ctx<'_>) {
     }
 }
 
+/// NonSemantic.Shader.DebugInfo.100's DebugCompilationUnit has no Producer: a unit's is its
+/// DebugEntryPoint's compiler signature (glslang writes its own there, and dwarv's writer keeps
+/// a unit's producer there).
+pub(super) fn producers_from_entry_points(cx: &mut Ctx<'_>) {
+    if !cx.decs.iter().any(|(_, d)| d.flavour == Flavour::Shader100) {
+        return;
+    }
+    let signed: Vec<(Handle<crate::ir::Unit>, String)> = (cx.out.entry_points.values())
+        .filter(|e| !e.signature.is_empty())
+        .filter_map(|e| Some((e.unit?, e.signature.clone())))
+        .collect();
+    for (unit, signature) in signed {
+        let u = cx.out.units.get_mut(unit);
+        u.producer = u.producer.take().or(Some(signature));
+    }
+}
+
 /// Joined DebugSource texts → checksums (llvm-spirv's `//__CSK_MD5:<hex>`) and shared texts.
 pub(super) fn intern_texts(cx: &mut Ctx<'_>) {
     let mut seen: HashMap<String, Handle<Text>> = HashMap::new();

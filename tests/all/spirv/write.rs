@@ -36,15 +36,11 @@ const STANDALONE_19_13: [(&str, &str, &str); 4] = [
 ];
 
 /// What no set holds of glsl_shader.dwir (besides the code-anchored rows of a standalone module).
-const VECTOR_SIZE: &str = "size: no set's DebugTypeVector has an operand for it";
 const POINTER_SIZE: &str = "size: no set's DebugTypePointer has an operand for it";
 /// glsl_shader.dwir's functions name no unit: a reader takes the unit their chain ends in.
 const NO_UNIT: &str = "no unit: a reader takes the one its scope chain ends in";
 
-const GLSL_ANY_SET: [(&str, &str, &str); 9] = [
-    ("dropped", "t1 (type)", VECTOR_SIZE),
-    ("dropped", "t2 (type)", VECTOR_SIZE),
-    ("dropped", "t28 (type)", VECTOR_SIZE),
+const GLSL_ANY_SET: [(&str, &str, &str); 6] = [
     ("approximated", "s0 (scope \"integrate\")", NO_UNIT),
     ("approximated", "s1 (scope \"main\")", NO_UNIT),
     (
@@ -149,9 +145,6 @@ fn kernel_losses() -> Vec<(String, String, String)> {
         ),
         ("dropped", "v0 (variable \"g_pixels_done\")", EXTERNAL),
         ("dropped", "v1 (variable \"gamma_lut\")", EXTERNAL),
-        ("dropped", "t3 (type)", VECTOR_SIZE),
-        ("dropped", "t6 (type)", VECTOR_SIZE),
-        ("dropped", "t19 (type)", VECTOR_SIZE),
     ]);
     for pointer in ["t30", "t31", "t32", "t41", "t42", "t43", "t46"] {
         v.push((
